@@ -1,0 +1,52 @@
+"""``docsvc admin``: organisation listings for System Administrators."""
+
+from __future__ import annotations
+
+import click
+
+from .context import client
+from .output import columns, emit, json_option
+
+
+@click.group()
+def admin() -> None:
+    """Organisation listings (System Administrators only)."""
+
+
+@admin.group()
+def users() -> None:
+    """Users of your organisation."""
+
+
+@users.command("list")
+@json_option
+def list_users(as_json: bool) -> None:
+    """List users (source of user IDs for --writer): ID, name, email, role."""
+    rows = client().admin.list_users()
+    emit(rows, as_json, lambda us: columns([
+        [str(u.id), u.name or "", f"<{u.email}>" if u.email else "",
+         getattr(u, "role_name", None) or u.role or ""] for u in us]), empty="No users.")
+
+
+@admin.group()
+def integrations() -> None:
+    """Repository integrations of your organisation."""
+
+
+@integrations.command("list")
+@json_option
+def list_integrations(as_json: bool) -> None:
+    """List repository integrations: ID, name, code and docs repositories, Keep in sync."""
+    rows = client().admin.list_integrations()
+
+    def render(rows):
+        return columns([
+            [str(i.id), i.name, f"code {i.code_repo} ({i.code_branch})",
+             f"docs {i.docs_repo} ({i.docs_branch}) /{i.docs_path}",
+             "keep in sync: " + ("on" if i.keep_in_sync else "off")] for i in rows])
+
+    emit(rows, as_json, render, empty="No integrations.")
+
+
+def register(cli: click.Group) -> None:
+    cli.add_command(admin)

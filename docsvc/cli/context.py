@@ -1,0 +1,61 @@
+"""Settings and the API client for a command, built on first use so that ``--help`` and usage
+errors never need a key, and a missing key stops every command before any network call."""
+
+from __future__ import annotations
+
+import click
+
+from ..config import ConfigError, Settings, git_tracks, load_settings
+from . import exit_codes
+from .output import status
+
+
+class CliExit(click.ClickException):
+    """A one-line ``Error: ...`` with a chosen exit code."""
+
+    def __init__(self, message: str, code: int) -> None:
+        super().__init__(message)
+        self.exit_code = code
+
+    def show(self, file=None) -> None:
+        click.echo(f"Error: {self.message}", err=True)
+
+
+def settings() -> Settings:
+    ctx = click.get_current_context()
+    root = ctx.find_root()
+    root.ensure_object(dict)
+    if "settings" not in root.obj:
+        try:
+            loaded = load_settings()
+        except ConfigError as exc:
+            raise CliExit(str(exc), exit_codes.USAGE) from None
+        if loaded.config_path is not None and git_tracks(loaded.config_path):
+            status(f"Warning: git tracks {loaded.config_path.name}, which holds a secret; "
+                   f"remove it (git rm --cached {loaded.config_path.name}) and add it to .gitignore")
+        root.obj["settings"] = loaded
+    return root.obj["settings"]
+
+
+def client():
+    """The API client for this command (closed by the root group when the command ends)."""
+    ctx = click.get_current_context()
+    root = ctx.find_root()
+    current = settings()
+    if not current.api_key:
+        # Exactly this line, exit 4, before any network call (interface: Errors).
+        click.echo("Error: DOCSVC_API_KEY missing", err=True)
+        ctx.exit(exit_codes.AUTH)
+    if "client" not in root.obj:
+        from ..client import Client
+
+        root.obj["client"] = root.with_resource(Client.from_settings(current))
+    return root.obj["client"]
+
+
+def my_user_id() -> int:
+    """The caller's own user id (for ``--claim`` and ``--writer me``)."""
+    ctx = click.get_current_context().find_root()
+    if "me" not in ctx.obj:
+        ctx.obj["me"] = client().me.get()
+    return ctx.obj["me"].id

@@ -1,0 +1,361 @@
+"""``BaseClient``: the one place that owns HTTP policy.
+
+Authentication, headers, time-outs, proxies and CA bundles, retries with ``Retry-After`` and
+backoff, idempotency keys, multipart rebuilding, ``Link`` pagination and error mapping all
+live here, so the resource modules stay thin: they only say which endpoint, with what
+arguments, cast to which model.
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import random
+import ssl
+import time
+import uuid
+from typing import Any, Callable, Mapping, Sequence
+from urllib.parse import quote
+
+import httpx
+
+import docsvc
+from docsvc.config import DEFAULT_BASE_URL
+from docsvc.endpoints import Endpoint, by_name
+
+from ._response import cast_to, describe, next_link, read_body, status_error
+from ._retry import RetryPolicy, is_retryable_exception, is_retryable_status
+from ._types import NOT_GIVEN, FilesFactory, strip_none
+from .errors import APIConnectionError, APIResponseValidationError, APITimeoutError, DocsvcError
+
+__all__ = ["BaseClient", "DEFAULT_TIMEOUT", "API_PREFIX", "USER_AGENT", "verify_from_env"]
+
+log = logging.getLogger("docsvc.client")
+
+API_PREFIX = "/api/v1"
+USER_AGENT = f"docsvc-cli/{docsvc.__version__}"
+# A slow start is a network problem worth reporting soon; a slow answer may be real work.
+DEFAULT_TIMEOUT = httpx.Timeout(60.0, connect=10.0)
+# Environment variables naming a CA bundle, in the order requests and curl users expect.
+_CA_BUNDLE_VARS = ("REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE")
+
+
+class _Secret:
+    """Holds the API key so that ``vars(client)`` and debuggers show ``<hidden>``, not the key."""
+
+    __slots__ = ("value",)
+
+    def __init__(self, value: str) -> None:
+        self.value = value
+
+    def __repr__(self) -> str:
+        return "<hidden>"
+
+
+def verify_from_env(env: Mapping[str, str] | None = None) -> ssl.SSLContext | bool:
+    """The ``verify=`` value that honours the CA-bundle variables CI machines set.
+
+    ``SSL_CERT_FILE``/``SSL_CERT_DIR`` are httpx's own (``trust_env=True``), so ``True`` leaves
+    them to httpx. Otherwise ``REQUESTS_CA_BUNDLE`` or ``CURL_CA_BUNDLE`` (a file or a
+    directory) becomes an SSL context: corporate proxies are often configured only that way.
+    """
+    env = os.environ if env is None else env
+    if env.get("SSL_CERT_FILE") or env.get("SSL_CERT_DIR"):
+        return True
+    for name in _CA_BUNDLE_VARS:
+        path = env.get(name)
+        if not path:
+            continue
+        try:
+            if os.path.isdir(path):
+                return ssl.create_default_context(capath=path)
+            return ssl.create_default_context(cafile=path)
+        except (OSError, ssl.SSLError) as exc:
+            raise DocsvcError(f"{name}={path}: not a readable CA bundle ({exc})") from None
+    return True
+
+
+def _api_root(base_url: str) -> str:
+    base_url = base_url.strip().rstrip("/")
+    if not base_url.startswith(("http://", "https://")):
+        raise ValueError(f"base_url must start with http:// or https://, got {base_url!r}")
+    # Tolerate a base URL that already names the API root, a common copy-paste.
+    return base_url if base_url.endswith(API_PREFIX) else base_url + API_PREFIX
+
+
+def _format_path(endpoint: Endpoint, path_params: Mapping[str, Any] | None) -> str:
+    # Each value is one path segment: quote "/" and friends so an id cannot change the route.
+    quoted = {key: quote(str(value), safe="") for key, value in (path_params or {}).items()}
+    try:
+        return endpoint.path.format(**quoted)
+    except KeyError as exc:
+        raise TypeError(f"{endpoint.name}: missing path parameter {exc.args[0]!r}") from None
+
+
+def _multipart(
+    fields: Mapping[str, Any], files: Sequence[tuple[str, Any]]
+) -> tuple[dict[str, str] | None, list[tuple[str, Any]]]:
+    """(data, files) arguments for httpx that always encode as multipart/form-data.
+
+    httpx sends url-encoded form data when there are no files, but the endpoints that take
+    multipart (e.g. a diagram without an image) expect multipart either way: then the text
+    fields go as file-less parts, which are byte-for-byte ordinary form fields.
+    """
+    text = {key: str(value) for key, value in fields.items() if value is not None}
+    if files:
+        return text, list(files)
+    return None, [(key, (None, value)) for key, value in text.items()]
+
+
+class BaseClient:
+    """Sends the requests of every resource group under one HTTP policy.
+
+    ``call`` is what resource methods use; ``request`` is the lower level that returns the
+    ``httpx.Response`` (``jobs.wait`` reads its ``Retry-After``). ``sleep``, ``clock`` and
+    ``rng`` are injectable so tests run retries and polling without real waiting.
+    """
+
+    def __init__(
+        self,
+        api_key: str,
+        base_url: str = DEFAULT_BASE_URL,
+        *,
+        timeout: float | httpx.Timeout | None = DEFAULT_TIMEOUT,
+        max_retries: int = 3,
+        max_retry_after: float = 60.0,
+        transport: httpx.BaseTransport | None = None,
+        verify: ssl.SSLContext | bool | None = None,
+        default_headers: Mapping[str, str] | None = None,
+        sleep: Callable[[float], None] = time.sleep,
+        clock: Callable[[], float] = time.monotonic,
+        rng: Callable[[], float] = random.random,
+    ) -> None:
+        if not api_key:
+            raise ValueError("api_key is required")
+        if max_retries < 0:
+            raise ValueError("max_retries must be 0 or more")
+        self._api_key = _Secret(api_key)
+        self.base_url = _api_root(base_url)
+        self.retry_policy = RetryPolicy(max_retries=max_retries, max_retry_after=max_retry_after)
+        self._sleep = sleep
+        self._clock = clock
+        self._rng = rng
+        headers = {
+            **(default_headers or {}),
+            "Authorization": f"Bearer {api_key}",
+            "User-Agent": USER_AGENT,
+            "Accept": "application/json",
+        }
+        if verify is None:
+            # With a transport (tests), TLS settings are the transport's business.
+            verify = verify_from_env() if transport is None else True
+        self._http = httpx.Client(
+            base_url=self.base_url,
+            headers=headers,
+            timeout=timeout,
+            transport=transport,
+            verify=verify,
+            trust_env=True,  # HTTP(S)_PROXY, NO_PROXY, SSL_CERT_FILE, SSL_CERT_DIR
+            follow_redirects=False,  # a redirect could carry the key elsewhere, or drop a POST body
+        )
+
+    # -- life cycle ---------------------------------------------------------------------------
+
+    def close(self) -> None:
+        """Close the connection pool. The client cannot be used afterwards."""
+        self._http.close()
+
+    def __enter__(self) -> BaseClient:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()
+
+    def __repr__(self) -> str:  # never the key, not even masked: a repr ends up in logs
+        return (f"{type(self).__name__}(base_url={self.base_url!r}, "
+                f"max_retries={self.retry_policy.max_retries})")
+
+    @property
+    def timeout(self) -> httpx.Timeout:
+        return self._http.timeout
+
+    # -- requests -----------------------------------------------------------------------------
+
+    def call(
+        self,
+        endpoint_name: str,
+        *,
+        path_params: Mapping[str, Any] | None = None,
+        params: Mapping[str, Any] | None = None,
+        json: Any = NOT_GIVEN,
+        files_factory: FilesFactory | None = None,
+        data: Mapping[str, Any] | None = None,
+        cast: Any = None,
+        raw_text: bool = False,
+        idempotency_key: str | None = None,
+    ) -> Any:
+        """Call the endpoint ``endpoint_name`` (e.g. ``"items.list"``) and return its answer.
+
+        The answer is the text (``raw_text``), None for an empty answer (204), or the JSON
+        validated as ``cast`` (a model class or a type such as ``list[Item]``; None keeps
+        plain JSON). A JSON array answered to a GET with a ``Link: <...>; rel="next"``
+        header is followed page by page and returned whole. Raises an ``APIStatusError``
+        subclass for an error answer, ``APIConnectionError`` when the service stays
+        unreachable after the retries.
+        """
+        response = self.request(
+            endpoint_name,
+            path_params=path_params,
+            params=params,
+            json=json,
+            files_factory=files_factory,
+            data=data,
+            idempotency_key=idempotency_key,
+            accept="text/plain, */*;q=0.5" if raw_text else None,
+        )
+        if raw_text:
+            return read_body(response, raw_text=True)
+        body = read_body(response)
+        if isinstance(body, list) and response.request.method == "GET":
+            body = self._follow_pages(response, body)
+        return cast_to(cast, body, what=describe(response))
+
+    def parse(self, response: httpx.Response, *, cast: Any = None) -> Any:
+        """The JSON body of one answer from ``request``, validated as ``cast``; None if empty."""
+        return cast_to(cast, read_body(response), what=describe(response))
+
+    def request(
+        self,
+        endpoint_name: str,
+        *,
+        path_params: Mapping[str, Any] | None = None,
+        params: Mapping[str, Any] | None = None,
+        json: Any = NOT_GIVEN,
+        files_factory: FilesFactory | None = None,
+        data: Mapping[str, Any] | None = None,
+        idempotency_key: str | None = None,
+        accept: str | None = None,
+    ) -> httpx.Response:
+        """Send one logical request (with its retries) and return the 2xx ``httpx.Response``.
+
+        ``json=NOT_GIVEN`` sends no body; ``params`` whose value is None are dropped.
+        Every POST carries an ``Idempotency-Key`` (the caller's, or a new uuid4), the same on
+        each retry, so a retried POST whose first attempt did reach the service does not
+        start a second job.
+        """
+        try:
+            endpoint = by_name(endpoint_name)
+        except KeyError:
+            raise ValueError(f"unknown endpoint {endpoint_name!r}") from None
+        headers: dict[str, str] = {}
+        if accept:
+            headers["Accept"] = accept
+        if endpoint.method == "POST":
+            headers["Idempotency-Key"] = idempotency_key or str(uuid.uuid4())
+        return self._send(
+            endpoint.method,
+            _format_path(endpoint, path_params),
+            params=strip_none(params or {}),
+            json=json,
+            data=data,
+            files_factory=files_factory,
+            headers=headers,
+        )
+
+    def _send(
+        self,
+        method: str,
+        url: str | httpx.URL,
+        *,
+        params: Mapping[str, Any] | None = None,
+        json: Any = NOT_GIVEN,
+        data: Mapping[str, Any] | None = None,
+        files_factory: FilesFactory | None = None,
+        headers: Mapping[str, str] | None = None,
+    ) -> httpx.Response:
+        """The retry loop around ``_attempt``."""
+        policy = self.retry_policy
+        attempt = 0
+        while True:
+            try:
+                response = self._attempt(method, url, params=params, json=json, data=data,
+                                         files_factory=files_factory, headers=headers)
+            except httpx.TransportError as exc:
+                if attempt >= policy.max_retries or not is_retryable_exception(exc):
+                    raise self._connection_error(exc, method, url) from exc
+                delay = policy.backoff(attempt, self._rng)
+                why = type(exc).__name__
+            else:
+                if response.is_success:
+                    return response
+                if attempt >= policy.max_retries or not is_retryable_status(response.status_code):
+                    raise status_error(response, secret=self._api_key.value)
+                delay = policy.delay(attempt, response.headers, rng=self._rng, now=time.time())
+                why = f"HTTP {response.status_code}"
+            log.info("%s %s: %s; retry %d of %d in %.2f s",
+                     method, url, why, attempt + 1, policy.max_retries, delay)
+            self._sleep(delay)
+            attempt += 1
+
+    def _attempt(
+        self,
+        method: str,
+        url: str | httpx.URL,
+        *,
+        params: Mapping[str, Any] | None,
+        json: Any,
+        data: Mapping[str, Any] | None,
+        files_factory: FilesFactory | None,
+        headers: Mapping[str, str] | None,
+    ) -> httpx.Response:
+        """One HTTP exchange. A multipart body is built afresh from ``files_factory``, so a
+        retry re-reads the files from disk, and its files are closed whatever happens."""
+        kwargs: dict[str, Any] = {}
+        opened: list[Any] = []
+        if json is not NOT_GIVEN:
+            kwargs["json"] = json
+        if files_factory is not None:
+            fields, files = files_factory()
+            opened = [content[1] for _, content in files if hasattr(content[1], "close")]
+            kwargs["data"], kwargs["files"] = _multipart({**(data or {}), **fields}, files)
+        elif data is not None:
+            kwargs["data"] = data
+        try:
+            return self._http.request(method, url, params=params or None, headers=headers,
+                                      **kwargs)
+        finally:
+            for file in opened:
+                file.close()
+
+    def _follow_pages(self, response: httpx.Response, items: list[Any]) -> list[Any]:
+        """Append the pages that ``Link: <...>; rel="next"`` points to, until there is none."""
+        seen = {str(response.url)}
+        while (url := next_link(response)) is not None:
+            if not self._same_origin(url):
+                # Following it would send the API key to another server.
+                raise APIResponseValidationError(
+                    f"{describe(response)}: the next-page link points to another origin "
+                    f"({url.scheme}://{url.host}); not followed"
+                )
+            if str(url) in seen:  # a loop in the links: stop instead of spinning
+                break
+            seen.add(str(url))
+            response = self._send("GET", url)
+            page = read_body(response)
+            if not isinstance(page, list):
+                raise APIResponseValidationError(
+                    f"{describe(response)}: a next page that is not a JSON array"
+                )
+            items.extend(page)
+        return items
+
+    def _same_origin(self, url: httpx.URL) -> bool:
+        base = self._http.base_url
+        return (url.scheme, url.host, url.port) == (base.scheme, base.host, base.port)
+
+    def _connection_error(self, exc: httpx.TransportError, method: str,
+                          url: str | httpx.URL) -> APIConnectionError:
+        target = url if isinstance(url, httpx.URL) else f"{self.base_url}{url}"
+        detail = str(exc) or type(exc).__name__
+        kind = APITimeoutError if isinstance(exc, httpx.TimeoutException) else APIConnectionError
+        return kind(f"{method} {target}: {detail}")

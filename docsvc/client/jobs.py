@@ -1,0 +1,70 @@
+"""``client.jobs``: read a job, and wait for it to finish."""
+
+from __future__ import annotations
+
+import time
+from typing import Callable
+
+from docsvc.models.jobs import Job
+
+from ._resource import APIResource
+from ._retry import parse_retry_after
+from .errors import APIResponseValidationError, JobTimeoutError
+
+__all__ = ["JobsResource", "POLL_START", "POLL_FACTOR", "POLL_CAP", "HINT_CAP"]
+
+# A finished job is noticed quickly (first re-poll after 0.2 s); a long one is polled gently
+# (the interval grows by half each time, up to 5 s).
+POLL_START = 0.2
+POLL_FACTOR = 1.5
+POLL_CAP = 5.0
+# The server's Retry-After on a poll answer is a floor for the next poll, but a wrong hint
+# must not make a CI job look hung: it is capped.
+HINT_CAP = 30.0
+
+
+class JobsResource(APIResource):
+    def get(self, job_id: str) -> Job:
+        """The job's current state (``GET /jobs/<job_id>``)."""
+        return self._client.call("jobs.get", path_params={"job_id": job_id}, cast=Job)
+
+    def wait(
+        self,
+        job_id: str,
+        *,
+        timeout: float | None = None,
+        on_progress: Callable[[Job], None] | None = None,
+    ) -> Job:
+        """Poll the job until it is ``completed`` or ``failed`` and return that final Job.
+
+        A failed job is returned, not raised: the caller decides what failure means.
+        ``on_progress`` gets every polled Job (the final one included). The first poll is
+        immediate; then the interval starts at 0.2 s and grows 1.5x up to 5 s, but is never
+        shorter than the poll answer's ``Retry-After`` (itself capped at 30 s). Raises
+        ``JobTimeoutError`` (carrying the last Job) when ``timeout`` seconds run out first;
+        the job keeps running on the service.
+        """
+        client = self._client
+        deadline = None if timeout is None else client._clock() + timeout
+        interval = POLL_START
+        while True:
+            response = client.request("jobs.get", path_params={"job_id": job_id})
+            job = client.parse(response, cast=Job)
+            if job is None:
+                raise APIResponseValidationError(f"GET /jobs/{job_id}: empty answer")
+            if on_progress is not None:
+                on_progress(job)
+            if job.finished:
+                return job
+            pause = interval
+            hint = parse_retry_after(response.headers.get("retry-after"), now=time.time())
+            if hint is not None:
+                pause = max(pause, min(hint, HINT_CAP))
+            if deadline is not None:
+                remaining = deadline - client._clock()
+                if remaining <= 0:
+                    raise JobTimeoutError(job, timeout)
+                # Poll once more right at the deadline rather than give up early.
+                pause = min(pause, remaining)
+            client._sleep(pause)
+            interval = min(interval * POLL_FACTOR, POLL_CAP)

@@ -1,0 +1,66 @@
+"""``client.oas``: API readiness: run the saved validation, open pull requests from a scan."""
+
+from __future__ import annotations
+
+from docsvc.models.jobs import JobRef
+from docsvc.models.oas import ScanPullRequests
+
+from ._resource import APIResource
+from ._types import strip_none
+
+__all__ = ["OasResource"]
+
+
+class OasResource(APIResource):
+    def validate(
+        self,
+        *,
+        run_swagger: bool | None = None,
+        run_redocly: bool | None = None,
+        run_ai_fix: bool | None = None,
+        run_ai_content: bool | None = None,
+        idempotency_key: str | None = None,
+    ) -> JobRef:
+        """Run the saved API-readiness configuration (a job); None keeps the saved choice."""
+        return self._client.call(
+            "oas.validate",
+            json=strip_none({
+                "run_swagger": run_swagger,
+                "run_redocly": run_redocly,
+                "run_ai_fix": run_ai_fix,
+                "run_ai_content": run_ai_content,
+            }),
+            cast=JobRef,
+            idempotency_key=idempotency_key,
+        )
+
+    def open_pull_request(
+        self,
+        scan_id: int,
+        *,
+        targets: list[str],
+        integration_id: int | None = None,
+        file_path: str | None = None,
+        source_file_path: str | None = None,
+        spec: str | None = None,
+        commit_message: str | None = None,
+        idempotency_key: str | None = None,
+    ) -> ScanPullRequests:
+        """Open pull requests for the scan's spec to ``targets`` (``"source"``, ``"docs"``).
+
+        One target failing does not stop the other: check ``errors`` in the answer.
+        """
+        return self._client.call(
+            "oas.open_pull_request",
+            path_params={"id": scan_id},
+            json=strip_none({
+                "targets": list(targets),
+                "integration_id": integration_id,
+                "file_path": file_path,
+                "source_file_path": source_file_path,
+                "spec": spec,
+                "commit_message": commit_message,
+            }),
+            cast=ScanPullRequests,
+            idempotency_key=idempotency_key,
+        )

@@ -1,0 +1,104 @@
+"""Every HTTP endpoint, described once as data.
+
+The client resolves method and path from here (``client._base.BaseClient.call``), the local
+service answers 501 for entries it does not serve yet, and the meta tests check that each
+entry has a client method and a CLI command or a stated reason why not.
+
+``origin`` is ``"interface"`` for endpoints of ``shared/spec/interface.md`` and ``"addition"``
+for the ones docsvc adds (their CLI help says so).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+__all__ = ["Endpoint", "ENDPOINTS", "by_name", "TOOLS", "WORK_STATUSES"]
+
+TOOLS = (
+    "feature-drafts",
+    "release-notes",
+    "captures",
+    "conversions",
+    "chats",
+    "api-scans",
+    "diagrams",
+    "docflows",
+)
+
+WORK_STATUSES = ("todo", "in_progress", "in_review", "blocked", "done", "rejected")
+
+
+@dataclass(frozen=True)
+class Endpoint:
+    name: str  # "<resource>.<method>": the client attribute path, e.g. client.items.list
+    method: str
+    path: str  # relative to /api/v1, with {placeholders}
+    cli: str | None = None  # the CLI command that wraps it
+    no_cli_reason: str | None = None  # why there is no CLI command, when there is none
+    origin: str = "interface"
+    job: bool = False  # answers 202 {status, job_id}
+
+    @property
+    def client_attr(self) -> tuple[str, str]:
+        resource, _, method = self.name.partition(".")
+        return resource, method
+
+
+E = Endpoint
+
+ENDPOINTS: tuple[Endpoint, ...] = (
+    # Asynchronous actions
+    E("repos.sync", "POST", "/sync", cli="sync", job=True),
+    E("convert.create", "POST", "/convert", cli="convert", job=True),
+    E("docflows.generate", "POST", "/docflows/generate", cli="docflow", job=True),
+    E("oas.validate", "POST", "/oas/validate", cli="validate", job=True),
+    E("docflows.sync", "POST", "/docflows/{id}/sync", cli="items sync", job=True),
+    E("docflows.request_changes", "POST", "/docflows/{id}/request-changes",
+      cli="items request-changes", job=True),
+    E("docflows.check", "POST", "/docflows/{id}/check-docs", cli="items check", job=True),
+    E("docflows.check_many", "POST", "/docflows/check-docs", cli="items check --all", job=True),
+    E("diagrams.generate", "POST", "/diagram/generate", cli="diagram"),
+    E("jobs.get", "GET", "/jobs/{job_id}",
+      no_cli_reason="every job-starting command polls it through jobs.wait"),
+    # Items
+    E("items.list", "GET", "/items/{tool}", cli="items list"),
+    E("items.update", "PATCH", "/items/{tool}/{id}", cli="items tag|status|rename"),
+    E("items.delete", "DELETE", "/items/{tool}/{id}", cli="items delete"),
+    # Docflows suggestions
+    E("docflows.get", "GET", "/docflows/{id}", cli="items diff"),
+    E("docflows.take_screenshots", "POST", "/docflows/{id}/screenshots",
+      cli="items screenshots --take", job=True),
+    E("docflows.approve", "POST", "/docflows/{id}/approve", cli="items approve docflows"),
+    E("docflows.dismiss", "POST", "/docflows/{id}/dismiss", cli="items dismiss"),
+    E("docflows.history", "GET", "/docflows/{id}/history", cli="items history"),
+    E("docflows.restore", "POST", "/docflows/{id}/restore", cli="items restore"),
+    # Feature Author drafts
+    E("feature_drafts.approve", "POST", "/feature-drafts/{id}/approve",
+      cli="items approve feature-drafts"),
+    E("feature_drafts.get_release_notes", "GET", "/feature-drafts/{id}/release-notes",
+      cli="items release-notes"),
+    E("feature_drafts.set_release_notes", "PUT", "/feature-drafts/{id}/release-notes",
+      cli="items release-notes --notes"),
+    # API scans
+    E("oas.open_pull_request", "POST", "/oas/scans/{id}/pull-request", cli="api-scan open-pr"),
+    # Captures, repositories, dashboard, work
+    E("captures.get_zoom", "GET", "/captures/{id}/zoom", cli="capture zoom"),
+    E("captures.set_zoom", "PUT", "/captures/{id}/zoom", cli="capture zoom --mode|--step"),
+    E("repos.list", "GET", "/repos", cli="repos list"),
+    E("repos.request_sync", "POST", "/repos/{id}/request-sync", cli="repos request-sync"),
+    E("dashboard.get", "GET", "/dashboard", cli="dashboard"),
+    E("me.work", "GET", "/me/work", cli="mywork"),
+    # Additions: the interface names these CLI commands but not their endpoints.
+    E("me.get", "GET", "/me", no_cli_reason="used by --claim and --writer me to learn the caller's id",
+      origin="addition"),
+    E("releases.list", "GET", "/releases", cli="releases list", origin="addition"),
+    E("admin.list_users", "GET", "/admin/users", cli="admin users list", origin="addition"),
+    E("admin.list_integrations", "GET", "/admin/integrations", cli="admin integrations list",
+      origin="addition"),
+)
+
+_BY_NAME = {e.name: e for e in ENDPOINTS}
+
+
+def by_name(name: str) -> Endpoint:
+    return _BY_NAME[name]

@@ -1,0 +1,6 @@
+"""The local service: a self-hostable implementation of the docsvc API (``docsvc-server``).
+
+Layout: ``app`` builds the FastAPI app; ``routes`` are thin routers; ``services`` hold the rules
+of the interface; ``db`` the tables, sessions and migrations; ``jobs`` the durable job queue and
+its workers; ``engines`` the real work of the long-running actions.
+"""

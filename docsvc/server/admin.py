@@ -1,0 +1,323 @@
+"""``docsvc-server``: run and administer the local service.
+
+Shape kept stable for scripts and tests (DESIGN.md): every command that creates something prints
+the new id, or the new key, alone on the last line of stdout; status goes to stderr; the database
+comes from ``--db URL`` or ``DOCSVC_SERVER_DATABASE_URL`` (default a SQLite file here).
+"""
+
+from __future__ import annotations
+
+import functools
+import sys
+from pathlib import Path
+
+import click
+
+from .. import __version__
+from ..endpoints import TOOLS
+
+DB_HELP = "database URL (default: $DOCSVC_SERVER_DATABASE_URL, else sqlite:///docsvc.db)"
+
+
+def _status(message: str) -> None:
+    click.echo(message, err=True)
+
+
+def db_option(func):
+    """``--db`` on every subcommand as well as on the group, so both spellings work."""
+
+    @click.option("--db", "db_url", metavar="URL", default=None, help=DB_HELP)
+    @click.pass_context
+    @functools.wraps(func)
+    def wrapper(ctx: click.Context, db_url: str | None, *args, **kwargs):
+        ctx.obj["db_url"] = db_url or ctx.obj.get("db_url")
+        return func(*args, **kwargs)
+
+    return wrapper
+
+
+def _settings():
+    from .settings import ServerSettings
+
+    return ServerSettings.from_env(click.get_current_context().obj.get("db_url"))
+
+
+def _safe_url(url: str) -> str:
+    from sqlalchemy.engine import make_url
+
+    return make_url(url).render_as_string(hide_password=True)
+
+
+def _prepare(settings) -> None:
+    from .db.migrate import upgrade
+
+    upgrade(settings.database_url)
+
+
+def transaction(func):
+    """Run the command in one migrated database session; admin errors become one line."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        from sqlalchemy.exc import OperationalError
+
+        from .db.session import make_engine, make_sessionmaker, session_scope
+        from .services.accounts import AdminError
+
+        settings = _settings()
+        try:
+            _prepare(settings)
+            engine = make_engine(settings.database_url)
+            try:
+                with session_scope(make_sessionmaker(engine)) as session:
+                    return func(session, settings, *args, **kwargs)
+            finally:
+                engine.dispose()
+        except AdminError as exc:
+            raise click.ClickException(str(exc)) from None
+        except OperationalError as exc:
+            reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
+            raise click.ClickException(
+                f"cannot use the database {_safe_url(settings.database_url)}: {reason}") from None
+
+    return wrapper
+
+
+@click.group(context_settings={"help_option_names": ["-h", "--help"]})
+@click.version_option(__version__, prog_name="docsvc-server")
+@click.option("--db", "db_url", metavar="URL", envvar="DOCSVC_SERVER_DATABASE_URL", default=None, help=DB_HELP)
+@click.pass_context
+def main(ctx: click.Context, db_url: str | None) -> None:
+    """Run and administer the docsvc local service (a self-hostable implementation of the API)."""
+    ctx.ensure_object(dict)
+    ctx.obj["db_url"] = db_url
+
+
+@main.command()
+@click.option("--org", required=True, help="name of the new organisation")
+@click.option("--admin-email", required=True, help="email of its first System Administrator")
+@click.option("--admin-name", default=None, help="display name of that administrator")
+@db_option
+@transaction
+def init(session, settings, org: str, admin_email: str, admin_name: str | None) -> None:
+    """Create an organisation with its first System Administrator; prints the admin's API key.
+
+    Run it again for another organisation. The key is shown only this once."""
+    from .services.accounts import add_user, create_key, create_org
+
+    organisation = create_org(session, org)
+    admin = add_user(session, organisation, admin_email, "admin", admin_name)
+    _, key = create_key(session, admin, "initial admin key")
+    _status(f"organisation {organisation.name!r} (id {organisation.id}) with admin {admin.email} "
+            f"(user id {admin.id}); the API key below is shown only once")
+    click.echo(key)
+
+
+@main.command()
+@click.option("--host", default="127.0.0.1", show_default=True)
+@click.option("--port", default=8080, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--log-level", default="info", show_default=True,
+              type=click.Choice(["critical", "error", "warning", "info", "debug"]))
+@db_option
+def run(host: str, port: int, log_level: str) -> None:
+    """Serve the API at http://HOST:PORT/api/v1 with its job workers."""
+    settings = _settings()
+    _serve(settings, host, port, log_level)
+
+
+def _serve(settings, host: str, port: int, log_level: str = "info") -> None:
+    import logging
+
+    import uvicorn
+    from sqlalchemy.exc import OperationalError
+
+    from .app import create_app
+
+    logging.basicConfig(level=getattr(logging, log_level.upper()), format="%(levelname)s %(name)s: %(message)s")
+    try:
+        _prepare(settings)
+    except OperationalError as exc:
+        raise click.ClickException(f"cannot use the database {_safe_url(settings.database_url)}: "
+                                   f"{str(exc.orig).strip().splitlines()[0]}") from None
+    _status(f"docsvc local service {__version__} on http://{host}:{port}/api/v1 "
+            f"(database {_safe_url(settings.database_url)})")
+    uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level)
+
+
+# --- users ---------------------------------------------------------------------------------
+
+@main.group()
+def users() -> None:
+    """Manage users (Writers and System Administrators)."""
+
+
+@users.command("add")
+@click.option("--org", required=True)
+@click.option("--email", required=True)
+@click.option("--role", required=True, type=click.Choice(["writer", "admin"]))
+@click.option("--name", default=None)
+@db_option
+@transaction
+def users_add(session, settings, org: str, email: str, role: str, name: str | None) -> None:
+    """Add a user to an organisation; prints the user id."""
+    from .services.accounts import add_user, get_org
+
+    user = add_user(session, get_org(session, org), email, role, name)
+    _status(f"user {user.email} ({user.role}) added to {org!r}")
+    click.echo(user.id)
+
+
+# --- keys ----------------------------------------------------------------------------------
+
+@main.group()
+def keys() -> None:
+    """Create, list and revoke API keys."""
+
+
+@keys.command("create")
+@click.option("--email", required=True, help="the user the key acts as")
+@click.option("--name", "key_name", default=None, help="a name to recognise the key by")
+@db_option
+@transaction
+def keys_create(session, settings, email: str, key_name: str | None) -> None:
+    """Create an API key; prints it. It is shown only this once."""
+    from .services.accounts import create_key, get_user_by_email
+
+    record, key = create_key(session, get_user_by_email(session, email), key_name)
+    _status(f"key {record.id} ({record.name}) for {email}; shown only once")
+    click.echo(key)
+
+
+@keys.command("list")
+@click.option("--org", required=True)
+@db_option
+@transaction
+def keys_list(session, settings, org: str) -> None:
+    """List an organisation's keys (id, user, name, prefix, created, last used, state)."""
+    from .db.session import rfc3339
+    from .services.accounts import get_org, list_keys
+
+    for record in list_keys(session, get_org(session, org)):
+        state = f"revoked {rfc3339(record.revoked_at)}" if record.revoked_at else "active"
+        click.echo(f"{record.id}\t{record.user.email}\t{record.name}\t{record.prefix}…\t"
+                   f"created {rfc3339(record.created_at)}\tlast used {rfc3339(record.last_used_at) or 'never'}\t"
+                   f"{state}")
+
+
+@keys.command("revoke")
+@click.argument("key_id", type=int)
+@db_option
+@transaction
+def keys_revoke(session, settings, key_id: int) -> None:
+    """Revoke a key: requests with it are refused from now on."""
+    from .services.accounts import revoke_key
+
+    record = revoke_key(session, key_id)
+    _status(f"key {record.id} ({record.name}) of {record.user.email} revoked")
+    click.echo(record.id)
+
+
+# --- releases, items, integrations ---------------------------------------------------------
+
+@main.group()
+def releases() -> None:
+    """Manage releases."""
+
+
+@releases.command("add")
+@click.option("--org", required=True)
+@click.option("--name", required=True)
+@click.option("--target", default=None, metavar="YYYY-MM-DD", help="target date")
+@db_option
+@transaction
+def releases_add(session, settings, org: str, name: str, target: str | None) -> None:
+    """Add a release; prints its id."""
+    from .services.accounts import get_org
+    from .services.releases import add_release
+
+    release = add_release(session, get_org(session, org), name, target)
+    _status(f"release {release.name!r} added to {org!r}")
+    click.echo(release.id)
+
+
+@main.group()
+def items() -> None:
+    """Create work items directly (for setups and tests)."""
+
+
+@items.command("add")
+@click.argument("tool", type=click.Choice(TOOLS))
+@click.option("--org", required=True)
+@click.option("--title", required=True)
+@click.option("--created-by", default=None, metavar="EMAIL", help="the creator (owner of a chat)")
+@click.option("--attach", "attachments", multiple=True, metavar="KIND=PATH",
+              help="store a file with the item: screenshot, audio, video or attachment (repeatable)")
+@db_option
+@transaction
+def items_add(session, settings, tool: str, org: str, title: str, created_by: str | None,
+              attachments: tuple[str, ...]) -> None:
+    """Add a work item of TOOL; prints its id."""
+    from .services.accounts import get_org, get_user_by_email
+    from .services.items import add_item
+    from .storage import FileStore
+
+    pairs = []
+    for spec in attachments:
+        kind, sep, path = spec.partition("=")
+        if not sep or not path:
+            raise click.BadParameter(f"expected KIND=PATH, got {spec!r}", param_hint="--attach")
+        pairs.append((kind, Path(path)))
+    user = get_user_by_email(session, created_by) if created_by else None
+    item = add_item(session, get_org(session, org), tool, title, created_by=user, attachments=pairs,
+                    store=FileStore(settings.data_dir))
+    _status(f"{tool} item {item.id} added to {org!r}")
+    click.echo(item.id)
+
+
+@main.group()
+def integrations() -> None:
+    """Manage repository integrations (connected code and docs repositories)."""
+
+
+@integrations.command("add")
+@click.option("--org", required=True)
+@click.option("--name", required=True)
+@click.option("--code-repo", required=True, metavar="URL_OR_PATH")
+@click.option("--docs-repo", required=True, metavar="URL_OR_PATH")
+@click.option("--code-branch", default="main", show_default=True)
+@click.option("--docs-branch", default="main", show_default=True)
+@click.option("--docs-path", default="docs", show_default=True, metavar="DIR", help="docs folder in the docs repo")
+@click.option("--preview-url", default=None, metavar="PATTERN", help="may contain {branch} and {sha}")
+@click.option("--keep-in-sync", is_flag=True, help="check the remote on a schedule and sync when it moved")
+@db_option
+@transaction
+def integrations_add(session, settings, org: str, name: str, code_repo: str, docs_repo: str, code_branch: str,
+                     docs_branch: str, docs_path: str, preview_url: str | None, keep_in_sync: bool) -> None:
+    """Connect a code repository and its docs repository; prints the integration id."""
+    from .services.accounts import get_org
+    from .services.integrations import add_integration, code_host
+
+    integration = add_integration(
+        session, get_org(session, org), name=name, code_repo=code_repo, docs_repo=docs_repo,
+        code_branch=code_branch, docs_branch=docs_branch, docs_path=docs_path, preview_url=preview_url,
+        keep_in_sync=keep_in_sync)
+    _status(f"integration {integration.name!r} ({code_host(code_repo)}) added to {org!r}")
+    click.echo(integration.id)
+
+
+# --- demo ----------------------------------------------------------------------------------
+
+@main.command()
+@click.option("--port", default=8080, show_default=True, type=click.IntRange(1, 65535))
+@click.option("--dir", "workdir", default=".docsvc-demo", show_default=True, type=click.Path(file_okay=False),
+              help="where the demo keeps its database and files (made afresh each run)")
+@click.option("--exit-after-tour", is_flag=True, help="stop after the tour instead of serving on")
+def demo(port: int, workdir: str, exit_after_tour: bool) -> None:
+    """Start the local service with a demo organisation, tour the CLI against it, then serve it."""
+    from .demo import run_demo
+
+    sys.exit(run_demo(port=port, workdir=Path(workdir), serve=not exit_after_tour))
+
+
+if __name__ == "__main__":  # pragma: no cover
+    main()

@@ -1,0 +1,115 @@
+"""FastAPI app factory: /api/v1 routers, problem+json errors, idempotency, the job workers."""
+
+from __future__ import annotations
+
+import logging
+import re
+from contextlib import asynccontextmanager
+
+from fastapi import FastAPI, Request
+from fastapi.exceptions import RequestValidationError
+from fastapi.responses import JSONResponse
+from starlette.exceptions import HTTPException as StarletteHTTPException
+
+from .. import __version__
+from ..endpoints import ENDPOINTS
+from .db.session import make_engine, make_sessionmaker
+from .idempotency import IdempotencyMiddleware
+from .jobs.worker import WorkerPool
+from .problems import PROBLEM_JSON, Problem
+from .routes import admin, items, jobs, me, releases
+from .settings import ServerSettings
+from .storage import FileStore
+
+API_PREFIX = "/api/v1"
+log = logging.getLogger("docsvc.server")
+
+
+def _problem_response(problem: Problem) -> JSONResponse:
+    return JSONResponse(problem.body(), status_code=problem.status, media_type=PROBLEM_JSON,
+                        headers=problem.headers)
+
+
+def _validation_problem(exc: RequestValidationError) -> Problem:
+    errors = [{"loc": list(e.get("loc", ())), "msg": e.get("msg", "")} for e in exc.errors()]
+    if any(e.get("type") == "json_invalid" for e in exc.errors()):
+        return Problem(400, "The request body is not valid JSON", errors=errors)
+    first = errors[0] if errors else {"loc": [], "msg": "invalid request"}
+    where = ".".join(str(part) for part in first["loc"][1:]) or "request"
+    return Problem(422, f"{where}: {first['msg']}", errors=errors)
+
+
+def _shape(path: str) -> str:
+    return re.sub(r"\{[^}]*\}", "{}", path)
+
+
+def _add_unserved_endpoints(app: FastAPI, routers) -> None:
+    """Endpoints of the interface this service does not implement yet answer 501, saying so."""
+    served = {(method, _shape(route.path)) for router in routers for route in router.routes
+              for method in getattr(route, "methods", ()) or ()}
+    for endpoint in ENDPOINTS:
+        path = API_PREFIX + endpoint.path
+        if (endpoint.method, _shape(endpoint.path)) in served:
+            continue
+
+        def unserved(_endpoint=endpoint):
+            raise Problem(501, f"This local service does not implement {_endpoint.method} "
+                               f"{API_PREFIX}{_endpoint.path} yet")
+
+        app.add_api_route(path, unserved, methods=[endpoint.method], include_in_schema=False)
+
+
+def create_app(settings: ServerSettings | None = None, *, start_workers: bool = True) -> FastAPI:
+    settings = settings or ServerSettings.from_env()
+    engine = make_engine(settings.database_url)
+    sessions = make_sessionmaker(engine)
+    pool = WorkerPool(sessions, settings)
+
+    @asynccontextmanager
+    async def lifespan(_app: FastAPI):
+        if start_workers:
+            pool.start()
+        try:
+            yield
+        finally:
+            if start_workers:
+                pool.stop()
+            engine.dispose()
+
+    app = FastAPI(title="docsvc local service", version=__version__, lifespan=lifespan,
+                  openapi_url=f"{API_PREFIX}/openapi.json", docs_url=f"{API_PREFIX}/docs", redoc_url=None)
+    app.state.settings = settings
+    app.state.sessions = sessions
+    app.state.store = FileStore(settings.data_dir)
+    app.state.pool = pool
+
+    routers = [module.router for module in (items, jobs, me, releases, admin)]
+    for router in routers:
+        app.include_router(router, prefix=API_PREFIX)
+
+    @app.get("/healthz", include_in_schema=False)
+    def healthz():
+        return {"status": "ok", "version": __version__}
+
+    @app.exception_handler(Problem)
+    async def _problem(_request: Request, exc: Problem):
+        return _problem_response(exc)
+
+    @app.exception_handler(RequestValidationError)
+    async def _invalid(_request: Request, exc: RequestValidationError):
+        return _problem_response(_validation_problem(exc))
+
+    @app.exception_handler(StarletteHTTPException)
+    async def _http(_request: Request, exc: StarletteHTTPException):
+        detail = exc.detail if isinstance(exc.detail, str) else "request refused"
+        return _problem_response(Problem(exc.status_code, detail, headers=dict(exc.headers or {})))
+
+    @app.exception_handler(Exception)
+    async def _crash(_request: Request, exc: Exception):
+        log.exception("unhandled error")
+        return _problem_response(Problem(500, "The service hit an internal error; see its log"))
+
+    _add_unserved_endpoints(app, routers)
+    app.add_middleware(IdempotencyMiddleware, get_sessions=lambda: app.state.sessions,
+                       ttl_seconds=settings.idempotency_ttl_seconds)
+    return app

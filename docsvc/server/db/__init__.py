@@ -1,0 +1,1 @@
+"""Database layer: tables (``tables``), engine and sessions (``session``), migrations (``migrate``)."""

@@ -1,0 +1,170 @@
+"""SQLAlchemy tables of the local service. Every row that users see belongs to an organisation."""
+
+from __future__ import annotations
+
+import datetime as dt
+from typing import Any
+
+from sqlalchemy import (
+    JSON,
+    Boolean,
+    Date,
+    DateTime,
+    ForeignKey,
+    Index,
+    Integer,
+    LargeBinary,
+    String,
+    Text,
+    UniqueConstraint,
+)
+from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
+
+
+def utcnow() -> dt.datetime:
+    return dt.datetime.now(dt.timezone.utc)
+
+
+class Base(DeclarativeBase):
+    type_annotation_map = {dict[str, Any]: JSON, list[Any]: JSON}
+
+
+class Organization(Base):
+    __tablename__ = "organizations"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    name: Mapped[str] = mapped_column(String(200), unique=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class User(Base):
+    __tablename__ = "users"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    org_id: Mapped[int] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"), index=True)
+    email: Mapped[str] = mapped_column(String(320), unique=True)
+    name: Mapped[str] = mapped_column(String(200))
+    role: Mapped[str] = mapped_column(String(20))  # "writer" | "admin"
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    organization: Mapped[Organization] = relationship(lazy="joined")
+
+
+class ApiKey(Base):
+    __tablename__ = "api_keys"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    user_id: Mapped[int] = mapped_column(ForeignKey("users.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(200))
+    prefix: Mapped[str] = mapped_column(String(16))  # shown in listings; the key itself is not kept
+    key_hash: Mapped[str] = mapped_column(String(64), unique=True)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    last_used_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    revoked_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    user: Mapped[User] = relationship(lazy="joined")
+
+
+class Release(Base):
+    __tablename__ = "releases"
+    __table_args__ = (UniqueConstraint("org_id", "name"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    org_id: Mapped[int] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(200))
+    target_date: Mapped[dt.date | None] = mapped_column(Date)
+    status: Mapped[str] = mapped_column(String(30), default="planned")
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Integration(Base):
+    __tablename__ = "integrations"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    org_id: Mapped[int] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(200))
+    code_repo: Mapped[str] = mapped_column(Text)
+    code_branch: Mapped[str] = mapped_column(String(200), default="main")
+    docs_repo: Mapped[str] = mapped_column(Text)
+    docs_branch: Mapped[str] = mapped_column(String(200), default="main")
+    docs_path: Mapped[str] = mapped_column(String(500), default="docs")
+    preview_url: Mapped[str | None] = mapped_column(Text)
+    keep_in_sync: Mapped[bool] = mapped_column(Boolean, default=False)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class Item(Base):
+    """A work item of one tool (feature-drafts, captures, docflows, ...)."""
+
+    __tablename__ = "items"
+    __table_args__ = (Index("ix_items_org_tool_created", "org_id", "tool", "created_at"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    org_id: Mapped[int] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
+    tool: Mapped[str] = mapped_column(String(40))
+    title: Mapped[str] = mapped_column(String(500))
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
+    created_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    release_id: Mapped[int | None] = mapped_column(ForeignKey("releases.id", ondelete="SET NULL"))
+    writer_user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    work_status: Mapped[str] = mapped_column(String(20), default="todo")
+    status_note: Mapped[str | None] = mapped_column(Text)
+    pull_request: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    # Tool-specific state (a suggestion's files, a capture's steps, ...): the tool's engine owns it.
+    data: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+
+    created_by: Mapped[User | None] = relationship(foreign_keys=[created_by_id], lazy="joined")
+    writer: Mapped[User | None] = relationship(foreign_keys=[writer_user_id], lazy="joined")
+    release: Mapped[Release | None] = relationship(lazy="joined")
+    files: Mapped[list["StoredFile"]] = relationship(
+        back_populates="item", cascade="all, delete-orphan", passive_deletes=True
+    )
+
+
+class StoredFile(Base):
+    """A file kept in the data directory for an item: a capture's screenshot, audio or video."""
+
+    __tablename__ = "stored_files"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    item_id: Mapped[int] = mapped_column(ForeignKey("items.id", ondelete="CASCADE"), index=True)
+    kind: Mapped[str] = mapped_column(String(20))  # screenshot | audio | video | attachment
+    path: Mapped[str] = mapped_column(Text)  # relative to the data directory
+    size: Mapped[int] = mapped_column(Integer, default=0)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    item: Mapped[Item] = relationship(back_populates="files")
+
+
+class Job(Base):
+    """A durable job. ``state`` adds ``running`` to the interface's statuses; the API shows it as
+    ``queued`` with progress, since the interface knows only queued, completed and failed."""
+
+    __tablename__ = "jobs"
+    __table_args__ = (Index("ix_jobs_state_created", "state", "created_at"),)
+    id: Mapped[str] = mapped_column(String(36), primary_key=True)
+    org_id: Mapped[int] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    kind: Mapped[str] = mapped_column(String(60))
+    state: Mapped[str] = mapped_column(String(20), default="queued")
+    # Jobs with the same key never run at the same time (e.g. two syncs of one integration).
+    concurrency_key: Mapped[str | None] = mapped_column(String(200))
+    params: Mapped[dict[str, Any]] = mapped_column(JSON, default=dict)
+    progress: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    result: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    error: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    attempts: Mapped[int] = mapped_column(Integer, default=0)
+    max_attempts: Mapped[int] = mapped_column(Integer, default=2)
+    locked_by: Mapped[str | None] = mapped_column(String(100))
+    heartbeat_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
+    started_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    finished_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+
+
+class IdempotencyRecord(Base):
+    """The stored answer to a POST with an ``Idempotency-Key``; ``status_code`` is None while the
+    first request is still being handled."""
+
+    __tablename__ = "idempotency_records"
+    __table_args__ = (UniqueConstraint("org_id", "key"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    org_id: Mapped[int] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
+    key: Mapped[str] = mapped_column(String(200))
+    request_hash: Mapped[str] = mapped_column(String(64))
+    status_code: Mapped[int | None] = mapped_column(Integer)
+    headers: Mapped[dict[str, Any] | None] = mapped_column(JSON)
+    body: Mapped[bytes | None] = mapped_column(LargeBinary)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

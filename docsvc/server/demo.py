@@ -1,0 +1,213 @@
+"""``docsvc-server demo``: a demo organisation with data, a tour of the real CLI against it, then
+the service keeps serving so you can try commands yourself.
+
+The tour runs the real ``docsvc`` command in subprocesses over HTTP, exactly as a user would.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import threading
+import time
+import zlib
+from dataclasses import dataclass
+from pathlib import Path
+
+import click
+
+ORG = "Demo Docs Team"
+
+
+@dataclass
+class DemoData:
+    admin_key: str
+    writer_key: str
+    writer_id: int
+    other_writer_id: int
+    release_id: int
+    capture_id: int
+    spare_capture_id: int
+    draft_id: int
+    diagram_id: int
+    suggestion_id: int
+
+
+def tiny_png(width: int = 4, height: int = 3, rgb: tuple[int, int, int] = (37, 99, 235)) -> bytes:
+    """A real PNG of one colour, made without an imaging library."""
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data) & 0xFFFFFFFF)
+
+    raw = b"".join(b"\x00" + bytes(rgb) * width for _ in range(height))
+    header = struct.pack(">IIBBBBB", width, height, 8, 2, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", zlib.compress(raw)) + chunk(b"IEND", b"")
+
+
+def seed(session, settings, workdir: Path) -> DemoData:
+    from .services.accounts import add_user, create_key, create_org
+    from .services.items import add_item
+    from .services.releases import add_release
+    from .storage import FileStore
+
+    store = FileStore(settings.data_dir)
+    org = create_org(session, ORG)
+    admin = add_user(session, org, "ada@demo.docsvc.dev", "admin", "Ada Admin")
+    wes = add_user(session, org, "wes@demo.docsvc.dev", "writer", "Wes Writer")
+    rita = add_user(session, org, "rita@demo.docsvc.dev", "writer", "Rita Reviewer")
+    _, admin_key = create_key(session, admin, "demo admin")
+    _, writer_key = create_key(session, wes, "demo writer")
+    r24 = add_release(session, org, "2.4", "2026-12-15")
+    add_release(session, org, "2.5", "2027-02-01")
+
+    media = workdir / "media"
+    media.mkdir(parents=True, exist_ok=True)
+    (media / "login-step-1.png").write_bytes(tiny_png())
+    (media / "login-step-2.png").write_bytes(tiny_png(rgb=(22, 163, 74)))
+    (media / "narration.wav").write_bytes(_silent_wav())
+
+    def item(tool, title, by=admin, files=(), **tags):
+        made = add_item(session, org, tool, title, created_by=by, attachments=list(files), store=store)
+        for key, value in tags.items():
+            setattr(made, key, value)
+        return made
+
+    capture = item("captures", "Login flow walkthrough", release_id=r24.id, writer_user_id=rita.id,
+                   files=[("screenshot", media / "login-step-1.png"), ("screenshot", media / "login-step-2.png"),
+                          ("audio", media / "narration.wav")])
+    spare = item("captures", "Old settings page capture", files=[("screenshot", media / "login-step-2.png")])
+    draft = item("feature-drafts", "Draft: SSO with SAML", release_id=r24.id)
+    item("release-notes", "Release 2.4 notes", release_id=r24.id, writer_user_id=wes.id, work_status="in_progress")
+    item("conversions", "Payments API reference (OpenAPI → Docusaurus)", work_status="done")
+    item("chats", "How do I rotate an API key?", by=wes)
+    item("chats", "Where is the rate-limit page?", by=rita)
+    item("api-scans", "Payments API readiness scan", writer_user_id=wes.id, work_status="blocked",
+         status_note="waiting for the spec owner")
+    diagram = item("diagrams", "Checkout sequence")
+    suggestion = item("docflows", "PR #482: add --dry-run to deploy", writer_user_id=wes.id,
+                      pull_request={"url": "https://github.com/demo/app/pull/482", "state": "open",
+                                    "review": "review required"})
+    item("docflows", "PR #479: rename DOCS_ROOT to DOCS_DIR")
+    session.flush()
+    return DemoData(admin_key=admin_key, writer_key=writer_key, writer_id=wes.id, other_writer_id=rita.id,
+                    release_id=r24.id, capture_id=capture.id, spare_capture_id=spare.id, draft_id=draft.id,
+                    diagram_id=diagram.id, suggestion_id=suggestion.id)
+
+
+def _silent_wav(seconds: float = 0.2, rate: int = 8000) -> bytes:
+    frames = b"\x00\x00" * int(seconds * rate)
+    return (b"RIFF" + struct.pack("<I", 36 + len(frames)) + b"WAVEfmt " +
+            struct.pack("<IHHIIHH", 16, 1, 1, rate, rate * 2, 2, 16) + b"data" + struct.pack("<I", len(frames)) + frames)
+
+
+def tour(data: DemoData, base_url: str) -> list[tuple[list[str], int]]:
+    """The steps of the tour: (docsvc arguments, who runs them) — 0 the writer, 1 the admin."""
+    W, A = 0, 1
+    c, s = str(data.capture_id), str(data.spare_capture_id)
+    return [
+        (["releases", "list"], W),
+        (["items", "list", "captures"], W),
+        (["items", "list", "captures", "--release", str(data.release_id)], W),
+        (["items", "status", "captures", c, "in_progress"], W),  # refused: Wes is not its writer
+        (["items", "status", "captures", c, "in_progress", "--claim", "--note", "re-shooting step 2"], W),
+        (["items", "list", "captures", "--writer", "me"], W),
+        (["items", "tag", "feature-drafts", str(data.draft_id), "--writer", "me", "--release", "none"], W),
+        (["items", "rename", "diagrams", str(data.diagram_id), "Checkout sequence (v2)"], W),
+        (["items", "delete", "captures", s, "--yes"], W),
+        (["items", "delete", "docflows", str(data.suggestion_id), "--yes"], W),
+        (["items", "list", "chats"], W),
+        (["mywork"], W),
+        (["admin", "users", "list"], W),  # refused: Writers cannot list users
+        (["admin", "users", "list"], A),
+        (["items", "list", "docflows", "--json"], A),
+    ]
+
+
+def _free(port: int) -> bool:
+    with socket.socket() as sock:
+        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            sock.bind(("127.0.0.1", port))
+        except OSError:
+            return False
+    return True
+
+
+def _wait_ready(url: str, timeout: float = 20.0) -> None:
+    import httpx
+
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            if httpx.get(url + "/healthz", timeout=1.0).status_code == 200:
+                return
+        except httpx.HTTPError:
+            pass
+        time.sleep(0.1)
+    raise click.ClickException(f"the local service did not start at {url}")
+
+
+def run_demo(*, port: int, workdir: Path, serve: bool) -> int:
+    import uvicorn
+
+    from .app import create_app
+    from .db.migrate import upgrade
+    from .db.session import make_engine, make_sessionmaker, session_scope
+    from .settings import ServerSettings
+
+    if not _free(port):
+        raise click.ClickException(f"port {port} is in use; pick another with --port")
+    if workdir.exists():
+        shutil.rmtree(workdir)
+    workdir.mkdir(parents=True)
+    settings = ServerSettings.from_env().with_(database_url=f"sqlite:///{workdir.resolve() / 'demo.db'}",
+                                               data_dir=workdir / "data")
+    upgrade(settings.database_url)
+    engine = make_engine(settings.database_url)
+    with session_scope(make_sessionmaker(engine)) as session:
+        data = seed(session, settings, workdir)
+    engine.dispose()
+
+    base_url = f"http://127.0.0.1:{port}"
+    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning"))
+    thread = threading.Thread(target=server.run, daemon=True)
+    thread.start()
+    _wait_ready(base_url)
+    click.secho(f"docsvc demo: local service on {base_url}/api/v1, organisation {ORG!r}", bold=True)
+    click.echo("Wes Writer (a Writer) runs the commands; Ada Admin (a System Administrator) the marked ones.\n")
+
+    keys = [data.writer_key, data.admin_key]
+    for args, who in tour(data, base_url):
+        env = {**os.environ, "DOCSVC_BASE_URL": base_url, "DOCSVC_API_KEY": keys[who]}
+        shown = "docsvc " + " ".join(shlex.quote(a) for a in args)
+        click.secho(f"$ {shown}" + ("    # as Ada Admin" if who else ""), fg="cyan")
+        done = subprocess.run([sys.executable, "-m", "docsvc", *args], env=env, stdin=subprocess.DEVNULL,
+                              capture_output=True, text=True)
+        for line in (done.stdout + done.stderr).rstrip().splitlines():
+            click.echo(f"  {line}")
+        if done.returncode:
+            click.secho(f"  (exit {done.returncode})", fg="yellow")
+        click.echo()
+
+    deleted = not (settings.data_dir / "items" / str(data.spare_capture_id)).exists()
+    click.echo(f"Capture {data.spare_capture_id}'s files removed from disk: {'yes' if deleted else 'NO'}")
+    if not serve:
+        server.should_exit = True
+        thread.join(10)
+        return 0 if deleted else 1
+    click.echo("\nThe service keeps running; try it yourself in another shell (demo keys, local only):")
+    click.echo(f"  export DOCSVC_BASE_URL={base_url}")
+    click.echo(f"  export DOCSVC_API_KEY={data.writer_key}   # Wes Writer")
+    click.echo(f"  # Ada Admin: {data.admin_key}")
+    click.echo("Press Ctrl-C to stop.")
+    try:
+        while thread.is_alive():
+            thread.join(0.5)
+    except KeyboardInterrupt:
+        server.should_exit = True
+        thread.join(10)
+    return 0

@@ -1,0 +1,120 @@
+"""Worker threads inside the service process, plus one maintenance thread that sends heartbeats
+and recovers jobs cut off by a crash of any process sharing the database."""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import threading
+import time
+import uuid
+
+from sqlalchemy.orm import Session, sessionmaker
+
+from . import queue
+from .registry import JobContext, JobFailure, get_handler
+
+log = logging.getLogger("docsvc.server.jobs")
+
+_PROGRESS_INTERVAL = 0.5  # seconds between progress writes of one job
+
+
+class WorkerPool:
+    def __init__(self, sessions: sessionmaker[Session], settings) -> None:
+        self.sessions = sessions
+        self.settings = settings
+        self.worker_id = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+        self._stop = threading.Event()
+        self._wake = threading.Event()
+        self._threads: list[threading.Thread] = []
+
+    def start(self) -> None:
+        with self.sessions() as session:
+            recovered = queue.recover_stale(session, self.settings.job_lease_seconds)
+        if recovered:
+            log.warning("recovered %d job(s) cut off by an earlier stop", len(recovered))
+        for n in range(max(1, self.settings.job_workers)):
+            self._spawn(self._work_loop, f"docsvc-worker-{n}")
+        self._spawn(self._maintenance_loop, "docsvc-jobs-maintenance")
+
+    def _spawn(self, target, name: str) -> None:
+        thread = threading.Thread(target=target, name=name, daemon=True)
+        thread.start()
+        self._threads.append(thread)
+
+    def notify(self) -> None:
+        """A job was enqueued: wake a worker now instead of at the next poll."""
+        self._wake.set()
+
+    def stop(self, timeout: float = 5.0) -> None:
+        self._stop.set()
+        self._wake.set()
+        deadline = time.monotonic() + timeout
+        for thread in self._threads:
+            thread.join(max(0.0, deadline - time.monotonic()))
+        # Jobs still running here go back to the queue now rather than after the lease runs out.
+        with self.sessions() as session:
+            from sqlalchemy import select
+
+            from ..db.tables import Job
+
+            for job_id in session.scalars(select(Job.id).where(Job.locked_by == self.worker_id,
+                                                               Job.state == "running")).all():
+                queue.release(session, job_id, self.worker_id)
+
+    def _work_loop(self) -> None:
+        while not self._stop.is_set():
+            try:
+                with self.sessions() as session:
+                    job = queue.claim_next(session, self.worker_id)
+                if job is None:
+                    self._wake.wait(self.settings.job_poll_seconds)
+                    self._wake.clear()
+                    continue
+                self._run(job)
+            except Exception:  # keep the worker alive whatever one job or the database did
+                log.exception("job worker error")
+                self._stop.wait(1.0)
+
+    def _run(self, job) -> None:
+        last_write = [0.0]
+
+        def report(message: str, done: int | None = None, total: int | None = None) -> None:
+            now = time.monotonic()
+            if now - last_write[0] < _PROGRESS_INTERVAL and not (done is not None and done == total):
+                return
+            last_write[0] = now
+            progress = {"message": message, "done": done, "total": total,
+                        "percent": round(100.0 * done / total, 1) if done is not None and total else None}
+            with self.sessions() as session:
+                queue.set_progress(session, job.id, self.worker_id, progress)
+
+        ctx = JobContext(job_id=job.id, kind=job.kind, org_id=job.org_id, user_id=job.user_id,
+                         params=job.params or {}, attempt=job.attempts, sessions=self.sessions,
+                         settings=self.settings, report=report)
+        handler = get_handler(job.kind)
+        result = error = None
+        if handler is None:
+            error = {"title": "Unknown job kind", "detail": f"this service has no handler for {job.kind!r}"}
+        else:
+            try:
+                result = handler(ctx) or {}
+            except JobFailure as exc:
+                error = {"title": exc.title, "detail": exc.detail}
+            except Exception as exc:
+                log.exception("job %s (%s) crashed", job.id, job.kind)
+                error = {"title": "Internal error", "detail": f"{type(exc).__name__}: {exc}"}
+        with self.sessions() as session:
+            queue.finish(session, job.id, self.worker_id, result=result, error=error)
+
+    def _maintenance_loop(self) -> None:
+        interval = max(0.2, min(5.0, self.settings.job_lease_seconds / 3))
+        while not self._stop.wait(interval):
+            try:
+                with self.sessions() as session:
+                    queue.heartbeat(session, self.worker_id)
+                    queue.recover_stale(session, self.settings.job_lease_seconds)
+                self._wake.set()
+            except Exception:
+                log.exception("job maintenance error")

@@ -1,0 +1,1 @@
+"""Thin routers, one per resource: parse, call a service, shape the answer."""

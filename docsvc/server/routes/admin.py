@@ -1,0 +1,26 @@
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..db.tables import User
+from ..services.accounts import Caller, require_admin
+from ..services.integrations import list_integrations
+from ..views import integration_view, user_view
+from .deps import get_caller, get_session
+
+router = APIRouter(tags=["admin"])
+
+
+@router.get("/admin/users")
+def users(caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
+    require_admin(caller, "Listing users")
+    rows = session.scalars(select(User).where(User.org_id == caller.org_id).order_by(User.id))
+    return [user_view(u) for u in rows]
+
+
+@router.get("/admin/integrations")
+def integrations(caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
+    require_admin(caller, "Listing integrations")
+    return [integration_view(i) for i in list_integrations(session, caller.org_id)]

@@ -1,0 +1,74 @@
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, Request, Response
+from pydantic import BaseModel, ConfigDict
+from sqlalchemy.orm import Session
+
+from ..services import items as service
+from ..services.accounts import Caller
+from ..views import item_view
+from .deps import Page, get_caller, get_session
+
+router = APIRouter(tags=["items"])
+
+
+class ItemPatch(BaseModel):
+    """Fields a PATCH may carry; unknown fields are refused so typos do not pass silently."""
+
+    model_config = ConfigDict(extra="forbid")
+    title: str | None = None
+    release_id: int | None = None
+    writer_user_id: int | None = None
+    work_status: str | None = None
+    status_note: str | None = None
+
+
+@router.get("/items/{tool}")
+def list_items(
+    tool: str,
+    response: Response,
+    release_id: str | None = None,
+    writer_id: str | None = None,
+    status: str | None = None,
+    page: Page = Depends(),
+    caller: Caller = Depends(get_caller),
+    session: Session = Depends(get_session),
+):
+    items, total = service.list_items(session, caller, tool, release_id=release_id, writer_id=writer_id,
+                                      status=status, limit=page.limit, offset=page.offset)
+    page.link(response, total)
+    return [item_view(item) for item in items]
+
+
+@router.patch("/items/{tool}/{item_id}")
+def update_item(
+    tool: str,
+    item_id: int,
+    patch: ItemPatch,
+    caller: Caller = Depends(get_caller),
+    session: Session = Depends(get_session),
+):
+    changes = patch.model_dump(include=patch.model_fields_set)
+    return item_view(service.update_item(session, caller, tool, item_id, changes))
+
+
+@router.delete("/items/{tool}/{item_id}", status_code=204, response_model=None)
+def delete_item(
+    tool: str,
+    item_id: int,
+    request: Request,
+    caller: Caller = Depends(get_caller),
+    session: Session = Depends(get_session),
+):
+    dismissed = service.delete_item(session, caller, tool, item_id, request.app.state.store)
+    if dismissed is None:
+        return Response(status_code=204)
+    from fastapi.responses import JSONResponse
+
+    return JSONResponse({
+        "id": item_id,
+        "deleted": False,
+        "dismissed": True,
+        "detail": "Docflows suggestions are dismissed, not deleted: its status is now rejected",
+        "item": item_view(dismissed),
+    })

@@ -1,0 +1,22 @@
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends
+from sqlalchemy.orm import Session
+
+from ..db.tables import User
+from ..services.accounts import Caller
+from ..services.work import work_summary
+from ..views import user_view
+from .deps import get_caller, get_session
+
+router = APIRouter(tags=["me"])
+
+
+@router.get("/me")
+def me(caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
+    return user_view(session.get(User, caller.user_id))
+
+
+@router.get("/me/work")
+def my_work(caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
+    return work_summary(session, caller)

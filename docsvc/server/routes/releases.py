@@ -1,0 +1,16 @@
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends
+from sqlalchemy.orm import Session
+
+from ..services.accounts import Caller
+from ..services.releases import list_releases
+from ..views import release_view
+from .deps import get_caller, get_session
+
+router = APIRouter(tags=["releases"])
+
+
+@router.get("/releases")
+def releases(caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
+    return [release_view(r) for r in list_releases(session, caller.org_id)]

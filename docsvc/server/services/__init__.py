@@ -1,0 +1,1 @@
+"""The rules of the interface, one module per resource. Routes and admin commands call these."""

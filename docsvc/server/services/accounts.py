@@ -1,0 +1,141 @@
+"""Organisations, users (Writer, System Administrator) and API keys.
+
+Keys are shown once, when created, and stored as SHA-256 hashes: they are long random tokens, so
+a fast hash is enough (as for GitHub's tokens) and lookups stay one indexed query.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+import hashlib
+import secrets
+from dataclasses import dataclass
+
+from sqlalchemy import select
+from sqlalchemy.orm import Session
+
+from ..db.tables import ApiKey, Organization, User, utcnow
+from ..problems import Problem
+
+ROLES = ("writer", "admin")
+ROLE_NAMES = {"writer": "Writer", "admin": "System Administrator"}
+KEY_PREFIX = "dsv_"
+
+
+class AdminError(Exception):
+    """A ``docsvc-server`` admin command cannot be carried out; the message says why."""
+
+
+@dataclass(frozen=True)
+class Caller:
+    user_id: int
+    org_id: int
+    role: str
+    name: str
+    email: str
+
+    @property
+    def is_admin(self) -> bool:
+        return self.role == "admin"
+
+
+def hash_key(key: str) -> str:
+    return hashlib.sha256(key.encode("utf-8")).hexdigest()
+
+
+def get_org(session: Session, name: str) -> Organization:
+    org = session.scalar(select(Organization).where(Organization.name == name))
+    if org is None:
+        raise AdminError(f"organisation {name!r} does not exist (create it with docsvc-server init)")
+    return org
+
+
+def get_user_by_email(session: Session, email: str) -> User:
+    user = session.scalar(select(User).where(User.email == email.strip().lower()))
+    if user is None:
+        raise AdminError(f"no user with email {email!r}")
+    return user
+
+
+def create_org(session: Session, name: str) -> Organization:
+    name = name.strip()
+    if not name:
+        raise AdminError("organisation name must not be empty")
+    if session.scalar(select(Organization).where(Organization.name == name)) is not None:
+        raise AdminError(f"organisation {name!r} already exists")
+    org = Organization(name=name)
+    session.add(org)
+    session.flush()
+    return org
+
+
+def add_user(session: Session, org: Organization, email: str, role: str, name: str | None = None) -> User:
+    email = email.strip().lower()
+    if "@" not in email:
+        raise AdminError(f"{email!r} is not an email address")
+    if role not in ROLES:
+        raise AdminError(f"role must be one of {', '.join(ROLES)}, got {role!r}")
+    if session.scalar(select(User).where(User.email == email)) is not None:
+        raise AdminError(f"a user with email {email!r} already exists")
+    user = User(org_id=org.id, email=email, role=role, name=(name or email.split("@")[0]).strip())
+    session.add(user)
+    session.flush()
+    return user
+
+
+def create_key(session: Session, user: User, name: str | None = None) -> tuple[ApiKey, str]:
+    """Returns the stored record and the key itself, which is never kept."""
+    key = KEY_PREFIX + secrets.token_urlsafe(32)
+    record = ApiKey(user_id=user.id, name=name or "default", prefix=key[:10], key_hash=hash_key(key))
+    session.add(record)
+    session.flush()
+    return record, key
+
+
+def list_keys(session: Session, org: Organization) -> list[ApiKey]:
+    return list(session.scalars(
+        select(ApiKey).join(User).where(User.org_id == org.id).order_by(ApiKey.id)
+    ))
+
+
+def revoke_key(session: Session, key_id: int) -> ApiKey:
+    record = session.get(ApiKey, key_id)
+    if record is None:
+        raise AdminError(f"no API key with id {key_id}")
+    if record.revoked_at is None:
+        record.revoked_at = utcnow()
+    return record
+
+
+_LAST_USED_RESOLUTION = dt.timedelta(minutes=1)
+
+
+def authenticate(session: Session, authorization: str | None) -> Caller:
+    """Resolve ``Authorization: Bearer <key>`` to the caller, or raise 401."""
+    if not authorization:
+        raise Problem(401, "Missing API key: send it as 'Authorization: Bearer <API_KEY>'",
+                      headers={"WWW-Authenticate": "Bearer"})
+    scheme, _, token = authorization.partition(" ")
+    if scheme.lower() != "bearer" or not token.strip():
+        raise Problem(401, "Malformed Authorization header: expected 'Bearer <API_KEY>'",
+                      headers={"WWW-Authenticate": "Bearer"})
+    record = session.scalar(select(ApiKey).where(ApiKey.key_hash == hash_key(token.strip())))
+    if record is None or record.revoked_at is not None:
+        raise Problem(401, "Unknown or revoked API key", headers={"WWW-Authenticate": "Bearer"})
+    now = utcnow()
+    last = record.last_used_at
+    if last is None or now - (last if last.tzinfo else last.replace(tzinfo=dt.timezone.utc)) > _LAST_USED_RESOLUTION:
+        record.last_used_at = now
+        session.commit()
+    user = record.user
+    return Caller(user_id=user.id, org_id=user.org_id, role=user.role, name=user.name, email=user.email)
+
+
+def require_admin(caller: Caller, what: str) -> None:
+    if not caller.is_admin:
+        raise Problem(403, f"{what} is for System Administrators only")
+
+
+def org_member(session: Session, org_id: int, user_id: int) -> User | None:
+    user = session.get(User, user_id)
+    return user if user is not None and user.org_id == org_id else None

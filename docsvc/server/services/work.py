@@ -1,0 +1,40 @@
+"""The caller's own work summary (``GET /me/work``).
+
+- ``open``: items of any tool whose writer is the caller and whose status is not done or rejected
+  (blocked ones included);
+- ``blocked``: those of them that are blocked;
+- ``docflows``: open Docflows suggestions waiting for review by the caller: theirs, or no one's yet;
+- ``changes_requested``: the caller's open suggestions on which changes were requested and not
+  yet answered by a new draft.
+"""
+
+from __future__ import annotations
+
+from sqlalchemy import func, or_, select
+from sqlalchemy.orm import Session
+
+from ..db.tables import Item
+from .accounts import Caller
+from .items import OPEN_STATUSES
+
+
+def work_summary(session: Session, caller: Caller) -> dict[str, int]:
+    mine_open = [Item.org_id == caller.org_id, Item.writer_user_id == caller.user_id,
+                 Item.work_status.in_(OPEN_STATUSES)]
+    # A chat is private to its creator; it only counts for that person.
+    not_others_chat = or_(Item.tool != "chats", Item.created_by_id == caller.user_id)
+
+    def count(*conditions) -> int:
+        return session.scalar(select(func.count()).select_from(Item).where(*conditions)) or 0
+
+    docflows_open = [Item.org_id == caller.org_id, Item.tool == "docflows", Item.work_status.in_(OPEN_STATUSES)]
+    my_suggestions = session.scalars(
+        select(Item.data).where(*docflows_open, Item.writer_user_id == caller.user_id)
+    )
+    return {
+        "open": count(*mine_open, not_others_chat),
+        "blocked": count(*mine_open, not_others_chat, Item.work_status == "blocked"),
+        "docflows": count(*docflows_open, or_(Item.writer_user_id == caller.user_id,
+                                              Item.writer_user_id.is_(None))),
+        "changes_requested": sum(1 for data in my_suggestions if (data or {}).get("changes_requested")),
+    }

@@ -1,0 +1,47 @@
+"""Every setting of the local service, in one place, from ``DOCSVC_SERVER_*`` variables."""
+
+from __future__ import annotations
+
+import os
+from dataclasses import dataclass, field, replace
+from pathlib import Path
+
+DEFAULT_DATABASE_URL = "sqlite:///docsvc.db"
+
+
+def _env_float(name: str, default: float) -> float:
+    value = os.environ.get(name)
+    if not value:
+        return default
+    try:
+        return float(value)
+    except ValueError:
+        raise SystemExit(f"Error: {name} must be a number, got {value!r}") from None
+
+
+@dataclass(frozen=True)
+class ServerSettings:
+    database_url: str = DEFAULT_DATABASE_URL
+    data_dir: Path = field(default_factory=lambda: Path("docsvc-data"))
+    job_workers: int = 2
+    # A running job whose worker has not sent a heartbeat for this long is taken as cut off.
+    job_lease_seconds: float = 30.0
+    job_max_attempts: int = 2
+    job_poll_seconds: float = 0.5
+    idempotency_ttl_seconds: float = 24 * 3600
+    page_size_default: int = 100
+    page_size_max: int = 1000
+
+    @classmethod
+    def from_env(cls, database_url: str | None = None) -> "ServerSettings":
+        env = os.environ
+        return cls(
+            database_url=database_url or env.get("DOCSVC_SERVER_DATABASE_URL") or DEFAULT_DATABASE_URL,
+            data_dir=Path(env.get("DOCSVC_SERVER_DATA_DIR") or "docsvc-data"),
+            job_workers=int(_env_float("DOCSVC_SERVER_JOB_WORKERS", 2)),
+            job_lease_seconds=_env_float("DOCSVC_SERVER_JOB_LEASE_SECONDS", 30.0),
+            job_max_attempts=int(_env_float("DOCSVC_SERVER_JOB_MAX_ATTEMPTS", 2)),
+        )
+
+    def with_(self, **changes) -> "ServerSettings":
+        return replace(self, **changes)

@@ -1,0 +1,35 @@
+"""Files kept for items (a capture's screenshots, audio and video) under the data directory."""
+
+from __future__ import annotations
+
+import shutil
+import uuid
+from pathlib import Path
+
+FILE_KINDS = ("screenshot", "audio", "video", "attachment")
+
+
+class FileStore:
+    def __init__(self, data_dir: Path) -> None:
+        self.root = Path(data_dir)
+
+    def item_dir(self, item_id: int) -> Path:
+        return self.root / "items" / str(item_id)
+
+    def save_copy(self, item_id: int, source: Path) -> tuple[str, int]:
+        """Copy ``source`` into the item's folder; returns (path relative to the root, size).
+
+        Written under a temporary name and renamed, so a crash never leaves half a file behind."""
+        target_dir = self.item_dir(item_id)
+        target_dir.mkdir(parents=True, exist_ok=True)
+        target = target_dir / f"{uuid.uuid4().hex[:8]}-{source.name}"
+        partial = target.with_name(target.name + ".partial")
+        shutil.copyfile(source, partial)
+        partial.replace(target)
+        return str(target.relative_to(self.root)), target.stat().st_size
+
+    def absolute(self, relative: str) -> Path:
+        return self.root / relative
+
+    def delete_item_files(self, item_id: int) -> None:
+        shutil.rmtree(self.item_dir(item_id), ignore_errors=True)

@@ -1,0 +1,66 @@
+"""The wire form of stored records: what routes send back."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from .db.session import rfc3339
+from .db.tables import Integration, Item, Release, User
+from .services.accounts import ROLE_NAMES
+from .services.integrations import code_host
+
+
+def item_view(item: Item) -> dict[str, Any]:
+    return {
+        "id": item.id,
+        "tool": item.tool,
+        "title": item.title,
+        "created_at": rfc3339(item.created_at),
+        "created_by": item.created_by.name if item.created_by else None,
+        "created_by_user_id": item.created_by_id,
+        "release_id": item.release_id,
+        "release_name": item.release.name if item.release else None,
+        "writer_user_id": item.writer_user_id,
+        "writer_name": item.writer.name if item.writer else None,
+        "work_status": item.work_status,
+        "status_note": item.status_note,
+        "pull_request": item.pull_request or None,
+        "updated_at": rfc3339(item.updated_at),
+    }
+
+
+def release_view(release: Release) -> dict[str, Any]:
+    return {
+        "id": release.id,
+        "name": release.name,
+        "target_date": release.target_date.isoformat() if release.target_date else None,
+        "status": release.status,
+        "created_at": rfc3339(release.created_at),
+    }
+
+
+def user_view(user: User) -> dict[str, Any]:
+    return {
+        "id": user.id,
+        "name": user.name,
+        "email": user.email,
+        "role": user.role,
+        "role_name": ROLE_NAMES.get(user.role, user.role),
+        "organization": user.organization.name if user.organization else None,
+    }
+
+
+def integration_view(integration: Integration) -> dict[str, Any]:
+    return {
+        "id": integration.id,
+        "name": integration.name,
+        "code_repo": integration.code_repo,
+        "code_branch": integration.code_branch,
+        "docs_repo": integration.docs_repo,
+        "docs_branch": integration.docs_branch,
+        "docs_path": integration.docs_path,
+        "preview_url": integration.preview_url,
+        "keep_in_sync": integration.keep_in_sync,
+        "code_host": code_host(integration.code_repo),
+        "created_at": rfc3339(integration.created_at),
+    }

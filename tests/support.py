@@ -1,0 +1,152 @@
+"""Test support: the real local service in a subprocess, the real CLIs, and test databases.
+
+Integration tests talk to ``docsvc-server run`` over HTTP on a free loopback port and run the
+``docsvc`` console script as a subprocess, exactly as users do.
+"""
+
+from __future__ import annotations
+
+import os
+import signal
+import socket
+import subprocess
+import sys
+import time
+import uuid
+from dataclasses import dataclass, field
+from pathlib import Path
+
+import httpx
+
+BIN = Path(sys.executable).parent
+
+
+def command(name: str) -> list[str]:
+    """The console script installed beside this Python, else the module form."""
+    script = BIN / name
+    if script.exists():
+        return [str(script)]
+    module = {"docsvc": "docsvc", "docsvc-server": "docsvc.server.admin"}[name]
+    return [sys.executable, "-m", module]
+
+
+def free_port() -> int:
+    with socket.socket() as sock:
+        sock.bind(("127.0.0.1", 0))
+        return sock.getsockname()[1]
+
+
+def clean_env(**extra: str) -> dict[str, str]:
+    """The environment minus any DOCSVC_* settings of the developer's shell."""
+    env = {k: v for k, v in os.environ.items() if not k.startswith("DOCSVC_")}
+    env.update(extra)
+    return env
+
+
+class TestDatabase:
+    """A fresh database per use: a SQLite file, or a new PostgreSQL database created on the
+    server named by DOCSVC_TEST_DATABASE_URL and dropped afterwards."""
+
+    def __init__(self, backend: str, tmp: Path) -> None:
+        self.backend = backend
+        self._admin_url = None
+        if backend == "sqlite":
+            self.url = f"sqlite:///{tmp / 'docsvc-test.db'}"
+            return
+        import psycopg
+        from sqlalchemy.engine import make_url
+
+        base = make_url(os.environ["DOCSVC_TEST_DATABASE_URL"])
+        self.name = f"docsvc_t_{uuid.uuid4().hex[:12]}"
+        self._admin_url = base.set(drivername="postgresql").render_as_string(hide_password=False)
+        with psycopg.connect(self._admin_url, autocommit=True) as conn:
+            conn.execute(f'CREATE DATABASE "{self.name}"')
+        self.url = base.set(database=self.name).render_as_string(hide_password=False)
+
+    def drop(self) -> None:
+        if self._admin_url is None:
+            return
+        import psycopg
+
+        with psycopg.connect(self._admin_url, autocommit=True) as conn:
+            conn.execute(f'DROP DATABASE IF EXISTS "{self.name}" WITH (FORCE)')
+
+
+def backends() -> list[str]:
+    return ["sqlite"] + (["postgresql"] if os.environ.get("DOCSVC_TEST_DATABASE_URL") else [])
+
+
+@dataclass
+class LocalService:
+    """``docsvc-server`` on a free port with its own database and data directory."""
+
+    db_url: str
+    workdir: Path
+    env_extra: dict[str, str] = field(default_factory=dict)
+    port: int = field(default_factory=free_port)
+    process: subprocess.Popen | None = None
+
+    @property
+    def base_url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    @property
+    def data_dir(self) -> Path:
+        return self.workdir / "data"
+
+    def env(self) -> dict[str, str]:
+        return clean_env(DOCSVC_SERVER_DATABASE_URL=self.db_url, DOCSVC_SERVER_DATA_DIR=str(self.data_dir),
+                         **self.env_extra)
+
+    def start(self) -> "LocalService":
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        log = open(self.workdir / "server.log", "ab")
+        self.process = subprocess.Popen(
+            [*command("docsvc-server"), "run", "--port", str(self.port), "--log-level", "warning"],
+            cwd=self.workdir, env=self.env(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
+        )
+        deadline = time.monotonic() + 60
+        while time.monotonic() < deadline:
+            if self.process.poll() is not None:
+                raise RuntimeError(f"docsvc-server exited: {(self.workdir / 'server.log').read_text()[-2000:]}")
+            try:
+                if httpx.get(self.base_url + "/healthz", timeout=1).status_code == 200:
+                    return self
+            except httpx.HTTPError:
+                time.sleep(0.1)
+        raise RuntimeError("docsvc-server did not become ready")
+
+    def stop(self, sig: int = signal.SIGTERM) -> None:
+        if self.process is None or self.process.poll() is not None:
+            return
+        self.process.send_signal(sig)
+        try:
+            self.process.wait(20)
+        except subprocess.TimeoutExpired:
+            self.process.kill()
+            self.process.wait(10)
+
+    def admin_lines(self, *args: str) -> list[str]:
+        """Run ``docsvc-server ARGS``; returns its stdout lines."""
+        done = subprocess.run([*command("docsvc-server"), *args], cwd=self.workdir, env=self.env(),
+                              capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120)
+        if done.returncode != 0:
+            raise RuntimeError(f"docsvc-server {' '.join(args)} failed: {done.stderr}")
+        return done.stdout.strip().splitlines()
+
+    def admin(self, *args: str) -> str:
+        """Run ``docsvc-server ARGS``; returns the last stdout line (the new id or key)."""
+        return self.admin_lines(*args)[-1]
+
+
+def run_cli(*args: str, key: str | None, base_url: str | None, cwd: Path | None = None, input: str | None = None,
+            env: dict[str, str] | None = None, timeout: float = 120) -> subprocess.CompletedProcess:
+    """Run the real ``docsvc`` CLI."""
+    extra = dict(env or {})
+    if key is not None:
+        extra["DOCSVC_API_KEY"] = key
+    if base_url is not None:
+        extra["DOCSVC_BASE_URL"] = base_url
+    return subprocess.run([*command("docsvc"), *args], cwd=cwd, env=clean_env(**extra), capture_output=True,
+                          text=True, input=input, stdin=None if input is not None else subprocess.DEVNULL,
+                          timeout=timeout)
