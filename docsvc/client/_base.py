@@ -11,6 +11,7 @@ from __future__ import annotations
 import logging
 import os
 import random
+import re
 import ssl
 import time
 import uuid
@@ -36,6 +37,8 @@ API_PREFIX = "/api/v1"
 USER_AGENT = f"docsvc-cli/{docsvc.__version__}"
 # A slow start is a network problem worth reporting soon; a slow answer may be real work.
 DEFAULT_TIMEOUT = httpx.Timeout(60.0, connect=10.0)
+# What a key may contain: visible ASCII, so it is a valid header value.
+_KEY_CHARS = re.compile(r"[\x21-\x7e]+")
 # Environment variables naming a CA bundle, in the order requests and curl users expect.
 _CA_BUNDLE_VARS = ("REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE")
 
@@ -111,8 +114,20 @@ class BaseClient:
     """Sends the requests of every resource group under one HTTP policy.
 
     ``call`` is what resource methods use; ``request`` is the lower level that returns the
-    ``httpx.Response`` (``jobs.wait`` reads its ``Retry-After``). ``sleep``, ``clock`` and
-    ``rng`` are injectable so tests run retries and polling without real waiting.
+    ``httpx.Response`` (``jobs.wait`` reads its ``Retry-After``).
+
+    Options:
+      ``base_url``: the service address; ``/api/v1`` is appended (unless already there).
+      ``timeout``: seconds, or an ``httpx.Timeout``; default connect 10 s, the rest 60 s.
+      ``max_retries``: retries after the first attempt (connection errors, time-outs,
+      408, 429, 5xx except 501). ``max_retry_after``: cap on a server's ``Retry-After``.
+      ``transport``: an ``httpx`` transport, e.g. ``httpx.MockTransport`` in tests.
+      ``verify``: TLS verification; by default from the environment (``verify_from_env``).
+      Proxies come from ``HTTP(S)_PROXY``/``NO_PROXY`` (``trust_env``).
+      ``default_headers``: extra headers on every request (they cannot replace
+      ``Authorization``, ``User-Agent`` or ``Accept``).
+      ``sleep``, ``clock`` (monotonic) and ``rng`` (uniform in [0, 1)): injectable so tests
+      run retries and job polling without real waiting.
     """
 
     def __init__(
@@ -132,6 +147,11 @@ class BaseClient:
     ) -> None:
         if not api_key:
             raise ValueError("api_key is required")
+        if not _KEY_CHARS.fullmatch(api_key):
+            # Caught here because httpx and h11 would quote the header, key included, in
+            # their own error messages. The message names the usual causes, not the key.
+            raise ValueError("api_key must be printable ASCII without spaces "
+                             "(check for a stray newline, space or quote)")
         if max_retries < 0:
             raise ValueError("max_retries must be 0 or more")
         self._api_key = _Secret(api_key)
@@ -282,7 +302,9 @@ class BaseClient:
                                          files_factory=files_factory, headers=headers)
             except httpx.TransportError as exc:
                 if attempt >= policy.max_retries or not is_retryable_exception(exc):
-                    raise self._connection_error(exc, method, url) from exc
+                    error = self._connection_error(exc, method, url)
+                    # Keep httpx's exception as the cause unless its text has the key.
+                    raise error from (None if self._api_key.value in str(exc) else exc)
                 delay = policy.backoff(attempt, self._rng)
                 why = type(exc).__name__
             else:
@@ -356,6 +378,6 @@ class BaseClient:
     def _connection_error(self, exc: httpx.TransportError, method: str,
                           url: str | httpx.URL) -> APIConnectionError:
         target = url if isinstance(url, httpx.URL) else f"{self.base_url}{url}"
-        detail = str(exc) or type(exc).__name__
+        detail = (str(exc) or type(exc).__name__).replace(self._api_key.value, "[redacted]")
         kind = APITimeoutError if isinstance(exc, httpx.TimeoutException) else APIConnectionError
         return kind(f"{method} {target}: {detail}")

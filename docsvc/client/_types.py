@@ -47,7 +47,7 @@ class NotGiven:
 
 NOT_GIVEN = NotGiven()
 
-PathLike = Union[str, "os.PathLike[str]"]
+PathLike = Union[str, os.PathLike[str]]
 
 # One multipart file part: (filename, open binary file, content type or None).
 FileContent = Tuple[str, IO[bytes], Union[str, None]]

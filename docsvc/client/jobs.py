@@ -21,6 +21,7 @@ POLL_CAP = 5.0
 # The server's Retry-After on a poll answer is a floor for the next poll, but a wrong hint
 # must not make a CI job look hung: it is capped.
 HINT_CAP = 30.0
+_EPSILON = 0.001
 
 
 class JobsResource(APIResource):
@@ -62,7 +63,7 @@ class JobsResource(APIResource):
                 pause = max(pause, min(hint, HINT_CAP))
             if deadline is not None:
                 remaining = deadline - client._clock()
-                if remaining <= 0:
+                if remaining <= _EPSILON:  # float rounding must not buy a 1e-13 s extra poll
                     raise JobTimeoutError(job, timeout)
                 # Poll once more right at the deadline rather than give up early.
                 pause = min(pause, remaining)

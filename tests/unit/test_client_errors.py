@@ -77,7 +77,8 @@ def test_error_class_per_status(status, cls):
 @pytest.mark.parametrize(
     "answer, message",
     [
-        (problem_response(404, "Not Found", "Item 12 not found"), "404 Not Found: Item 12 not found"),
+        (problem_response(404, "Not Found", "Item 12 not found"),
+         "404 Not Found: Item 12 not found"),
         # No title: the reason phrase of the status.
         (problem_response(404, "", "Item 12 not found"), "404 Not Found: Item 12 not found"),
         (problem_response(409, "Conflict"), "409 Conflict"),
@@ -170,6 +171,15 @@ def test_key_never_appears_in_other_errors(answer):
     assert "Bearer" not in str(err)
 
 
+def test_key_in_a_transport_error_is_redacted_and_not_chained():
+    leak = httpx.LocalProtocolError(f"Illegal header value b'Bearer {TEST_API_KEY}'")
+    with pytest.raises(APIConnectionError) as info:
+        fake_client(MockAPI(leak)).me.work()
+    assert TEST_API_KEY not in "".join(traceback.format_exception(info.value))
+    assert "[redacted]" in str(info.value)
+    assert info.value.__cause__ is None
+
+
 def test_connection_error_names_the_call():
     with pytest.raises(APIConnectionError) as info:
         fake_client(MockAPI(httpx.ConnectError("connection refused")), max_retries=0).me.work()
@@ -203,6 +213,7 @@ def test_errors_survive_pickling_for_multiprocessing_runners():
     err = pickle.loads(pickle.dumps(NotFoundError(404, {"title": "Not Found", "detail": "gone"},
                                                   {"x-request-id": "r1"})))
     assert type(err) is NotFoundError
-    assert (str(err), err.status_code, err.headers["x-request-id"]) == ("404 Not Found: gone", 404, "r1")
+    assert str(err) == "404 Not Found: gone"
+    assert (err.status_code, err.headers["x-request-id"]) == (404, "r1")
     err = pickle.loads(pickle.dumps(JobTimeoutError(Job(job_id="j1", status="queued"), 5)))
     assert (err.job.job_id, err.timeout) == ("j1", 5)

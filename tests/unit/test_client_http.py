@@ -80,13 +80,22 @@ def test_api_key_is_required(key):
         Client(key, transport=MockAPI(json_response()))
 
 
+@pytest.mark.parametrize("key", ["dsk_abc\n", " dsk_abc", "dsk abc", "dsk_abcé", '"dsk_abc\t"'])
+def test_malformed_key_is_refused_without_showing_it(key):
+    with pytest.raises(ValueError) as info:
+        Client(key, transport=MockAPI(json_response()))
+    assert "stray newline" in str(info.value)
+    assert "dsk" not in str(info.value)
+
+
 def test_query_params_that_are_none_are_dropped():
     api = MockAPI(json_response(200, []))
     client = fake_client(api)
     client.items.list("docflows")
     assert api.last.url.query == b""
     client.items.list("captures", release_id="none", writer_id=7, status="blocked")
-    assert dict(api.last.url.params) == {"release_id": "none", "writer_id": "7", "status": "blocked"}
+    assert dict(api.last.url.params) == {"release_id": "none", "writer_id": "7",
+                                         "status": "blocked"}
 
 
 def test_path_parameters_are_one_escaped_segment():

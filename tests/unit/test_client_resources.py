@@ -191,7 +191,8 @@ def test_cases_cover_every_endpoint():
     [
         ({}, {}),
         ({"writer_user_id": None}, {"writer_user_id": None}),
-        ({"release_id": None, "writer_user_id": None}, {"release_id": None, "writer_user_id": None}),
+        ({"release_id": None, "writer_user_id": None},
+         {"release_id": None, "writer_user_id": None}),
         ({"release_id": 3, "writer_user_id": 4}, {"release_id": 3, "writer_user_id": 4}),
         ({"writer_user_id": 4, "work_status": "in_progress"},
          {"writer_user_id": 4, "work_status": "in_progress"}),

@@ -1,0 +1,88 @@
+"""Settings through the real CLI: the missing-key rule, malformed files, the git warning."""
+
+import socket
+import subprocess
+
+import pytest
+
+from tests.support import free_port, run_cli
+
+# Every command must stop before any network call: point them at a port nobody listens on.
+COMMANDS = [
+    ["items", "list", "captures"],
+    ["items", "tag", "captures", "1", "--writer", "me"],
+    ["items", "status", "captures", "1", "done", "--claim"],
+    ["items", "rename", "captures", "1", "New"],
+    ["items", "delete", "captures", "1", "--yes"],
+    ["releases", "list"],
+    ["admin", "users", "list"],
+    ["admin", "integrations", "list"],
+    ["mywork"],
+]
+
+
+@pytest.fixture()
+def listener():
+    """A socket that counts connection attempts, to prove no network call was made."""
+    sock = socket.socket()
+    sock.bind(("127.0.0.1", 0))
+    sock.listen(16)
+    sock.setblocking(False)
+    yield sock
+    sock.close()
+
+
+def connections(sock) -> int:
+    count = 0
+    while True:
+        try:
+            conn, _ = sock.accept()
+        except BlockingIOError:
+            return count
+        conn.close()
+        count += 1
+
+
+@pytest.mark.parametrize("args", COMMANDS, ids=lambda a: " ".join(a[:2]))
+def test_missing_key_prints_exactly_one_line_and_exits_4(tmp_path, listener, args):
+    url = f"http://127.0.0.1:{listener.getsockname()[1]}"
+    result = run_cli(*args, key=None, base_url=url, cwd=tmp_path)
+    assert result.returncode == 4
+    assert result.stderr == "Error: DOCSVC_API_KEY missing\n"
+    assert result.stdout == ""
+    assert connections(listener) == 0
+
+
+def test_help_needs_no_key(tmp_path):
+    result = run_cli("--help", key=None, base_url=None, cwd=tmp_path)
+    assert result.returncode == 0 and "items" in result.stdout and "mywork" in result.stdout
+
+
+def test_key_from_the_file_is_used(tmp_path):
+    (tmp_path / "docsvc.yaml").write_text(f"api_key: dsv_from_file\nbase_url: http://127.0.0.1:{free_port()}\n")
+    result = run_cli("mywork", key=None, base_url=None, cwd=tmp_path)
+    # It got past the key check and tried the (closed) port: a connection error, exit 1.
+    assert result.returncode == 1
+    assert result.stderr.startswith("Error: ") and "dsv_from_file" not in result.stderr
+    assert len(result.stderr.strip().splitlines()) == 1
+
+
+@pytest.mark.parametrize("text, message", [
+    ("api_key: k\nbase_url: a: b\n", "Error: docsvc.yaml: not valid YAML at line 2\n"),
+    ("api_key: k\nintegration_id: abc\n", "Error: docsvc.yaml: integration_id must be an integer, got 'abc'\n"),
+])
+def test_malformed_file_is_one_line_exit_2(tmp_path, text, message):
+    (tmp_path / "docsvc.yaml").write_text(text)
+    result = run_cli("mywork", key=None, base_url=None, cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (2, message)
+
+
+def test_warns_when_git_tracks_the_file(tmp_path):
+    (tmp_path / "docsvc.yaml").write_text(f"api_key: dsv_k\nbase_url: http://127.0.0.1:{free_port()}\n")
+    subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
+    quiet = run_cli("mywork", key=None, base_url=None, cwd=tmp_path)
+    assert "Warning" not in quiet.stderr
+    subprocess.run(["git", "add", "docsvc.yaml"], cwd=tmp_path, check=True)
+    warned = run_cli("mywork", key=None, base_url=None, cwd=tmp_path)
+    assert "Warning: git tracks docsvc.yaml, which holds a secret" in warned.stderr
+    assert "dsv_k" not in warned.stderr

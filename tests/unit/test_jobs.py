@@ -1,0 +1,162 @@
+"""The durable job queue and its workers, on a real database."""
+
+import datetime as dt
+import threading
+import time
+
+import pytest
+
+from docsvc.server.db.tables import Job, utcnow
+from docsvc.server.jobs import queue
+from docsvc.server.jobs.registry import HANDLERS, JobFailure, handler
+from docsvc.server.jobs.worker import WorkerPool
+from docsvc.server.settings import ServerSettings
+from tests.unit.dbfixtures import db  # noqa: F401  (fixture)
+
+
+def enqueue(db, kind="test.kind", key=None, **params):
+    with db.sessions() as session:
+        return queue.enqueue(session, org_id=db.org_id, user_id=db.user_id, kind=kind, params=params,
+                             concurrency_key=key).id
+
+
+def state(db, job_id) -> Job:
+    with db.sessions() as session:
+        return session.get(Job, job_id)
+
+
+def wait_for(predicate, timeout=10.0):
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return True
+        time.sleep(0.05)
+    return False
+
+
+def test_claim_and_finish(db):
+    job_id = enqueue(db)
+    with db.sessions() as session:
+        job = queue.claim_next(session, "w1")
+        assert job.id == job_id and job.state == "running" and job.attempts == 1
+        assert queue.job_view(job)["status"] == "queued"  # the interface knows no "running"
+        assert queue.claim_next(session, "w2") is None
+        assert queue.finish(session, job_id, "w1", result={"ok": True})
+    view = queue.job_view(state(db, job_id))
+    assert view["status"] == "completed" and view["result"] == {"ok": True}
+
+
+def test_same_concurrency_key_never_runs_twice_at_once(db):
+    first, second = enqueue(db, key="sync:1"), enqueue(db, key="sync:1")
+    other = enqueue(db, key="sync:2")
+    with db.sessions() as session:
+        assert queue.claim_next(session, "w1").id == first
+        assert queue.claim_next(session, "w2").id == other  # skips the blocked one
+        assert queue.claim_next(session, "w3") is None
+        queue.finish(session, first, "w1", result={})
+        assert queue.claim_next(session, "w3").id == second
+
+
+def test_a_worker_that_lost_its_job_cannot_overwrite_it(db):
+    job_id = enqueue(db)
+    with db.sessions() as session:
+        queue.claim_next(session, "w1")
+        assert not queue.finish(session, job_id, "someone-else", result={})
+    assert state(db, job_id).state == "running"
+
+
+@pytest.mark.parametrize("attempts, expected", [(1, "queued"), (2, "failed")])
+def test_stale_running_jobs_are_run_again_or_failed(db, attempts, expected):
+    job_id = enqueue(db)
+    with db.sessions() as session:
+        queue.claim_next(session, "crashed")
+        job = session.get(Job, job_id)
+        job.attempts = attempts
+        job.heartbeat_at = utcnow() - dt.timedelta(minutes=5)
+        session.commit()
+        fresh = enqueue(db)
+        queue.claim_next(session, "alive")  # a live worker's job is left alone
+        assert queue.recover_stale(session, lease_seconds=30) == [job_id]
+    job = state(db, job_id)
+    assert job.state == expected and job.locked_by is None
+    if expected == "failed":
+        assert job.error["title"] == "Job interrupted" and "2 of 2 attempts" in job.error["detail"]
+    assert state(db, fresh).state == "running"
+
+
+@pytest.fixture()
+def pool(db):
+    settings = ServerSettings(database_url=db.url, job_workers=2, job_poll_seconds=0.05, job_lease_seconds=1.0)
+    workers = WorkerPool(db.sessions, settings)
+    workers.start()
+    yield workers
+    workers.stop(timeout=2)
+
+
+@pytest.fixture()
+def kinds():
+    added = []
+
+    def register(kind, func):
+        handler(kind)(func)
+        added.append(kind)
+
+    yield register
+    for kind in added:
+        HANDLERS.pop(kind, None)
+
+
+def test_workers_run_handlers_with_progress_and_results(db, pool, kinds):
+    def count(ctx):
+        for n in range(1, ctx.params["n"] + 1):
+            ctx.progress(f"step {n}", done=n, total=ctx.params["n"])
+        return {"counted": ctx.params["n"], "org": ctx.org_id}
+
+    kinds("test.count", count)
+    job_id = enqueue(db, "test.count", n=3)
+    pool.notify()
+    assert wait_for(lambda: state(db, job_id).state == "completed")
+    job = state(db, job_id)
+    assert job.result == {"counted": 3, "org": db.org_id}
+    assert job.progress["percent"] == 100
+
+
+@pytest.mark.parametrize("raise_, title, detail", [
+    (JobFailure("Repository unreachable", "fatal: could not read from remote"), "Repository unreachable",
+     "fatal: could not read from remote"),
+    (ZeroDivisionError("division by zero"), "Internal error", "ZeroDivisionError: division by zero"),
+])
+def test_failures_end_the_job_failed_with_a_reason(db, pool, kinds, raise_, title, detail):
+    def fail(ctx):
+        raise raise_
+
+    kinds("test.fail", fail)
+    job_id = enqueue(db, "test.fail")
+    assert wait_for(lambda: state(db, job_id).state == "failed")
+    assert state(db, job_id).error == {"title": title, "detail": detail}
+
+
+def test_unknown_kind_fails_instead_of_staying_queued(db, pool):
+    job_id = enqueue(db, "no.such.kind")
+    assert wait_for(lambda: state(db, job_id).state == "failed")
+    assert state(db, job_id).error["title"] == "Unknown job kind"
+
+
+def test_stopping_puts_running_jobs_back_in_the_queue(db, kinds):
+    started, release = threading.Event(), threading.Event()
+
+    def block(ctx):
+        started.set()
+        release.wait(10)
+        return {}
+
+    kinds("test.block", block)
+    settings = ServerSettings(database_url=db.url, job_workers=1, job_poll_seconds=0.05)
+    workers = WorkerPool(db.sessions, settings)
+    workers.start()
+    job_id = enqueue(db, "test.block")
+    assert started.wait(10)
+    workers.stop(timeout=0.2)
+    job = state(db, job_id)
+    assert (job.state, job.attempts, job.locked_by) == ("queued", 0, None)
+    release.set()
