@@ -118,12 +118,14 @@ def tour(data: DemoData, base_url: str) -> list[tuple[list[str], int]]:
         (["items", "tag", "feature-drafts", str(data.draft_id), "--writer", "me", "--release", "none"], W),
         (["items", "rename", "diagrams", str(data.diagram_id), "Checkout sequence (v2)"], W),
         (["items", "delete", "captures", s, "--yes"], W),
+        (["items", "list", "docflows"], W),
         (["items", "delete", "docflows", str(data.suggestion_id), "--yes"], W),
         (["items", "list", "chats"], W),
         (["mywork"], W),
         (["admin", "users", "list"], W),  # refused: Writers cannot list users
         (["admin", "users", "list"], A),
-        (["items", "list", "docflows", "--json"], A),
+        (["items", "list", "docflows", "--status", "rejected"], A),
+        (["mywork", "--json"], W),
     ]
 
 

@@ -1,0 +1,86 @@
+"""Jobs through the running service: GET /jobs/<id>, and recovery of jobs cut off by a crash."""
+
+import datetime as dt
+import time
+import uuid
+
+import httpx
+import pytest
+
+from docsvc.client import Client, NotFoundError
+from docsvc.server.db.session import make_engine, make_sessionmaker
+from docsvc.server.db.tables import Job, utcnow
+
+
+@pytest.fixture(scope="module")
+def setup(service):
+    key = service.admin("init", "--org", "Jobs Inc", "--admin-email", "ops@jobs.test")
+    other = service.admin("init", "--org", "Other Co", "--admin-email", "ops@other.test")
+    engine = make_engine(service.db_url)
+    yield service, key, other, make_sessionmaker(engine)
+    engine.dispose()
+
+
+def crashed_job(sessions, org_id: int, attempts: int) -> str:
+    """A job as a killed worker leaves it: running, with a heartbeat long gone."""
+    job_id = str(uuid.uuid4())
+    with sessions() as session:
+        session.add(Job(id=job_id, org_id=org_id, kind="no.such.kind", state="running", params={},
+                        attempts=attempts, max_attempts=2, locked_by="killed-host:1:dead",
+                        heartbeat_at=utcnow() - dt.timedelta(hours=1), started_at=utcnow()))
+        session.commit()
+    return job_id
+
+
+def wait_finished(client: Client, job_id: str):
+    return client.jobs.wait(job_id, timeout=30)
+
+
+def org_id_of(sessions, name: str) -> int:
+    from sqlalchemy import select
+
+    from docsvc.server.db.tables import Organization
+
+    with sessions() as session:
+        return session.scalar(select(Organization.id).where(Organization.name == name))
+
+
+def test_cut_off_jobs_are_run_again_or_failed_never_left_queued(setup):
+    service, key, _other, sessions = setup
+    org = org_id_of(sessions, "Jobs Inc")
+    last_attempt = crashed_job(sessions, org, attempts=2)
+    retried = crashed_job(sessions, org, attempts=1)
+    with Client(key, service.base_url) as client:
+        failed = wait_finished(client, last_attempt)
+        assert failed.status == "failed"
+        assert failed.error.title == "Job interrupted"
+        assert "2 of 2 attempts used" in failed.error.detail
+        # Run again: this service has no handler for the kind, so the second run fails, saying so.
+        again = wait_finished(client, retried)
+        assert again.status == "failed" and again.error.title == "Unknown job kind"
+        assert again.model_extra["attempts"] == 2
+
+
+def test_a_job_of_another_organisation_is_not_found(setup):
+    service, key, other, sessions = setup
+    job_id = crashed_job(sessions, org_id_of(sessions, "Jobs Inc"), attempts=2)
+    with Client(other, service.base_url) as client:
+        with pytest.raises(NotFoundError):
+            client.jobs.get(job_id)
+
+
+def test_an_unfinished_job_carries_a_poll_hint(setup):
+    service, key, _other, sessions = setup
+    job_id = str(uuid.uuid4())
+    with sessions() as session:
+        # Held by a live-looking worker: the service must leave it alone while it heartbeats.
+        session.add(Job(id=job_id, org_id=org_id_of(sessions, "Jobs Inc"), kind="no.such.kind",
+                        state="running", params={}, attempts=1, max_attempts=2, locked_by="elsewhere",
+                        heartbeat_at=utcnow() + dt.timedelta(hours=1)))
+        session.commit()
+    answer = httpx.get(f"{service.base_url}/api/v1/jobs/{job_id}", headers={"Authorization": f"Bearer {key}"})
+    assert answer.status_code == 200 and answer.headers["retry-after"] == "1"
+    assert answer.json()["status"] == "queued"
+    time.sleep(0.5)
+    assert httpx.get(f"{service.base_url}/api/v1/jobs/{job_id}",
+                     headers={"Authorization": f"Bearer {key}"}).json()["status"] == "queued"
