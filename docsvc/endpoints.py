@@ -95,6 +95,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     E("admin.list_users", "GET", "/admin/users", cli="admin users list", origin="addition"),
     E("admin.list_integrations", "GET", "/admin/integrations", cli="admin integrations list",
       origin="addition"),
+    E("search.query", "GET", "/search", cli="search", origin="addition"),
 )
 
 _BY_NAME = {e.name: e for e in ENDPOINTS}

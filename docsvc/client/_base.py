@@ -313,6 +313,8 @@ class BaseClient:
                 if attempt >= policy.max_retries or not is_retryable_status(response.status_code):
                     raise status_error(response, secret=self._api_key.value)
                 delay = policy.delay(attempt, response.headers, rng=self._rng, now=time.time())
+                if delay is None:  # the service asks for a longer wait than is worth blocking on
+                    raise status_error(response, secret=self._api_key.value)
                 why = f"HTTP {response.status_code}"
             log.info("%s %s: %s; retry %d of %d in %.2f s",
                      method, url, why, attempt + 1, policy.max_retries, delay)

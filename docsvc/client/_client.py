@@ -28,6 +28,7 @@ if TYPE_CHECKING:
     from .oas import OasResource
     from .releases import ReleasesResource
     from .repos import ReposResource
+    from .search import SearchResource
 
 __all__ = ["Client"]
 
@@ -126,3 +127,9 @@ class Client(BaseClient):
         from .admin import AdminResource
 
         return AdminResource(self)
+
+    @cached_property
+    def search(self) -> SearchResource:
+        from .search import SearchResource
+
+        return SearchResource(self)

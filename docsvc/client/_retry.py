@@ -68,8 +68,9 @@ class RetryPolicy:
     """How many times to retry and how long to wait in between.
 
     The delay before retry number ``attempt`` (0 for the first retry) is the server's
-    ``Retry-After`` when it sent one, capped at ``max_retry_after`` so a confused server
-    cannot park a CI job for an hour; otherwise capped exponential backoff with full jitter
+    ``Retry-After`` when it sent one; a hint longer than ``max_retry_after`` (a daily limit,
+    a confused server) is not waited for in-process: ``delay`` returns None and the caller
+    raises at once, the error carrying ``retry_after``. Otherwise capped exponential backoff with full jitter
     (uniform in ``[0, min(backoff_cap, backoff_base * 2**attempt)]``), which spreads out
     clients that failed at the same moment.
     """
@@ -91,8 +92,8 @@ class RetryPolicy:
         *,
         rng: Callable[[], float],
         now: float,
-    ) -> float:
+    ) -> float | None:
         hint = parse_retry_after(headers.get("retry-after") if headers else None, now=now)
         if hint is not None:
-            return min(hint, self.max_retry_after)
+            return hint if hint <= self.max_retry_after else None
         return self.backoff(attempt, rng)

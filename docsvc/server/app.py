@@ -17,7 +17,9 @@ from .db.session import make_engine, make_sessionmaker
 from .idempotency import IdempotencyMiddleware
 from .jobs.worker import WorkerPool
 from .problems import PROBLEM_JSON, Problem
-from .routes import admin, items, jobs, me, releases
+from .engines import sync as _sync  # noqa: F401  (registers the sync job handler)
+from .jobs.scheduler import KeepInSync
+from .routes import admin, items, jobs, me, releases, repos, search
 from .settings import ServerSettings
 from .storage import FileStore
 
@@ -64,15 +66,18 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
     engine = make_engine(settings.database_url)
     sessions = make_sessionmaker(engine)
     pool = WorkerPool(sessions, settings)
+    keep_in_sync = KeepInSync(sessions, settings, pool.notify)
 
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
         if start_workers:
             pool.start()
+            keep_in_sync.start()
         try:
             yield
         finally:
             if start_workers:
+                keep_in_sync.stop()
                 pool.stop()
             engine.dispose()
 
@@ -83,7 +88,7 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
     app.state.store = FileStore(settings.data_dir)
     app.state.pool = pool
 
-    routers = [module.router for module in (items, jobs, me, releases, admin)]
+    routers = [module.router for module in (items, jobs, me, releases, admin, repos, search)]
     for router in routers:
         app.include_router(router, prefix=API_PREFIX)
 

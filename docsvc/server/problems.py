@@ -23,6 +23,7 @@ class Problem(Exception):
         type: str = "about:blank",
         errors: list[dict[str, Any]] | None = None,
         headers: dict[str, str] | None = None,
+        extra: dict[str, Any] | None = None,
     ) -> None:
         super().__init__(detail)
         self.status = status
@@ -31,12 +32,13 @@ class Problem(Exception):
         self.type = type
         self.errors = errors
         self.headers = headers or {}
+        self.extra = extra or {}
 
     def body(self) -> dict[str, Any]:
         body: dict[str, Any] = {"type": self.type, "title": self.title, "status": self.status, "detail": self.detail}
         if self.errors is not None:
             body["errors"] = self.errors
-        return body
+        return {**body, **self.extra}
 
 
 def not_found(what: str, ident: object) -> Problem:

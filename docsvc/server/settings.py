@@ -31,6 +31,11 @@ class ServerSettings:
     idempotency_ttl_seconds: float = 24 * 3600
     page_size_default: int = 100
     page_size_max: int = 1000
+    smtp_url: str | None = None
+    # How old a check of the remotes may be before GET /repos looks again (fetching the mirrors).
+    remote_check_seconds: float = 60.0
+    # How often integrations with Keep in sync on are checked; 0 turns the schedule off.
+    keep_in_sync_seconds: float = 300.0
 
     @classmethod
     def from_env(cls, database_url: str | None = None) -> "ServerSettings":
@@ -41,6 +46,9 @@ class ServerSettings:
             job_workers=int(_env_float("DOCSVC_SERVER_JOB_WORKERS", 2)),
             job_lease_seconds=_env_float("DOCSVC_SERVER_JOB_LEASE_SECONDS", 30.0),
             job_max_attempts=int(_env_float("DOCSVC_SERVER_JOB_MAX_ATTEMPTS", 2)),
+            smtp_url=env.get("DOCSVC_SERVER_SMTP_URL") or None,
+            remote_check_seconds=_env_float("DOCSVC_SERVER_REMOTE_CHECK_SECONDS", 60.0),
+            keep_in_sync_seconds=_env_float("DOCSVC_SERVER_KEEP_IN_SYNC_SECONDS", 300.0),
         )
 
     def with_(self, **changes) -> "ServerSettings":

@@ -22,6 +22,7 @@ from docsvc.models.me import WorkSummary
 from docsvc.models.oas import ScanPullRequests
 from docsvc.models.releases import Release
 from docsvc.models.repos import Repo, RequestSyncResult
+from docsvc.models.search import SearchHit
 from docsvc.models.users import User
 
 JOB = {"status": "queued", "job_id": "job-1"}
@@ -150,6 +151,9 @@ CASES = [
      "GET", "/admin/users", {}, None, User),
     ("admin.list_integrations", lambda c: c.admin.list_integrations(), [{"id": 2, "name": "r"}],
      "GET", "/admin/integrations", {}, None, Integration),
+    ("search.query", lambda c: c.search.query("rate limit", integration_id=3),
+     [{"path": "docs/limits.md", "line": 12, "snippet": "Rate limits"}],
+     "GET", "/search", {"q": "rate limit", "integration_id": "3"}, None, SearchHit),
 ]
 
 

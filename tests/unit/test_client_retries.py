@@ -13,6 +13,8 @@ import pytest
 from docsvc.client import (
     APIConnectionError,
     APITimeoutError,
+    InternalServerError,
+    RateLimitError,
     error_for_status,
 )
 from docsvc.client._retry import RetryPolicy, is_retryable_status, parse_retry_after
@@ -113,9 +115,6 @@ def _http_date(offset: float) -> str:
         ("0", 0.0),
         ("1.5", 1.5),
         ("60", 60.0),
-        ("61", 60.0),  # capped at max_retry_after
-        ("86400", 60.0),
-        (_http_date(7200), 60.0),  # a date two hours ahead, capped
         ("Wed, 21 Oct 2015 07:28:00 GMT", 0.0),  # a date in the past: now
         ("soon", 0.5),  # malformed: ignored, backoff (rng=1.0, first retry: 0.5 s)
         ("", 0.5),
@@ -131,6 +130,18 @@ def test_retry_after_is_honoured_and_capped(status, retry_after, expected):
     assert clock.sleeps == [pytest.approx(expected)]
 
 
+@pytest.mark.parametrize("retry_after", ["61", "86400", _http_date(7200)])
+@pytest.mark.parametrize("status, error", [(429, RateLimitError), (503, InternalServerError)])
+def test_a_retry_after_beyond_the_cap_is_not_waited_for(status, error, retry_after):
+    clock = FakeClock()
+    api = MockAPI(problem_response(status, "Come back tomorrow", headers={"Retry-After": retry_after}),
+                  json_response(200, []))
+    with pytest.raises(error) as info:
+        fake_client(api, clock).releases.list()
+    assert clock.sleeps == [] and len(api.requests) == 1
+    assert info.value.retry_after is not None and info.value.retry_after > 60
+
+
 def test_retry_after_http_date_in_the_near_future():
     clock = FakeClock()
     api = MockAPI(problem_response(503, "Later", headers={"Retry-After": _http_date(20)}),
@@ -140,14 +151,19 @@ def test_retry_after_http_date_in_the_near_future():
     assert 18.0 <= clock.sleeps[0] <= 20.0
 
 
-@pytest.mark.parametrize("cap, retry_after, expected", [(10, "30", 10.0), (10, "4", 4.0),
-                                                         (0, "30", 0.0)])
+@pytest.mark.parametrize("cap, retry_after, expected", [(10, "4", [4.0]), (10, "10", [10.0]),
+                                                         (10, "30", None), (0, "30", None)])
 def test_max_retry_after_is_configurable(cap, retry_after, expected):
     clock = FakeClock()
     api = MockAPI(problem_response(429, "Slow down", headers={"Retry-After": retry_after}),
                   json_response(200, []))
-    fake_client(api, clock, max_retry_after=cap).releases.list()
-    assert clock.sleeps == [expected]
+    if expected is None:
+        with pytest.raises(RateLimitError):
+            fake_client(api, clock, max_retry_after=cap).releases.list()
+        assert clock.sleeps == []
+    else:
+        fake_client(api, clock, max_retry_after=cap).releases.list()
+        assert clock.sleeps == expected
 
 
 @pytest.mark.parametrize(

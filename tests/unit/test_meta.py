@@ -21,7 +21,6 @@ INTERFACE = ROOT.parent / "shared" / "spec" / "interface.md"
 # CLI commands that later issues add; each entry names the issue. The test below fails as soon
 # as one of them exists, so this list can only shrink.
 PENDING_CLI = {
-    "sync": 3, "repos list": 3, "repos request-sync": 3,
     "validate": 4,
     "docflow": 5, "items sync": 5, "items request-changes": 5, "items check": 5, "items diff": 5,
     "items screenshots": 5, "items approve": 5, "items dismiss": 5, "items history": 5, "items restore": 5,

@@ -168,3 +168,74 @@ class IdempotencyRecord(Base):
     headers: Mapped[dict[str, Any] | None] = mapped_column(JSON)
     body: Mapped[bytes | None] = mapped_column(LargeBinary)
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class RepoState(Base):
+    """What the last successful sync of an integration saw, and what the remotes look like now."""
+
+    __tablename__ = "repo_states"
+    integration_id: Mapped[int] = mapped_column(ForeignKey("integrations.id", ondelete="CASCADE"),
+                                                primary_key=True)
+    docs_commit: Mapped[str | None] = mapped_column(String(64))
+    code_commit: Mapped[str | None] = mapped_column(String(64))
+    synced_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    files_indexed: Mapped[int] = mapped_column(Integer, default=0)
+    # The remotes' heads as last checked, and how many commits the sync is behind them.
+    remote_checked_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    behind_docs: Mapped[int | None] = mapped_column(Integer)
+    behind_code: Mapped[int | None] = mapped_column(Integer)
+    remote_docs_commit: Mapped[str | None] = mapped_column(String(64))
+    remote_code_commit: Mapped[str | None] = mapped_column(String(64))
+    remote_error: Mapped[str | None] = mapped_column(Text)
+
+
+class SearchDoc(Base):
+    """One indexed file of an integration's docs, at the blob last synced."""
+
+    __tablename__ = "search_docs"
+    __table_args__ = (UniqueConstraint("integration_id", "path"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    org_id: Mapped[int] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"), index=True)
+    integration_id: Mapped[int] = mapped_column(ForeignKey("integrations.id", ondelete="CASCADE"))
+    path: Mapped[str] = mapped_column(Text)
+    blob: Mapped[str] = mapped_column(String(64))
+    kind: Mapped[str] = mapped_column(String(20))  # markdown | mdx | rst | asciidoc | text | openapi | helm
+    title: Mapped[str | None] = mapped_column(Text)
+
+
+class SearchChunk(Base):
+    """A passage of an indexed file with its first line; the full-text index covers ``text``
+    (an FTS5 table on SQLite, a generated tsvector on PostgreSQL: see migration 0002)."""
+
+    __tablename__ = "search_chunks"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    doc_id: Mapped[int] = mapped_column(ForeignKey("search_docs.id", ondelete="CASCADE"), index=True)
+    line: Mapped[int] = mapped_column(Integer)
+    text: Mapped[str] = mapped_column(Text)
+
+
+class SyncRequest(Base):
+    """A ``request-sync`` email: at most one per repository per (UTC) day."""
+
+    __tablename__ = "sync_requests"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    org_id: Mapped[int] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"))
+    integration_id: Mapped[int] = mapped_column(ForeignKey("integrations.id", ondelete="CASCADE"), index=True)
+    user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    day: Mapped[dt.date] = mapped_column(Date)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    __table_args__ = (UniqueConstraint("integration_id", "day"),)
+
+
+class OutboxMail(Base):
+    """Every email the service wrote: sent over SMTP, or kept here when no SMTP is configured."""
+
+    __tablename__ = "outbox"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    org_id: Mapped[int] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"), index=True)
+    recipients: Mapped[list[Any]] = mapped_column(JSON)
+    subject: Mapped[str] = mapped_column(Text)
+    body: Mapped[str] = mapped_column(Text)
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    sent_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
+    error: Mapped[str | None] = mapped_column(Text)

@@ -21,3 +21,14 @@ def get_job(job_id: str, response: Response, caller: Caller = Depends(get_caller
     if job.state in ("queued", "running"):
         response.headers["Retry-After"] = "1"  # the poll hint; clients back off from here
     return job_view(job)
+
+
+def accepted(request, job) -> "JSONResponse":
+    """The 202 answer of every job-starting POST: ``{status, job_id}`` with Location and a poll hint.
+
+    Wakes a worker at once, so a short job is done by the client's first poll."""
+    from fastapi.responses import JSONResponse
+
+    request.app.state.pool.notify()
+    return JSONResponse({"status": "queued", "job_id": job.id}, status_code=202,
+                        headers={"Location": f"/api/v1/jobs/{job.id}", "Retry-After": "1"})

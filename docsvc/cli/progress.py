@@ -1,0 +1,70 @@
+"""Progress of a job while the CLI waits: a bar that redraws itself on a terminal, plain lines in
+CI logs (a new line only when the stage changes or another tenth of the work is done)."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import sys
+from typing import TextIO
+
+
+class JobProgress:
+    def __init__(self, label: str, stream: TextIO | None = None, interactive: bool | None = None) -> None:
+        self.label = label
+        self.stream = stream or sys.stderr
+        if interactive is None:
+            interactive = self.stream.isatty() and not os.environ.get("CI")
+        self.interactive = interactive
+        self._last_line: tuple[str, int] | None = None
+        self._drawn = False
+
+    def __enter__(self) -> "JobProgress":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def update(self, job) -> None:
+        progress = job.progress
+        if progress is None:
+            return
+        message = progress.message or ""
+        done, total = progress.done, progress.total
+        if self.interactive:
+            self._draw(message, done, total)
+        else:
+            self._log(message, done, total)
+
+    def _draw(self, message: str, done: int | None, total: int | None) -> None:
+        width = shutil.get_terminal_size((80, 20)).columns
+        if done is not None and total:
+            filled = int(24 * done / total)
+            head = f"{self.label} [{'#' * filled}{'.' * (24 - filled)}] {done}/{total} "
+        else:
+            head = f"{self.label} … "
+        line = (head + message)[: max(10, width - 1)]
+        self.stream.write("\r" + line.ljust(width - 1))
+        self.stream.flush()
+        self._drawn = True
+
+    def _log(self, message: str, done: int | None, total: int | None) -> None:
+        if done is not None and total:
+            tenth = int(10 * done / total)
+            stage = "files"
+            if self._last_line == (stage, tenth):
+                return
+            self._last_line = (stage, tenth)
+            self.stream.write(f"{self.label}: {done}/{total} files ({100 * done // total}%)\n")
+        else:
+            if self._last_line == (message, -1):
+                return
+            self._last_line = (message, -1)
+            self.stream.write(f"{self.label}: {message}\n")
+        self.stream.flush()
+
+    def close(self) -> None:
+        if self._drawn:
+            self.stream.write("\n")
+            self.stream.flush()
+            self._drawn = False

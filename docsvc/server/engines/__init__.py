@@ -1,0 +1,1 @@
+"""The real work behind the long-running actions: git mirrors, indexing, sync, mail."""

@@ -1,0 +1,143 @@
+"""Git through the ``git`` command: bare mirrors of remote repositories, reused across syncs.
+
+Every call runs with no terminal prompts, so an unreachable or private repository fails with
+git's own reason instead of hanging on a password question.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Iterator
+
+_ENV = {"GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "true", "SSH_ASKPASS": "true", "LC_ALL": "C",
+        "GIT_SSH_COMMAND": "ssh -o BatchMode=yes"}
+FETCH_TIMEOUT = 600
+
+
+class GitError(Exception):
+    """A git command failed; the message is git's own reason (its last stderr lines)."""
+
+
+def _run(args: list[str], *, cwd: Path | None = None, timeout: float = FETCH_TIMEOUT,
+         input: bytes | None = None) -> bytes:
+    try:
+        done = subprocess.run(["git", *args], cwd=cwd, env={**os.environ, **_ENV}, input=input,
+                              capture_output=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise GitError(f"git {args[0]} timed out after {timeout:.0f} s") from None
+    if done.returncode != 0:
+        lines = [line for line in done.stderr.decode("utf-8", "replace").splitlines() if line.strip()]
+        raise GitError(" ".join(lines[-3:]) or f"git {args[0]} exited with {done.returncode}")
+    return done.stdout
+
+
+def remote_url(location: str) -> str:
+    """A local path becomes an absolute path git can fetch from; URLs pass through."""
+    if "://" in location or (":" in location and not Path(location).exists()):
+        return location
+    return str(Path(location).expanduser().resolve())
+
+
+@dataclass(frozen=True)
+class Mirror:
+    """A bare mirror of one remote repository under the service's data directory."""
+
+    path: Path
+    url: str
+
+    @classmethod
+    def for_url(cls, root: Path, location: str) -> "Mirror":
+        url = remote_url(location)
+        name = hashlib.sha256(url.encode()).hexdigest()[:16]
+        return cls(root / "mirrors" / f"{name}.git", url)
+
+    def fetch(self) -> None:
+        """Clone on first use, fetch afterwards. A failed first clone leaves nothing behind."""
+        if not (self.path / "HEAD").exists():
+            self.path.parent.mkdir(parents=True, exist_ok=True)
+            partial = self.path.with_name(self.path.name + ".partial")
+            if partial.exists():
+                import shutil
+
+                shutil.rmtree(partial)
+            _run(["clone", "--mirror", "--quiet", self.url, str(partial)])
+            partial.rename(self.path)
+            return
+        _run(["fetch", "--prune", "--quiet", "origin"], cwd=self.path)
+
+    def head(self, branch: str) -> str:
+        try:
+            return _run(["rev-parse", "--verify", "--quiet", f"refs/heads/{branch}^{{commit}}"],
+                        cwd=self.path).decode().strip()
+        except GitError:
+            raise GitError(f"branch {branch!r} not found in {self.url}") from None
+
+    def has_commit(self, sha: str) -> bool:
+        try:
+            _run(["cat-file", "-e", f"{sha}^{{commit}}"], cwd=self.path)
+            return True
+        except GitError:
+            return False
+
+    def count_between(self, old: str, new: str) -> int:
+        """Commits reachable from ``new`` and not from ``old``."""
+        return int(_run(["rev-list", "--count", f"{old}..{new}"], cwd=self.path).decode().strip() or 0)
+
+    def tree(self, commit: str, folder: str) -> dict[str, str]:
+        """path -> blob id of every file under ``folder`` (``.`` for the whole tree)."""
+        args = ["ls-tree", "-r", "-z", "--full-tree", commit]
+        if folder not in ("", "."):
+            args += ["--", folder.rstrip("/") + "/"]
+        out = _run(args, cwd=self.path)
+        files = {}
+        for entry in out.split(b"\0"):
+            if not entry:
+                continue
+            meta, _, path = entry.partition(b"\t")
+            mode, kind, blob = meta.split()
+            if kind == b"blob" and mode != b"120000":  # files, not symlinks or submodules
+                files[path.decode("utf-8", "replace")] = blob.decode()
+        return files
+
+    def read_blobs(self, blobs: Iterable[str]) -> Iterator[tuple[str, bytes]]:
+        """(blob id, content) for each id, through one ``git cat-file --batch`` process."""
+        wanted = list(dict.fromkeys(blobs))
+        if not wanted:
+            return
+        proc = subprocess.Popen(["git", "cat-file", "--batch"], cwd=self.path, stdin=subprocess.PIPE,
+                                stdout=subprocess.PIPE, env={**os.environ, **_ENV})
+        try:
+            assert proc.stdin is not None and proc.stdout is not None
+            # Feed ids from a thread so a large request cannot deadlock on full pipes.
+            import threading
+
+            def feed() -> None:
+                try:
+                    proc.stdin.write(("\n".join(wanted) + "\n").encode())
+                    proc.stdin.close()
+                except BrokenPipeError:
+                    pass
+
+            threading.Thread(target=feed, daemon=True).start()
+            for blob in wanted:
+                header = proc.stdout.readline().split()
+                if len(header) < 3:
+                    raise GitError(f"blob {blob} missing from {self.url}")
+                size = int(header[2])
+                data = proc.stdout.read(size)
+                proc.stdout.read(1)  # the newline after each object
+                yield blob, data
+        finally:
+            proc.kill()
+            proc.wait()
+
+
+def ls_remote_head(location: str, branch: str, timeout: float = 60) -> str | None:
+    """The remote's current commit of ``branch`` without fetching, or None if it has no such branch."""
+    out = _run(["ls-remote", "--heads", remote_url(location), f"refs/heads/{branch}"], timeout=timeout)
+    line = out.decode().strip().splitlines()
+    return line[0].split()[0] if line else None

@@ -1,0 +1,113 @@
+"""The full-text index of the docs: written by the sync engine, read by ``GET /search`` and by
+the service's own code (Docflows). SQLite uses FTS5, PostgreSQL its text search; both give the
+same hits: path, line and a snippet of the matching line."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from sqlalchemy import delete, insert, select, text
+from sqlalchemy.orm import Session
+
+from ..db.tables import SearchChunk, SearchDoc
+from ..engines.indexer import IndexedFile
+from ..problems import Problem
+
+_WORD = re.compile(r"[\w][\w.\-]*", re.UNICODE)
+_SNIPPET = 160
+
+
+@dataclass(frozen=True)
+class Hit:
+    integration_id: int
+    path: str
+    line: int
+    snippet: str
+    title: str | None
+    score: float
+
+    def view(self) -> dict:
+        return self.__dict__.copy()
+
+
+def replace_files(session: Session, *, org_id: int, integration_id: int,
+                  files: dict[str, tuple[str, IndexedFile]], removed: list[str]) -> None:
+    """Swap the given paths' entries (``path -> (blob, indexed file)``) and drop ``removed``.
+
+    Runs in the caller's transaction: a sync commits it whole or not at all, so a failed sync
+    leaves the previous index intact."""
+    stale = list(files) + list(removed)
+    for start in range(0, len(stale), 500):
+        batch = stale[start:start + 500]
+        doc_ids = select(SearchDoc.id).where(SearchDoc.integration_id == integration_id,
+                                             SearchDoc.path.in_(batch))
+        # Chunks first and explicitly, so the FTS triggers see every deleted row.
+        session.execute(delete(SearchChunk).where(SearchChunk.doc_id.in_(doc_ids)))
+        session.execute(delete(SearchDoc).where(SearchDoc.integration_id == integration_id,
+                                                SearchDoc.path.in_(batch)))
+    if not files:
+        return
+    rows = [{"org_id": org_id, "integration_id": integration_id, "path": path, "blob": blob,
+             "kind": indexed.kind, "title": indexed.title} for path, (blob, indexed) in files.items()]
+    ids: dict[str, int] = {}
+    for start in range(0, len(rows), 500):
+        result = session.execute(insert(SearchDoc).returning(SearchDoc.id, SearchDoc.path), rows[start:start + 500])
+        ids.update({path: doc_id for doc_id, path in result})
+    chunks = [{"doc_id": ids[path], "line": p.line, "text": p.text}
+              for path, (_blob, indexed) in files.items() for p in indexed.passages]
+    for start in range(0, len(chunks), 2000):
+        session.execute(insert(SearchChunk), chunks[start:start + 2000])
+
+
+def indexed_blobs(session: Session, integration_id: int) -> dict[str, str]:
+    return dict(session.execute(select(SearchDoc.path, SearchDoc.blob)
+                                .where(SearchDoc.integration_id == integration_id)).all())
+
+
+def _terms(query: str) -> list[str]:
+    return [t for t in _WORD.findall(query) if t.strip("._-")][:16]
+
+
+def search(session: Session, org_id: int, query: str, *, integration_id: int | None = None,
+           limit: int = 20) -> list[Hit]:
+    terms = _terms(query)
+    if not terms:
+        raise Problem(422, "q: give at least one word to search for",
+                      errors=[{"loc": ["query", "q"], "msg": "no searchable words"}])
+    scope = "d.org_id = :org" + (" AND d.integration_id = :integration" if integration_id else "")
+    params = {"org": org_id, "integration": integration_id, "limit": limit}
+    if session.get_bind().dialect.name == "sqlite":
+        params["match"] = " ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        sql = f"""SELECT d.integration_id, d.path, d.title, c.line, c.text, bm25(search_fts) AS rank
+                  FROM search_fts JOIN search_chunks c ON c.id = search_fts.rowid
+                  JOIN search_docs d ON d.id = c.doc_id
+                  WHERE search_fts MATCH :match AND {scope}
+                  ORDER BY rank LIMIT :limit"""
+    else:
+        params["q"] = " ".join(terms)
+        sql = f"""SELECT d.integration_id, d.path, d.title, c.line, c.text,
+                         -ts_rank(c.tsv, plainto_tsquery('english', :q)) AS rank
+                  FROM search_chunks c JOIN search_docs d ON d.id = c.doc_id
+                  WHERE c.tsv @@ plainto_tsquery('english', :q) AND {scope}
+                  ORDER BY rank, d.path, c.line LIMIT :limit"""
+    hits = []
+    for integration, path, title, line, body, rank in session.execute(text(sql), params):
+        offset, snippet = _matching_line(body, terms)
+        hits.append(Hit(integration, path, line + offset, snippet, title, round(-float(rank), 4)))
+    return hits
+
+
+def _matching_line(body: str, terms: list[str]) -> tuple[int, str]:
+    """The first line of a passage that holds a query word (by prefix, as stemming would)."""
+    lowered = [t.lower() for t in terms]
+    lines = body.split("\n")
+    for n, line in enumerate(lines):
+        words = [w.lower() for w in _WORD.findall(line)]
+        if any(w.startswith(t[: max(3, len(t) - 2)]) for t in lowered for w in words):
+            return n, _shorten(line.strip())
+    return 0, _shorten(lines[0].strip())
+
+
+def _shorten(line: str) -> str:
+    return line if len(line) <= _SNIPPET else line[: _SNIPPET - 1] + "…"
