@@ -8,8 +8,9 @@ def service(request, tmp_path_factory):
     """The real local service on SQLite, and on PostgreSQL when DOCSVC_TEST_DATABASE_URL is set."""
     tmp = tmp_path_factory.mktemp(f"svc-{request.param}")
     database = TestDatabase(request.param, tmp)
-    svc = LocalService(db_url=database.url, workdir=tmp / "work",
-                       env_extra={"DOCSVC_SERVER_JOB_LEASE_SECONDS": "2"})
+    # A test module may add settings of its own with a module-level SERVICE_ENV dict.
+    env = {"DOCSVC_SERVER_JOB_LEASE_SECONDS": "2", **getattr(request.module, "SERVICE_ENV", {})}
+    svc = LocalService(db_url=database.url, workdir=tmp / "work", env_extra=env)
     svc.backend = request.param
     svc.start()
     yield svc

@@ -150,3 +150,36 @@ def run_cli(*args: str, key: str | None, base_url: str | None, cwd: Path | None 
     return subprocess.run([*command("docsvc"), *args], cwd=cwd, env=clean_env(**extra), capture_output=True,
                           text=True, input=input, stdin=None if input is not None else subprocess.DEVNULL,
                           timeout=timeout)
+
+
+def git(*args: str, cwd: Path) -> str:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.test",
+           "GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.test"}
+    return subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True,
+                          text=True).stdout.strip()
+
+
+class GitRemote:
+    """A bare repository standing in for a code host, and a working clone that pushes to it."""
+
+    def __init__(self, root: Path, name: str, files: dict[str, str]) -> None:
+        self.bare = root / f"{name}.git"
+        self.work = root / f"{name}-work"
+        git("init", "-q", "--bare", "-b", "main", str(self.bare), cwd=root)
+        git("clone", "-q", str(self.bare), str(self.work), cwd=root)
+        git("checkout", "-q", "-b", "main", cwd=self.work)
+        self.commit(files, "initial")
+
+    def commit(self, files: dict[str, str | None], message: str) -> str:
+        """Write (or, with None, delete) files, commit and push; returns the new commit."""
+        for path, content in files.items():
+            target = self.work / path
+            if content is None:
+                git("rm", "-q", path, cwd=self.work)
+                continue
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(content)
+            git("add", path, cwd=self.work)
+        git("commit", "-q", "-m", message, cwd=self.work)
+        git("push", "-q", "origin", "main", cwd=self.work)
+        return git("rev-parse", "HEAD", cwd=self.work)

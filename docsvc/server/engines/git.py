@@ -30,8 +30,10 @@ def _run(args: list[str], *, cwd: Path | None = None, timeout: float = FETCH_TIM
     except subprocess.TimeoutExpired:
         raise GitError(f"git {args[0]} timed out after {timeout:.0f} s") from None
     if done.returncode != 0:
-        lines = [line for line in done.stderr.decode("utf-8", "replace").splitlines() if line.strip()]
-        raise GitError(" ".join(lines[-3:]) or f"git {args[0]} exited with {done.returncode}")
+        lines = [line.strip() for line in done.stderr.decode("utf-8", "replace").splitlines() if line.strip()]
+        # git's reason is in its fatal:/error: lines; hints and progress around them are noise.
+        reasons = [line for line in lines if line.startswith(("fatal:", "error:"))] or lines[-3:]
+        raise GitError(" ".join(reasons) or f"git {args[0]} exited with {done.returncode}")
     return done.stdout
 
 

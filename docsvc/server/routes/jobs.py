@@ -19,8 +19,18 @@ def get_job(job_id: str, response: Response, caller: Caller = Depends(get_caller
     if job is None or job.org_id != caller.org_id:
         raise not_found("Job", job_id)
     if job.state in ("queued", "running"):
-        response.headers["Retry-After"] = "1"  # the poll hint; clients back off from here
+        response.headers["Retry-After"] = poll_hint(job)
     return job_view(job)
+
+
+def poll_hint(job) -> str:
+    """Retry-After for an unfinished job: poll freely while it is young (most jobs finish in
+    seconds), gently once it has run a while; clients add their own backoff on top."""
+    from ..db.session import as_utc
+    from ..db.tables import utcnow
+
+    age = (utcnow() - as_utc(job.created_at)).total_seconds()
+    return "0" if age < 10 else "1" if age < 300 else "2"
 
 
 def accepted(request, job) -> "JSONResponse":
@@ -31,4 +41,4 @@ def accepted(request, job) -> "JSONResponse":
 
     request.app.state.pool.notify()
     return JSONResponse({"status": "queued", "job_id": job.id}, status_code=202,
-                        headers={"Location": f"/api/v1/jobs/{job.id}", "Retry-After": "1"})
+                        headers={"Location": f"/api/v1/jobs/{job.id}", "Retry-After": poll_hint(job)})

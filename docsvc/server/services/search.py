@@ -99,13 +99,16 @@ def search(session: Session, org_id: int, query: str, *, integration_id: int | N
 
 
 def _matching_line(body: str, terms: list[str]) -> tuple[int, str]:
-    """The first line of a passage that holds a query word (by prefix, as stemming would)."""
+    """The passage's line that best shows the hit: the first with a query word as it was typed,
+    else the first with a word sharing its stem (a prefix, as the index's stemming would)."""
     lowered = [t.lower() for t in terms]
     lines = body.split("\n")
-    for n, line in enumerate(lines):
-        words = [w.lower() for w in _WORD.findall(line)]
-        if any(w.startswith(t[: max(3, len(t) - 2)]) for t in lowered for w in words):
-            return n, _shorten(line.strip())
+    words = [[w.lower() for w in _WORD.findall(line)] for line in lines]
+    tests = (lambda w, t: w == t, lambda w, t: w.startswith(t[: max(3, len(t) - 2)]))
+    for matches in tests:
+        for n, line_words in enumerate(words):
+            if any(matches(w, t) for t in lowered for w in line_words):
+                return n, _shorten(lines[n].strip())
     return 0, _shorten(lines[0].strip())
 
 

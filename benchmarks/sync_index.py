@@ -1,0 +1,87 @@
+"""Full and incremental sync of a docs repository of generated Markdown files, through the real
+CLI against the real local service.
+
+    .venv/bin/python benchmarks/sync_index.py [--files 5000] [--db URL]
+
+Prints the full sync's time, and the incremental sync after one changed file as a fraction of
+it (the reference is the full sync of the same repository on the same machine).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+
+from tests.support import GitRemote, LocalService, git, run_cli  # noqa: E402
+
+WORDS = ("deploy token cluster webhook retry timeout cache index search render release schema "
+         "endpoint pipeline artifact preview branch commit review approve").split()
+
+
+def page(n: int) -> str:
+    body = "\n\n".join(
+        " ".join(WORDS[(n * 7 + i * 3 + k) % len(WORDS)] for k in range(14)) + f" page{n} paragraph{i}."
+        for i in range(8))
+    return f"# Page {n}\n\n{body}\n\n## Options\n\n| flag | default |\n|---|---|\n| --level{n} | {n % 10} |\n"
+
+
+def generate(remote: GitRemote, files: int) -> None:
+    docs = remote.work / "docs"
+    for n in range(files):
+        folder = docs / f"section{n % 50}"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"page{n}.md").write_text(page(n))
+    git("add", "-A", cwd=remote.work)
+    git("commit", "-q", "-m", f"{files} pages", cwd=remote.work)
+    git("push", "-q", "origin", "main", cwd=remote.work)
+
+
+def timed_sync(key: str, base_url: str, integration: int) -> tuple[float, dict]:
+    start = time.perf_counter()
+    done = run_cli("sync", "--integration-id", str(integration), "--json", key=key, base_url=base_url, timeout=3600)
+    elapsed = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"sync failed: {done.stderr}")
+    return elapsed, json.loads(done.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--files", type=int, default=5000)
+    parser.add_argument("--db", default=None, help="database URL (default: a SQLite file)")
+    args = parser.parse_args()
+
+    with tempfile.TemporaryDirectory() as tmp:
+        root = Path(tmp)
+        code = GitRemote(root, "code", {"app.py": "print('app')\n"})
+        docs = GitRemote(root, "docs", {"docs/index.md": "# Docs\n"})
+        generate(docs, args.files)
+        svc = LocalService(db_url=args.db or f"sqlite:///{root / 'bench.db'}", workdir=root / "work").start()
+        try:
+            key = svc.admin("init", "--org", "Bench", "--admin-email", "bench@example.test")
+            integration = int(svc.admin("integrations", "add", "--org", "Bench", "--name", "bench",
+                                        "--code-repo", str(code.bare), "--docs-repo", str(docs.bare)))
+            full, full_result = timed_sync(key, svc.base_url, integration)
+            docs.commit({"docs/section0/page0.md": page(0) + "\nOne more line.\n"}, "one change")
+            incremental, inc_result = timed_sync(key, svc.base_url, integration)
+        finally:
+            svc.stop()
+
+    backend = (args.db or "sqlite").split(":")[0]
+    print(f"{args.files + 1} Markdown files, database {backend}")
+    print(f"full sync        {full:7.2f} s  ({full_result['files_indexed']} files indexed, "
+          f"service side {full_result['seconds']} s)")
+    print(f"incremental sync {incremental:7.2f} s  ({inc_result['files_indexed']} file indexed, "
+          f"service side {inc_result['seconds']} s)")
+    print(f"incremental / full = {incremental / full:.3f} (reference: the full sync)")
+
+
+if __name__ == "__main__":
+    main()
