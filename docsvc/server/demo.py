@@ -36,6 +36,9 @@ class DemoData:
     draft_id: int
     diagram_id: int
     suggestion_id: int
+    integration_id: int
+    unsynced_integration_id: int
+    docs_work: Path
 
 
 def tiny_png(width: int = 4, height: int = 3, rgb: tuple[int, int, int] = (37, 99, 235)) -> bytes:
@@ -50,6 +53,7 @@ def tiny_png(width: int = 4, height: int = 3, rgb: tuple[int, int, int] = (37, 9
 
 def seed(session, settings, workdir: Path) -> DemoData:
     from .services.accounts import add_user, create_key, create_org
+    from .services.integrations import add_integration
     from .services.items import add_item
     from .services.releases import add_release
     from .storage import FileStore
@@ -92,10 +96,61 @@ def seed(session, settings, workdir: Path) -> DemoData:
                       pull_request={"url": "https://github.com/demo/app/pull/482", "state": "open",
                                     "review": "review required"})
     item("docflows", "PR #479: rename DOCS_ROOT to DOCS_DIR")
+
+    repos = workdir / "repos"
+    code_bare, _ = make_remote(repos, "app-code", DEMO_CODE)
+    docs_bare, docs_work = make_remote(repos, "app-docs", DEMO_DOCS)
+    site_bare, _ = make_remote(repos, "website", {"docs/index.md": "# Website\n"})
+    app = add_integration(session, org, name="Demo app", code_repo=str(code_bare), docs_repo=str(docs_bare),
+                          preview_url="http://localhost:3000/{branch}")
+    site = add_integration(session, org, name="Website", code_repo=str(site_bare), docs_repo=str(site_bare))
     session.flush()
     return DemoData(admin_key=admin_key, writer_key=writer_key, writer_id=wes.id, other_writer_id=rita.id,
                     release_id=r24.id, capture_id=capture.id, spare_capture_id=spare.id, draft_id=draft.id,
-                    diagram_id=diagram.id, suggestion_id=suggestion.id)
+                    diagram_id=diagram.id, suggestion_id=suggestion.id, integration_id=app.id,
+                    unsynced_integration_id=site.id, docs_work=docs_work)
+
+
+DEMO_CODE = {"app/cli.py": "import argparse\n\nparser = argparse.ArgumentParser()\n"
+                           "parser.add_argument('--dry-run', action='store_true')\n"}
+DEMO_DOCS = {
+    "docs/index.md": "# Demo app\n\nThe demo app deploys your site.\n",
+    "docs/cli.md": "# Command line\n\n| flag | meaning |\n|---|---|\n| --force | overwrite |\n",
+    "docs/limits.md": "# Limits\n\n## Rate limits\n\nThe API allows 100 requests per minute.\n",
+    "docs/auth.rst": "Authentication\n==============\n\nTokens expire after an hour.\n",
+}
+
+
+def _git(*args: str, cwd: Path) -> None:
+    env = {**os.environ, "GIT_AUTHOR_NAME": "docsvc demo", "GIT_AUTHOR_EMAIL": "demo@docsvc.dev",
+           "GIT_COMMITTER_NAME": "docsvc demo", "GIT_COMMITTER_EMAIL": "demo@docsvc.dev"}
+    try:
+        subprocess.run(["git", *args], cwd=cwd, env=env, check=True, capture_output=True)
+    except FileNotFoundError:
+        raise click.ClickException("the demo needs git on PATH") from None
+    except subprocess.CalledProcessError as exc:
+        raise click.ClickException(f"git {args[0]} failed: {exc.stderr.decode().strip()}") from None
+
+
+def make_remote(root: Path, name: str, files: dict[str, str]) -> tuple[Path, Path]:
+    """A bare repository standing in for a code host, and a working copy that pushes to it."""
+    root = root.resolve()
+    bare, work = root / f"{name}.git", root / name
+    root.mkdir(parents=True, exist_ok=True)
+    _git("init", "-q", "--bare", "-b", "main", str(bare), cwd=root)
+    _git("clone", "-q", str(bare), str(work), cwd=root)
+    _git("checkout", "-q", "-b", "main", cwd=work)
+    push(work, files, "Initial docs")
+    return bare, work
+
+
+def push(work: Path, files: dict[str, str], message: str) -> None:
+    for path, content in files.items():
+        (work / path).parent.mkdir(parents=True, exist_ok=True)
+        (work / path).write_text(content)
+    _git("add", "-A", cwd=work)
+    _git("commit", "-q", "-m", message, cwd=work)
+    _git("push", "-q", "origin", "main", cwd=work)
 
 
 def _silent_wav(seconds: float = 0.2, rate: int = 8000) -> bytes:
@@ -104,11 +159,28 @@ def _silent_wav(seconds: float = 0.2, rate: int = 8000) -> bytes:
             struct.pack("<IHHIIHH", 16, 1, 1, rate, rate * 2, 2, 16) + b"data" + struct.pack("<I", len(frames)) + frames)
 
 
-def tour(data: DemoData, base_url: str) -> list[tuple[list[str], int]]:
-    """The steps of the tour: (docsvc arguments, who runs them) — 0 the writer, 1 the admin."""
+def tour(data: DemoData, base_url: str) -> list[tuple[list[str] | str, int]]:
+    """The steps of the tour: (docsvc arguments, who runs them) — 0 the writer, 1 the admin — or
+    (a description, an action) for something that happens outside docsvc."""
     W, A = 0, 1
     c, s = str(data.capture_id), str(data.spare_capture_id)
+    app, site = str(data.integration_id), str(data.unsynced_integration_id)
+
+    def new_docs_commit() -> None:
+        push(data.docs_work, {"docs/deploy.md": "# Deploy\n\nUse --dry-run to preview a deploy.\n"},
+             "Document --dry-run")
+
     return [
+        (["admin", "integrations", "list"], A),
+        (["repos", "list"], W),
+        (["sync", "--integration-id", app], W),
+        (["search", "rate limits"], W),
+        ("git push: a new docs page lands on the docs repository's main branch", new_docs_commit),
+        (["repos", "list"], W),
+        (["repos", "request-sync", app], W),
+        (["sync", "--integration-id", app], W),
+        (["repos", "list"], W),
+        (["search", "dry-run", "--integration-id", app], W),
         (["releases", "list"], W),
         (["items", "list", "captures"], W),
         (["items", "list", "captures", "--release", str(data.release_id)], W),
@@ -154,6 +226,8 @@ def _wait_ready(url: str, timeout: float = 20.0) -> None:
 
 
 def run_demo(*, port: int, workdir: Path, serve: bool) -> int:
+    import logging
+
     import uvicorn
 
     from .app import create_app
@@ -161,13 +235,14 @@ def run_demo(*, port: int, workdir: Path, serve: bool) -> int:
     from .db.session import make_engine, make_sessionmaker, session_scope
     from .settings import ServerSettings
 
+    logging.basicConfig(level=logging.WARNING, format="  [service] %(message)s")
     if not _free(port):
         raise click.ClickException(f"port {port} is in use; pick another with --port")
     if workdir.exists():
         shutil.rmtree(workdir)
     workdir.mkdir(parents=True)
     settings = ServerSettings.from_env().with_(database_url=f"sqlite:///{workdir.resolve() / 'demo.db'}",
-                                               data_dir=workdir / "data")
+                                               data_dir=workdir / "data", remote_check_seconds=0)
     upgrade(settings.database_url)
     engine = make_engine(settings.database_url)
     with session_scope(make_sessionmaker(engine)) as session:
@@ -184,12 +259,17 @@ def run_demo(*, port: int, workdir: Path, serve: bool) -> int:
 
     keys = [data.writer_key, data.admin_key]
     for args, who in tour(data, base_url):
+        if isinstance(args, str):
+            click.secho(f"# {args}", fg="magenta")
+            who()
+            click.echo()
+            continue
         env = {**os.environ, "DOCSVC_BASE_URL": base_url, "DOCSVC_API_KEY": keys[who]}
         shown = "docsvc " + " ".join(shlex.quote(a) for a in args)
         click.secho(f"$ {shown}" + ("    # as Ada Admin" if who else ""), fg="cyan")
         done = subprocess.run([sys.executable, "-m", "docsvc", *args], env=env, stdin=subprocess.DEVNULL,
-                              capture_output=True, text=True)
-        for line in (done.stdout + done.stderr).rstrip().splitlines():
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        for line in done.stdout.rstrip().splitlines():
             click.echo(f"  {line}")
         if done.returncode:
             click.secho(f"  (exit {done.returncode})", fg="yellow")

@@ -64,13 +64,14 @@ class Delivery:
 def send(session: Session, smtp_url: str | None, *, org_id: int, recipients: list[str], subject: str,
          body: str) -> Delivery:
     """Send one mail, or keep it in the outbox when no SMTP is configured. Raises MailError when
-    the configured server fails (the outbox row records the error)."""
+    the configured server fails (the row in the caller's transaction then carries the error)."""
     record = OutboxMail(org_id=org_id, recipients=recipients, subject=subject, body=body)
     session.add(record)
     session.flush()
     if not smtp_url:
-        log.warning("no SMTP configured: mail %d to %s kept in the outbox: %s\n%s", record.id,
-                    ", ".join(recipients), subject, body)
+        log.warning("no SMTP configured: mail %d to %s kept in the outbox: %s", record.id,
+                    ", ".join(recipients), subject)
+        log.info("mail %d:\n%s", record.id, body)
         return Delivery(False, record.id, recipients)
     try:
         target = SmtpTarget.parse(smtp_url)

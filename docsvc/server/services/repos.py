@@ -15,7 +15,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..db.session import as_utc, rfc3339
-from ..db.tables import Integration, Job, Organization, RepoState, SyncRequest, User, utcnow
+from ..db.tables import Integration, Job, Organization, OutboxMail, RepoState, SyncRequest, User, utcnow
 from ..engines import sync as sync_engine
 from ..engines.git import GitError, Mirror
 from ..engines.mail import MailError, send
@@ -149,6 +149,10 @@ def request_sync(session: Session, caller: Caller, integration_id: int, smtp_url
                         subject=f"[docsvc] Sync requested: {integration.name}", body=body)
     except MailError as exc:
         session.rollback()  # not sent: the day's request stays available
+        # The outbox still records the attempt and why it failed.
+        session.add(OutboxMail(org_id=caller.org_id, recipients=[a.email for a in admins],
+                               subject=f"[docsvc] Sync requested: {integration.name}", body=body, error=str(exc)))
+        session.commit()
         raise Problem(502, f"Could not send the email: {exc}") from None
     session.commit()
     detail = (f"Emailed {len(admins)} System Administrator(s)" if delivery.sent else

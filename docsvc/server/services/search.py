@@ -99,17 +99,19 @@ def search(session: Session, org_id: int, query: str, *, integration_id: int | N
 
 
 def _matching_line(body: str, terms: list[str]) -> tuple[int, str]:
-    """The passage's line that best shows the hit: the first with a query word as it was typed,
-    else the first with a word sharing its stem (a prefix, as the index's stemming would)."""
+    """The passage's line that best shows the hit: the one holding the most query words (as
+    typed, or else sharing their stem, as the index's stemming would); the first on a tie."""
     lowered = [t.lower() for t in terms]
     lines = body.split("\n")
-    words = [[w.lower() for w in _WORD.findall(line)] for line in lines]
-    tests = (lambda w, t: w == t, lambda w, t: w.startswith(t[: max(3, len(t) - 2)]))
-    for matches in tests:
-        for n, line_words in enumerate(words):
-            if any(matches(w, t) for t in lowered for w in line_words):
-                return n, _shorten(lines[n].strip())
-    return 0, _shorten(lines[0].strip())
+
+    def score(line: str) -> int:
+        words = [w.lower() for w in _WORD.findall(line)]
+        return sum(2 if t in words else 1 if any(w.startswith(t[: max(3, len(t) - 2)]) for w in words) else 0
+                   for t in lowered)
+
+    scores = [score(line) for line in lines]
+    best = max(range(len(lines)), key=lambda n: (scores[n], -n))
+    return best, _shorten(lines[best].strip())
 
 
 def _shorten(line: str) -> str:
