@@ -1,0 +1,172 @@
+"""What the CI system already knows: provider, branch, commit, run link, and the pull request.
+
+Sources, as each system documents them:
+- GitHub Actions: the event payload at ``GITHUB_EVENT_PATH`` (``pull_request``,
+  ``pull_request_target``, ``push``, ``workflow_dispatch``, ``merge_group``); Enterprise servers
+  through ``GITHUB_SERVER_URL`` and ``GITHUB_API_URL``.
+- GitLab CI: ``CI_MERGE_REQUEST_*`` variables, falling back to ``CI_COMMIT_*``.
+- Jenkins (multibranch): ``CHANGE_*``, ``GIT_COMMIT``, ``BUILD_URL``.
+- Local: git for branch and commit.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+import subprocess
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Mapping
+
+from .settings import InputError
+
+
+@dataclass
+class PullRequest:
+    number: int | None = None
+    title: str | None = None
+    body: str | None = None
+    author: str | None = None
+    branch: str | None = None
+    sha: str | None = None
+    url: str | None = None
+    base_branch: str | None = None
+    fork: bool = False
+
+
+@dataclass
+class CiContext:
+    provider: str
+    event: str | None = None
+    branch: str | None = None
+    sha: str | None = None
+    run_url: str | None = None
+    server_url: str | None = None
+    api_url: str | None = None
+    repository: str | None = None
+    pull_request: PullRequest | None = None
+    notes: list[str] = field(default_factory=list)
+
+
+def detect_provider(env: Mapping[str, str]) -> str:
+    if env.get("GITHUB_ACTIONS") == "true":
+        return "github"
+    if env.get("GITLAB_CI") == "true":
+        return "gitlab"
+    if env.get("JENKINS_URL") or env.get("JENKINS_HOME"):
+        return "jenkins"
+    return "local"
+
+
+def detect(provider: str, env: Mapping[str, str], cwd: Path | None = None) -> CiContext:
+    provider = detect_provider(env) if provider in (None, "", "auto") else provider
+    return {"github": _github, "gitlab": _gitlab, "jenkins": _jenkins, "local": _local}[provider](env, cwd)
+
+
+def _int(value) -> int | None:
+    try:
+        return int(str(value).strip())
+    except (TypeError, ValueError):
+        return None
+
+
+def _github(env: Mapping[str, str], cwd) -> CiContext:
+    server = (env.get("GITHUB_SERVER_URL") or "https://github.com").rstrip("/")
+    api = (env.get("GITHUB_API_URL") or ("https://api.github.com" if server == "https://github.com"
+                                        else f"{server}/api/v3")).rstrip("/")
+    repository = env.get("GITHUB_REPOSITORY")
+    ctx = CiContext(
+        provider="github", event=env.get("GITHUB_EVENT_NAME"), server_url=server, api_url=api,
+        repository=repository, branch=env.get("GITHUB_HEAD_REF") or env.get("GITHUB_REF_NAME"),
+        sha=env.get("GITHUB_SHA"),
+        run_url=f"{server}/{repository}/actions/runs/{env['GITHUB_RUN_ID']}"
+        if repository and env.get("GITHUB_RUN_ID") else None)
+    path = env.get("GITHUB_EVENT_PATH")
+    if not path:
+        return ctx
+    try:
+        payload = json.loads(Path(path).read_text(encoding="utf-8"))
+    except (OSError, ValueError) as exc:
+        raise InputError(f"GITHUB_EVENT_PATH: cannot read the event payload {path}: {exc}") from None
+    pr = payload.get("pull_request")
+    if isinstance(pr, dict):  # pull_request, pull_request_target (and review events)
+        head, base = pr.get("head") or {}, pr.get("base") or {}
+        head_repo, base_repo = head.get("repo") or {}, base.get("repo") or {}
+        ctx.pull_request = PullRequest(
+            number=_int(pr.get("number") or payload.get("number")), title=pr.get("title"),
+            body=pr.get("body") or "", author=(pr.get("user") or {}).get("login"), branch=head.get("ref"),
+            # The PR head, not GITHUB_SHA: on pull_request that is a merge commit made by GitHub.
+            sha=head.get("sha"), url=pr.get("html_url"), base_branch=base.get("ref"),
+            fork=bool(head_repo.get("fork")) or (bool(head_repo) and head_repo.get("full_name") !=
+                                                  base_repo.get("full_name")))
+        ctx.branch, ctx.sha = head.get("ref") or ctx.branch, head.get("sha") or ctx.sha
+        if ctx.pull_request.fork:
+            ctx.notes.append("the pull request comes from a fork: secrets are not available to "
+                             "pull_request workflows from forks")
+    elif isinstance(payload.get("merge_group"), dict):
+        group = payload["merge_group"]
+        head_ref = group.get("head_ref") or ""
+        match = re.search(r"/pr-(\d+)-", head_ref)
+        commit = group.get("head_commit") or {}
+        message = (commit.get("message") or "").split("\n", 1)
+        ctx.pull_request = PullRequest(
+            number=_int(match.group(1)) if match else None, title=message[0] or None,
+            body=message[1].strip() if len(message) > 1 else "",
+            author=((commit.get("author") or {}).get("username") or (commit.get("author") or {}).get("name")),
+            branch=head_ref.removeprefix("refs/heads/") or None, sha=group.get("head_sha"),
+            base_branch=(group.get("base_ref") or "").removeprefix("refs/heads/") or None)
+        ctx.sha = group.get("head_sha") or ctx.sha
+    elif "after" in payload and "ref" in payload:  # push
+        ctx.sha = payload.get("after") or ctx.sha
+        ctx.branch = str(payload.get("ref", "")).removeprefix("refs/heads/") or ctx.branch
+    return ctx
+
+
+def _gitlab(env: Mapping[str, str], cwd) -> CiContext:
+    ctx = CiContext(provider="gitlab", event=env.get("CI_PIPELINE_SOURCE"),
+                    branch=env.get("CI_COMMIT_BRANCH") or env.get("CI_COMMIT_REF_NAME"),
+                    sha=env.get("CI_COMMIT_SHA"), run_url=env.get("CI_JOB_URL") or env.get("CI_PIPELINE_URL"),
+                    server_url=env.get("CI_SERVER_URL"), api_url=env.get("CI_API_V4_URL"),
+                    repository=env.get("CI_PROJECT_PATH"))
+    if env.get("CI_MERGE_REQUEST_IID"):
+        source, target = env.get("CI_MERGE_REQUEST_SOURCE_PROJECT_ID"), env.get("CI_MERGE_REQUEST_PROJECT_ID")
+        ctx.pull_request = PullRequest(
+            number=_int(env["CI_MERGE_REQUEST_IID"]),
+            title=env.get("CI_MERGE_REQUEST_TITLE") or env.get("CI_COMMIT_TITLE"),
+            body=env.get("CI_MERGE_REQUEST_DESCRIPTION") or env.get("CI_COMMIT_DESCRIPTION") or "",
+            author=env.get("GITLAB_USER_LOGIN"),
+            branch=env.get("CI_MERGE_REQUEST_SOURCE_BRANCH_NAME") or ctx.branch,
+            # Only merged-results pipelines set the source SHA; otherwise the commit is the head.
+            sha=env.get("CI_MERGE_REQUEST_SOURCE_BRANCH_SHA") or env.get("CI_COMMIT_SHA"),
+            url=f"{env['CI_MERGE_REQUEST_PROJECT_URL']}/-/merge_requests/{env['CI_MERGE_REQUEST_IID']}"
+            if env.get("CI_MERGE_REQUEST_PROJECT_URL") else None,
+            base_branch=env.get("CI_MERGE_REQUEST_TARGET_BRANCH_NAME"),
+            fork=bool(source and target and source != target))
+        ctx.branch = ctx.pull_request.branch
+    return ctx
+
+
+def _jenkins(env: Mapping[str, str], cwd) -> CiContext:
+    ctx = CiContext(provider="jenkins", branch=env.get("BRANCH_NAME") or env.get("GIT_BRANCH"),
+                    sha=env.get("GIT_COMMIT"), run_url=env.get("BUILD_URL"), server_url=env.get("JENKINS_URL"))
+    if env.get("CHANGE_ID"):
+        ctx.pull_request = PullRequest(
+            number=_int(env["CHANGE_ID"]), title=env.get("CHANGE_TITLE"), body=env.get("CHANGE_DESCRIPTION", ""),
+            author=env.get("CHANGE_AUTHOR"), branch=env.get("CHANGE_BRANCH"), sha=env.get("GIT_COMMIT"),
+            url=env.get("CHANGE_URL"), base_branch=env.get("CHANGE_TARGET"), fork=bool(env.get("CHANGE_FORK")))
+        ctx.branch = env.get("CHANGE_BRANCH") or ctx.branch
+    return ctx
+
+
+def _git(args: list[str], cwd) -> str | None:
+    try:
+        done = subprocess.run(["git", *args], cwd=cwd, capture_output=True, text=True, timeout=10)
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return done.stdout.strip() or None if done.returncode == 0 else None
+
+
+def _local(env: Mapping[str, str], cwd) -> CiContext:
+    branch = _git(["rev-parse", "--abbrev-ref", "HEAD"], cwd)
+    return CiContext(provider="local", branch=None if branch == "HEAD" else branch,
+                     sha=_git(["rev-parse", "HEAD"], cwd))

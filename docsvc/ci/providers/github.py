@@ -1,0 +1,62 @@
+"""GitHub Actions: workflow commands on stdout, ``$GITHUB_OUTPUT`` and ``$GITHUB_STEP_SUMMARY``."""
+
+from __future__ import annotations
+
+import contextlib
+import uuid
+from pathlib import Path
+from typing import Iterator, Mapping
+
+from .base import Finding, Reporter
+
+
+def _escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def _escape_property(text: str) -> str:
+    return _escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+class GitHubReporter(Reporter):
+    name = "github"
+
+    def mask(self, secret: str) -> None:
+        if secret:
+            self.write(f"::add-mask::{_escape_data(secret)}")
+
+    @contextlib.contextmanager
+    def group(self, title: str) -> Iterator[None]:
+        self.write(f"::group::{_escape_data(title)}")
+        try:
+            yield
+        finally:
+            self.write("::endgroup::")
+
+    def finding(self, finding: Finding) -> None:
+        command = {"error": "error", "warning": "warning"}.get(finding.severity, "notice")
+        props = []
+        if finding.file:
+            props.append(f"file={_escape_property(finding.file)}")
+            if finding.line:
+                props.append(f"line={finding.line}")
+        if finding.rule:
+            props.append(f"title={_escape_property(finding.rule)}")
+        self.write(f"::{command}{' ' + ','.join(props) if props else ''}::{_escape_data(finding.message)}")
+
+    def outputs(self, values: Mapping[str, str]) -> None:
+        path = self.env.get("GITHUB_OUTPUT")
+        if not path:
+            return super().outputs(values)
+        with open(path, "a", encoding="utf-8") as out:
+            for key, value in values.items():
+                # A fresh delimiter per value: no value can end the block early.
+                delimiter = f"ghadelimiter_{uuid.uuid4()}"
+                out.write(f"{key}<<{delimiter}\n{value}\n{delimiter}\n")
+
+    def summary(self, markdown: str) -> None:
+        path = self.env.get("GITHUB_STEP_SUMMARY")
+        if path:
+            with open(path, "a", encoding="utf-8") as out:
+                out.write(markdown.rstrip("\n") + "\n")
+        self.write_summary_file(markdown)

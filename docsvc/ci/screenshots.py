@@ -1,0 +1,118 @@
+"""Screenshots for ``docflow``: which image goes with which page route, and checks that each
+image is fit to send, all done before anything is sent.
+
+Three ways to name them:
+- ``ROUTE=PATH`` pairs (the route is everything before the last ``=``);
+- a folder plus a mapping file (YAML or JSON: image file name -> route);
+- a folder alone, by file-name convention: ``index.png`` is ``/``, ``settings__billing.png`` is
+  ``/settings/billing`` (``__`` separates path segments).
+"""
+
+from __future__ import annotations
+
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from .settings import InputError
+
+IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp")
+
+
+@dataclass(frozen=True)
+class Screenshot:
+    route: str
+    path: Path
+    kind: str  # png | jpeg | webp
+    size: int
+
+
+def sniff(head: bytes) -> str | None:
+    """The image format by its content, not its name."""
+    if head.startswith(b"\x89PNG\r\n\x1a\n"):
+        return "png"
+    if head.startswith(b"\xff\xd8\xff"):
+        return "jpeg"
+    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
+        return "webp"
+    return None
+
+
+def route_from_name(name: str) -> str:
+    stem = Path(name).stem
+    if stem == "index":
+        return "/"
+    return "/" + "/".join(part for part in stem.split("__") if part)
+
+
+def _pairs(values) -> list[tuple[str, Path]]:
+    pairs = []
+    for value in values:
+        route, sep, path = value.rpartition("=")
+        if not sep or not route.strip() or not path.strip():
+            raise InputError(f"--screenshots: expected ROUTE=PATH, got {value!r}")
+        pairs.append((route.strip(), Path(path.strip())))
+    return pairs
+
+
+def _from_folder(folder: Path, mapping_file: str | None) -> list[tuple[str, Path]]:
+    if not folder.is_dir():
+        raise InputError(f"--screenshots-dir: {folder} is not a folder")
+    images = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    if mapping_file is None:
+        return [(route_from_name(p.name), p) for p in images]
+    mapping = _read_mapping(Path(mapping_file))
+    unmapped = [p.name for p in images if p.name not in mapping]
+    if unmapped:
+        raise InputError(f"--screenshots-map: no route for {', '.join(unmapped)} in {mapping_file}")
+    return [(mapping[name], folder / name) for name in sorted(mapping)]
+
+
+def _read_mapping(path: Path) -> dict[str, str]:
+    try:
+        text = path.read_text(encoding="utf-8")
+    except OSError as exc:
+        raise InputError(f"--screenshots-map: cannot read {path} ({exc.strerror})") from None
+    try:
+        if path.suffix.lower() == ".json":
+            data = json.loads(text)
+        else:
+            import yaml
+
+            data = yaml.safe_load(text)
+    except (ValueError, Exception) as exc:  # yaml.YAMLError or json's ValueError
+        raise InputError(f"--screenshots-map: {path} is not valid {path.suffix.lstrip('.') or 'YAML'}: "
+                         f"{str(exc).splitlines()[0]}") from None
+    if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
+        raise InputError(f"--screenshots-map: {path} must map image file names to routes")
+    return data
+
+
+def collect(pairs, folder: str | None, mapping_file: str | None, max_mb: float) -> list[Screenshot]:
+    """Every screenshot, checked; raises one InputError listing every problem, one per line."""
+    wanted = _pairs(pairs or ())
+    if folder:
+        wanted += _from_folder(Path(folder), mapping_file)
+    elif mapping_file:
+        raise InputError("--screenshots-map needs --screenshots-dir")
+    limit = int(max_mb * 1024 * 1024)
+    problems, shots = [], []
+    for route, path in wanted:
+        if not path.is_file():
+            problems.append(f"screenshot {path} (route {route}): file not found")
+            continue
+        size = path.stat().st_size
+        with path.open("rb") as handle:
+            kind = sniff(handle.read(16))
+        if kind is None:
+            problems.append(f"screenshot {path} (route {route}): not a PNG, JPEG or WebP image")
+        elif size > limit:
+            problems.append(f"screenshot {path} (route {route}): {size / 1048576:.1f} MB is over the "
+                            f"{max_mb:g} MB limit")
+        else:
+            shots.append(Screenshot(route, path, kind, size))
+    routes = [s.route for s in shots]
+    problems += [f"route {r} has more than one screenshot" for r in sorted({r for r in routes if routes.count(r) > 1})]
+    if problems:
+        raise InputError("\n".join(problems))
+    return shots
