@@ -1,0 +1,102 @@
+"""Render the jinja2 templates of ``templates/``: the composite action's ``action.yml``, and the
+GitHub workflow, GitLab CI/CD component and Jenkins shared-library step that ``docsvc ci init``
+writes into a user's repository. Every input name comes from the one contract in ``settings``."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+
+from .settings import INPUTS, OPERATIONS, OUTPUTS
+
+ROOT = Path(__file__).resolve().parents[2]
+TEMPLATES = ROOT / "templates"
+EXAMPLES = TEMPLATES / "examples"
+
+OUTPUT_DESCRIPTIONS = {
+    "job-id": "ID of the service job that ran",
+    "status": "completed, failed, running (still running at the timeout) or dry-run",
+    "result": "the job's result as JSON",
+    "url": "link to the result in the service, when there is one",
+    "item-id": "ID of the item the operation created (suggestion, conversion)",
+    "output-path": "convert: where the document was written",
+    "pull-requests": "api-scan-pr: the pull requests opened, one URL per line",
+}
+
+KINDS = ("github", "gitlab", "jenkins")
+
+
+@dataclass(frozen=True)
+class InitOptions:
+    """Options of ``docsvc ci init``; the defaults give the committed examples."""
+
+    integration_id: int = 1
+    action: str = "docsvc/docsvc-action@v1"
+    screenshots_dir: str = "screenshots"
+    spec_file: str = "openapi.yaml"
+    job_name: str = "docsvc"
+    credentials_id: str = "docsvc-api-key"
+    extra: dict = field(default_factory=dict)
+
+
+# Where each kind's files go in the user's repository.
+TARGETS = {
+    "github": {"github-workflow.yml.j2": ".github/workflows/docsvc.yml"},
+    "gitlab": {"gitlab-component.yml.j2": "templates/docsvc.yml", "gitlab-ci-include.yml.j2": ".gitlab-ci.docsvc.yml"},
+    "jenkins": {"jenkins-step.groovy.j2": "vars/docsvc.groovy", "Jenkinsfile.j2": "Jenkinsfile.docsvc"},
+}
+
+
+def _environment():
+    try:
+        import jinja2
+    except ImportError:  # pragma: no cover - a dependency of docsvc-cli
+        raise RuntimeError("jinja2 is missing: pip install jinja2") from None
+    if not TEMPLATES.is_dir():
+        raise RuntimeError(f"templates folder not found at {TEMPLATES}: install docsvc-cli from a clone "
+                           "(pip install -e .)")
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), keep_trailing_newline=True,
+                             undefined=jinja2.StrictUndefined, autoescape=False)
+    import json
+
+    env.globals.update(gh=lambda expr: "${{ " + expr + " }}", gl=lambda expr: "$[[ " + expr + " ]]")
+    env.filters["q"] = lambda text: json.dumps(str(text), ensure_ascii=False)  # a YAML double-quoted string
+    env.filters["camel"] = lambda name: name.split("_")[0] + "".join(p.title() for p in name.split("_")[1:])
+    return env
+
+
+class _InputView:
+    def __init__(self, spec) -> None:
+        self.spec = spec
+
+    def __getattr__(self, name):
+        return getattr(self.spec, name)
+
+    @property
+    def default_text(self) -> str:
+        value = self.spec.default
+        if isinstance(value, bool):
+            return "true" if value else "false"
+        if isinstance(value, float) and value.is_integer():
+            return str(int(value))
+        if isinstance(value, tuple):
+            return ",".join(value)
+        return str(value)
+
+
+def context(options: InitOptions | None = None) -> dict:
+    return {"inputs": [_InputView(i) for i in INPUTS], "operations": OPERATIONS, "outputs": OUTPUTS,
+            "output_descriptions": OUTPUT_DESCRIPTIONS, "o": options or InitOptions()}
+
+
+def render_template(name: str, options: InitOptions | None = None) -> str:
+    return _environment().get_template(name).render(**context(options))
+
+
+def render_action() -> str:
+    return render_template("action.yml.j2")
+
+
+def render_kind(kind: str, options: InitOptions | None = None) -> dict[str, str]:
+    """The files of one CI system: path in the user's repository -> content."""
+    return {target: render_template(name, options) for name, target in TARGETS[kind].items()}

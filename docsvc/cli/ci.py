@@ -1,0 +1,60 @@
+"""``docsvc ci``: write the CI configuration that runs docsvc into your repository."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import click
+
+from . import exit_codes
+from .context import CliExit
+from .output import status
+
+KINDS = ("github", "gitlab", "jenkins")
+
+
+@click.group()
+def ci() -> None:
+    """CI configuration for GitHub Actions, GitLab CI and Jenkins."""
+
+
+@ci.command("init")
+@click.argument("kind", type=click.Choice(KINDS))
+@click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
+              show_default=True, help="the repository to write into")
+@click.option("--integration-id", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--action", default="docsvc/docsvc-action@v1", show_default=True, help="GitHub: the action to use")
+@click.option("--screenshots-dir", default="screenshots", show_default=True,
+              help="where your UI tests write the screenshots")
+@click.option("--spec-file", default="openapi.yaml", show_default=True, help="GitHub: the OpenAPI file to convert")
+@click.option("--job-name", default="docsvc", show_default=True, help="GitLab: default job name of the component")
+@click.option("--credentials-id", default="docsvc-api-key", show_default=True,
+              help="Jenkins: the secret-text credential holding the API key")
+@click.option("--force", is_flag=True, help="overwrite files that exist")
+@click.option("--stdout", "to_stdout", is_flag=True, help="print instead of writing files")
+def init(kind: str, directory: Path, integration_id: int, action: str, screenshots_dir: str, spec_file: str,
+         job_name: str, credentials_id: str, force: bool, to_stdout: bool) -> None:
+    """Render the KIND templates (github, gitlab, jenkins) into a repository."""
+    from ..ci.templates import InitOptions, render_kind
+
+    files = render_kind(kind, InitOptions(integration_id=integration_id, action=action,
+                                          screenshots_dir=screenshots_dir, spec_file=spec_file, job_name=job_name,
+                                          credentials_id=credentials_id))
+    if to_stdout:
+        for path, text in files.items():
+            click.echo(f"# --- {path}\n{text}", nl=False)
+        return
+    existing = [p for p in files if (directory / p).exists()]
+    if existing and not force:
+        raise CliExit(f"{', '.join(existing)} exist(s) in {directory}; pass --force to overwrite",
+                      exit_codes.USAGE)
+    for path, text in files.items():
+        target = directory / path
+        target.parent.mkdir(parents=True, exist_ok=True)
+        target.write_text(text, encoding="utf-8")
+        click.echo(str(target))
+    status(f"Wrote the {kind} configuration; see the README's {kind} section for the secrets it needs")
+
+
+def register(cli: click.Group) -> None:
+    cli.add_command(ci)
