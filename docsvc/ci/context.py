@@ -151,7 +151,7 @@ def _jenkins(env: Mapping[str, str], cwd) -> CiContext:
                     sha=env.get("GIT_COMMIT"), run_url=env.get("BUILD_URL"), server_url=env.get("JENKINS_URL"))
     if env.get("CHANGE_ID"):
         ctx.pull_request = PullRequest(
-            number=_int(env["CHANGE_ID"]), title=env.get("CHANGE_TITLE"), body=env.get("CHANGE_DESCRIPTION", ""),
+            number=_int(env["CHANGE_ID"]), title=env.get("CHANGE_TITLE"), body=env.get("CHANGE_DESCRIPTION"),  # Jenkins has no description variable
             author=env.get("CHANGE_AUTHOR"), branch=env.get("CHANGE_BRANCH"), sha=env.get("GIT_COMMIT"),
             url=env.get("CHANGE_URL"), base_branch=env.get("CHANGE_TARGET"), fork=bool(env.get("CHANGE_FORK")))
         ctx.branch = env.get("CHANGE_BRANCH") or ctx.branch

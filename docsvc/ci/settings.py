@@ -151,8 +151,10 @@ def convert(spec: Input, raw: Any, origin: str) -> Any:
             raise InputError(f"{origin}: must not be negative, got {value:g}")
         return value
     if spec.kind == "list":
-        items = raw if isinstance(raw, (list, tuple)) else str(raw).replace(",", "\n").splitlines()
-        return tuple(item.strip() for item in items if str(item).strip())
+        # Repeated flags, commas or lines (a multi-line action input) all separate values.
+        chunks = raw if isinstance(raw, (list, tuple)) else [raw]
+        items = [part for chunk in chunks for part in str(chunk).replace(",", "\n").splitlines()]
+        return tuple(item.strip() for item in items if item.strip())
     if spec.kind == "choice":
         text = str(raw).strip()
         if not text:

@@ -1,0 +1,266 @@
+"""Every CI operation through ``entrypoint.py``'s code, against interface-shaped answers."""
+
+import json
+import struct
+import zlib
+
+import pytest
+
+from docsvc.client.testing import multipart_parts
+from tests.ci.helpers import JOB, body, job_done, parse_github_outputs, routes, run
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 32
+JPEG = b"\xff\xd8\xff\xe0" + b"\x00" * 32
+WEBP = b"RIFF\x24\x00\x00\x00WEBPVP8 " + b"\x00" * 20
+
+
+def test_sync_reports_its_result():
+    api = routes({("POST", "/api/v1/sync"): (202, {"status": "queued", "job_id": JOB}),
+                  ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done({"commit": "a" * 40, "files_indexed": 3}))})
+    code, log, _ = run(["sync", "--integration-id", "7"], api=api)
+    assert code == 0 and "Sync of integration 7: completed" in log
+    assert body(api.requests[0]) == {"integration_id": 7}
+    assert api.requests[0].headers["idempotency-key"]
+
+
+def test_docflow_uploads_checked_screenshots_with_the_pr_data(tmp_path):
+    (tmp_path / "index.png").write_bytes(PNG)
+    (tmp_path / "settings__billing.jpg").write_bytes(JPEG)
+    (tmp_path / "notes.txt").write_text("not an image, not picked up")
+    api = routes({("POST", "/api/v1/docflows/generate"): (202, {"status": "queued", "job_id": JOB}),
+                  ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done({"suggestion_id": 42, "url": "http://s/42"}))})
+    code, log, _ = run(["docflow", "--integration-id", "3", "--pr-number", "9", "--pr-title", "Add --force",
+                        "--pr-body", "", "--pr-author", "ana", "--pr-branch", "force", "--pr-sha", "abc",
+                        "--screenshots-dir", str(tmp_path), "--screenshot", f"/about=/{tmp_path}/index.png"],
+                       api=api, env={"DOCSVC_PR_BODY": "from the environment"})
+    assert code == 0, log
+    parts = multipart_parts(api.requests[0])
+    fields = {p.name: p for p in parts if p.filename is None}
+    files = [(p.name, p.filename, p.content) for p in parts if p.filename]
+    assert fields["integration_id"].content == b"3"
+    data = json.loads(fields["pr_data"].content)
+    assert {k: data[k] for k in ("number", "title", "body", "author", "head_branch", "head_sha")} == {
+        "number": 9, "title": "Add --force", "body": "from the environment", "author": "ana",
+        "head_branch": "force", "head_sha": "abc"}
+    assert sorted(s["route"] for s in data["screenshots"]) == ["/", "/about", "/settings/billing"]
+    assert sorted(content for _, _, content in files) == sorted([PNG, PNG, JPEG])
+    assert {name for name, _, _ in files} == {"screenshots"}
+
+
+def test_docflow_screenshot_problems_are_one_line_each_and_nothing_is_sent(tmp_path):
+    (tmp_path / "big.png").write_bytes(PNG + b"\x00" * (2 * 1024 * 1024))
+    (tmp_path / "fake.png").write_bytes(b"GIF89a not really")
+    (tmp_path / "ok.webp").write_bytes(WEBP)
+    api = routes({})
+    code, log, _ = run(["docflow", "--integration-id", "3", "--pr-number", "1", "--pr-title", "t", "--pr-body", "b",
+                        "--pr-author", "a", "--max-screenshot-mb", "1",
+                        "--screenshot", f"/big={tmp_path}/big.png", "--screenshot", f"/gif={tmp_path}/fake.png",
+                        "--screenshot", f"/missing={tmp_path}/nope.png", "--screenshot", f"/ok={tmp_path}/ok.webp"],
+                       api=api)
+    assert code == 2 and api.requests == []
+    errors = [line for line in log.splitlines() if line.startswith("error:")]
+    assert errors == [
+        f"error: screenshot {tmp_path}/big.png (route /big): 2.0 MB is over the 1 MB limit",
+        f"error: screenshot {tmp_path}/fake.png (route /gif): not a PNG, JPEG or WebP image",
+        f"error: screenshot {tmp_path}/nope.png (route /missing): file not found"]
+
+
+def test_docflow_with_a_mapping_file(tmp_path):
+    shots = tmp_path / "shots"
+    shots.mkdir()
+    (shots / "a.png").write_bytes(PNG)
+    (shots / "b.png").write_bytes(PNG)
+    (tmp_path / "map.yaml").write_text("a.png: /dashboard\n")
+    args = ["docflow", "--dry-run", "--integration-id", "3", "--pr-number", "1", "--pr-title", "t",
+            "--pr-body", "b", "--pr-author", "a", "--screenshots-dir", str(shots)]
+    code, log, _ = run(args + ["--screenshots-map", str(tmp_path / "map.yaml")])
+    assert code == 2 and "error: --screenshots-map: no route for b.png in" in log
+    (tmp_path / "map.yaml").write_text("a.png: /dashboard\nb.png: /billing\n")
+    code, log, _ = run(args + ["--screenshots-map", str(tmp_path / "map.yaml")])
+    assert code == 0 and '"route": "/billing"' in log and '"route": "/dashboard"' in log
+
+
+def test_dry_run_sends_nothing_and_never_prints_the_key(tmp_path):
+    api = routes({})
+    code, log, _ = run(["sync", "--integration-id", "4", "--dry-run"], api=api)
+    assert code == 0 and api.requests == []
+    assert "Dry run: would POST http://docsvc.test/api/v1/sync" in log and '"integration_id": 4' in log
+    assert "dsv_test_key_123" not in log
+
+
+def test_missing_key_is_exit_4(tmp_path):
+    code, log, _ = run(["sync", "--integration-id", "4"], env={"DOCSVC_API_KEY": ""})
+    assert code == 4 and "Error: DOCSVC_API_KEY missing" in log
+
+
+def test_convert_writes_the_document_next_to_the_input(tmp_path):
+    spec = tmp_path / "petstore.yaml"
+    spec.write_text("openapi: 3.0.0\ninfo: {title: Pets, version: '1'}\npaths: {}\n")
+    api = routes({("POST", "/api/v1/convert"): (202, {"status": "queued", "job_id": JOB}),
+                  ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done({"document": "# Pets\n", "item_id": 5,
+                                                                  "url": "http://docsvc.test/c/5"}))})
+    out = tmp_path / "gh-output"
+    code, log, _ = run(["convert", "--input-file", str(spec), "--source-type", "openapi", "--target", "sphinx"],
+                       api=api, env={"GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": str(out)})
+    assert code == 0, log
+    assert (tmp_path / "petstore.rst").read_text() == "# Pets\n"
+    assert body(api.requests[0])["content"].startswith("openapi: 3.0.0")
+    outputs = parse_github_outputs(out.read_text())
+    assert (outputs["output-path"], outputs["item-id"], outputs["url"]) == (str(tmp_path / "petstore.rst"), "5",
+                                                                            "http://docsvc.test/c/5")
+
+
+@pytest.mark.parametrize("answer, code, annotations", [
+    ({"pull_requests": {"docs": "https://gh/acme/docs/pull/3", "source": "https://gh/acme/api/pull/8"}}, 0, []),
+    ({"pull_requests": {"docs": "https://gh/acme/docs/pull/3"}, "errors": {"source": "branch is protected"}}, 0,
+     ["::error::source: branch is protected"]),
+    ({"pull_requests": {}, "errors": {"docs": "no access", "source": "branch is protected"}}, 1,
+     ["::error::docs: no access", "::error::source: branch is protected"]),
+])
+def test_api_scan_pr_opens_what_it_can(tmp_path, answer, code, annotations):
+    api = routes({("POST", "/api/v1/oas/scans/12/pull-request"): (200, answer)})
+    out = tmp_path / "gh-output"
+    got, log, _ = run(["api-scan-pr", "--scan-id", "12", "--to", "docs", "--to", "source", "--repo", "4",
+                       "--path", "docs/api.yaml"], api=api, env={"GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": str(out)})
+    assert got == code
+    assert body(api.requests[0]) == {"targets": ["docs", "source"], "integration_id": 4, "file_path": "docs/api.yaml"}
+    for annotation in annotations:
+        assert annotation in log
+    prs = parse_github_outputs(out.read_text())["pull-requests"].splitlines()
+    assert prs == [u for u in (answer["pull_requests"] or {}).values()]
+
+
+FINDINGS = {"findings": [
+    {"severity": "error", "message": "operationId missing", "file": "openapi.yaml", "line": 12, "rule": "oas3-id"},
+    {"severity": "warning", "message": "no description", "file": "openapi.yaml", "line": 30}]}
+
+
+@pytest.mark.parametrize("fail_on, code", [("never", 0), ("warning", 1), ("error", 1)])
+def test_validate_fail_on_and_annotations_with_file_and_line(fail_on, code):
+    api = routes({("POST", "/api/v1/oas/validate"): (202, {"status": "queued", "job_id": JOB}),
+                  ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done(FINDINGS))})
+    got, log, _ = run(["validate", "--fail-on", fail_on, "--run-redocly"], api=api, env={"GITHUB_ACTIONS": "true"})
+    assert got == code
+    assert body(api.requests[0]) == {"run_redocly": True}
+    assert "::error file=openapi.yaml,line=12,title=oas3-id::operationId missing" in log
+    assert "::warning file=openapi.yaml,line=30::no description" in log
+
+
+def test_validate_warnings_only_pass_with_fail_on_error():
+    api = routes({("POST", "/api/v1/oas/validate"): (202, {"status": "queued", "job_id": JOB}),
+                  ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done({"findings": FINDINGS["findings"][1:]}))})
+    assert run(["validate"], api=api)[0] == 0
+
+
+def test_gitlab_validate_writes_a_junit_report_and_a_dotenv(tmp_path):
+    api = routes({("POST", "/api/v1/oas/validate"): (202, {"status": "queued", "job_id": JOB}),
+                  ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done(FINDINGS))})
+    import xml.etree.ElementTree as ET
+
+    junit, dotenv = tmp_path / "junit.xml", tmp_path / "out.env"
+    code, log, _ = run(["validate", "--junit-file", str(junit), "--dotenv-file", str(dotenv)], api=api,
+                       env={"GITLAB_CI": "true"})
+    assert code == 1
+    suite = ET.parse(junit).getroot().find("testsuite")
+    assert (suite.get("tests"), suite.get("failures")) == ("2", "2")
+    assert "section_start:" in log and "[collapsed=true]" in log and "section_end:" in log
+    env = dict(line.split("=", 1) for line in dotenv.read_text().splitlines())
+    assert env["DOCSVC_JOB_ID"] == JOB and env["DOCSVC_STATUS"] == "failed"
+    assert json.loads(env["DOCSVC_RESULT"]) == FINDINGS
+
+
+def test_check_sends_ids_and_lists_verdicts(tmp_path):
+    api = routes({("POST", "/api/v1/docflows/check-docs"): (202, {"status": "queued", "job_id": JOB}),
+                  ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done({"suggestions": [
+                      {"id": 4, "verdict": "already in the docs", "pr_state": "merged"},
+                      {"id": 5, "verdict": "still needed"}]}))})
+    summary = tmp_path / "summary.md"
+    code, log, _ = run(["check", "--ids", "4,5", "--dismiss-done", "--no-ai", "--ci-provider", "jenkins",
+                        "--summary-file", str(summary)], api=api)
+    assert code == 0
+    assert body(api.requests[0]) == {"ids": [4, 5], "dismiss_done": True, "ai": False}
+    text = summary.read_text()
+    assert "| Suggestion 4 | already in the docs (pull request merged) |" in text
+    assert "| Suggestion 5 | still needed |" in text
+
+
+def test_failed_job_is_exit_1_with_the_reason():
+    api = routes({("POST", "/api/v1/sync"): (202, {"status": "queued", "job_id": JOB}),
+                  ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done(None, "failed", {
+                      "title": "Repository unreachable", "detail": "fatal: repository not found"}))})
+    code, log, _ = run(["sync", "--integration-id", "1"], api=api, env={"GITHUB_ACTIONS": "true"})
+    assert code == 1
+    assert "::error::Sync of integration 1: Repository unreachable: fatal: repository not found" in log
+
+
+@pytest.mark.parametrize("timeout_ok, code, annotation", [("false", 8, "::error::"), ("true", 0, "::warning::")])
+def test_still_running_at_the_timeout(timeout_ok, code, annotation):
+    api = routes({("POST", "/api/v1/sync"): (202, {"status": "queued", "job_id": JOB}),
+                  ("GET", f"/api/v1/jobs/{JOB}"): (200, {"job_id": JOB, "status": "queued"})})
+    got, log, _ = run(["sync", "--integration-id", "1", "--timeout", "0", "--timeout-ok", timeout_ok], api=api,
+                      env={"GITHUB_ACTIONS": "true"})
+    assert got == code
+    assert f"{annotation}job {JOB} is still running after 0 s" in log
+
+
+def test_api_errors_map_to_exit_codes():
+    api = routes({("POST", "/api/v1/sync"): (403, {"title": "Forbidden", "status": 403, "detail": "not yours"})})
+    code, log, _ = run(["sync", "--integration-id", "1"], api=api)
+    assert code == 4 and "not yours" in log
+
+
+def test_github_masks_the_key_before_anything_else_and_keeps_it_out_of_the_summary(tmp_path):
+    api = routes({("POST", "/api/v1/sync"): (202, {"status": "queued", "job_id": JOB}),
+                  ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done({"files_indexed": 1}))})
+    summary, out = tmp_path / "summary.md", tmp_path / "out"
+    code, log, _ = run(["sync", "--integration-id", "1"], api=api, env={
+        "GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary), "GITHUB_OUTPUT": str(out)})
+    assert log.splitlines()[0] == "::add-mask::dsv_test_key_123"
+    assert log.count("dsv_test_key_123") == 1
+    assert "::group::Sync of integration 1: job job-0001" in log and "::endgroup::" in log
+    text = summary.read_text()
+    assert text.startswith("### ✅ docsvc: Sync of integration 1") and "| Files indexed | 1 |" in text
+    assert "dsv_test_key_123" not in text + out.read_text()
+
+
+def test_github_outputs_survive_values_that_look_like_delimiters(tmp_path):
+    tricky = {"note": "line one\nEOF\nghadelimiter_x\nline four"}
+    api = routes({("POST", "/api/v1/sync"): (202, {"status": "queued", "job_id": JOB}),
+                  ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done(tricky))})
+    out = tmp_path / "out"
+    run(["sync", "--integration-id", "1"], api=api, env={"GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": str(out)})
+    assert json.loads(parse_github_outputs(out.read_text())["result"]) == tricky
+
+
+def test_jenkins_writes_a_summary_file_to_archive(tmp_path):
+    api = routes({("POST", "/api/v1/sync"): (202, {"status": "queued", "job_id": JOB}),
+                  ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done({"files_indexed": 2}))})
+    target = tmp_path / "reports" / "docsvc.md"
+    code, log, _ = run(["sync", "--integration-id", "1", "--summary-file", str(target)], api=api,
+                       env={"JENKINS_URL": "https://ci/"})
+    assert code == 0 and "::" not in log and f"Summary written to {target}" in log
+    assert "| Files indexed | 2 |" in target.read_text()
+
+
+@pytest.mark.parametrize("args, message", [
+    (["sync", "--integration-id", "x"], "--integration-id: expected a whole number, got 'x'"),
+    (["sync", "--integration-id", "1", "--timeout", "-5"], "--timeout: must not be negative"),
+    (["validate", "--fail-on", "sometimes"], "--fail-on: expected one of never, warning, error"),
+    (["convert", "--input-file", "nope.yaml", "--source-type", "openapi"], "--input-file: nope.yaml not found"),
+    (["api-scan-pr", "--scan-id", "2", "--to", "wiki"], "--to: expected docs and/or source, got wiki"),
+    (["api-scan-pr", "--scan-id", "2"], "api-scan-pr: missing --repo (or DOCSVC_REPO)"),
+])
+def test_bad_inputs_are_one_clear_line_and_exit_2(tmp_path, args, message):
+    code, log, _ = run(args, api=routes({}), cwd=tmp_path)
+    assert code == 2 and message in log and "Traceback" not in log
+
+
+def test_environment_variables_are_inputs_too():
+    api = routes({("POST", "/api/v1/sync"): (202, {"status": "queued", "job_id": JOB}),
+                  ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done({}))})
+    assert run(["sync"], api=api, env={"DOCSVC_INTEGRATION_ID": "11"})[0] == 0
+    assert body(api.requests[0]) == {"integration_id": 11}
+    api2 = routes({("POST", "/api/v1/sync"): (202, {"status": "queued", "job_id": JOB}),
+                   ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done({}))})
+    run(["sync", "--integration-id", "12"], api=api2, env={"DOCSVC_INTEGRATION_ID": "11"})
+    assert body(api2.requests[0]) == {"integration_id": 12}  # the flag wins
