@@ -47,6 +47,8 @@ class TestDatabase:
     """A fresh database per use: a SQLite file, or a new PostgreSQL database created on the
     server named by DOCSVC_TEST_DATABASE_URL and dropped afterwards."""
 
+    __test__ = False  # not a test class, despite the name
+
     def __init__(self, backend: str, tmp: Path) -> None:
         self.backend = backend
         self._admin_url = None

