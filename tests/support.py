@@ -185,3 +185,16 @@ class GitRemote:
         git("commit", "-q", "-m", message, cwd=self.work)
         git("push", "-q", "origin", "main", cwd=self.work)
         return git("rev-parse", "HEAD", cwd=self.work)
+
+
+def connected_org(svc: LocalService, root: Path, org: str, docs: dict[str, str] | None = None) -> tuple[str, str]:
+    """An organisation with a code and a docs remote connected as one integration.
+
+    Returns (the admin's API key, the integration id)."""
+    key = svc.admin("init", "--org", org, "--admin-email", f"ci@{org.lower().replace(' ', '-')}.test")
+    code = GitRemote(root, f"{org}-code".replace(" ", "-"), {"app.py": "x = 1\n"})
+    docs_remote = GitRemote(root, f"{org}-docs".replace(" ", "-"),
+                            docs or {"docs/index.md": "# Index\n", "docs/guide.md": "# Guide\n"})
+    integration = svc.admin("integrations", "add", "--org", org, "--name", "app", "--code-repo", str(code.bare),
+                            "--docs-repo", str(docs_remote.bare))
+    return key, integration

@@ -14,7 +14,8 @@ from pathlib import Path
 import pytest
 
 from docsvc.ci.templates import ROOT, render_kind
-from tests.support import GitRemote, LocalService, TestDatabase, clean_env, git, run_cli
+from tests.ci.act import act_argv, act_env
+from tests.support import LocalService, TestDatabase, clean_env, connected_org, git, run_cli
 
 TOOLS = ROOT / ".tools" / "node_modules" / ".bin"
 ACT = Path(sys.executable).parent / "act"
@@ -43,14 +44,8 @@ def job_python(tmp_path_factory) -> Path:
 @pytest.fixture(scope="module")
 def remote_service(tmp_path_factory):
     tmp = tmp_path_factory.mktemp("runner-svc")
-    database = TestDatabase("sqlite", tmp)
-    svc = LocalService(db_url=database.url, workdir=tmp / "work").start()
-    key = svc.admin("init", "--org", "Runners", "--admin-email", "ci@runners.test")
-    code = GitRemote(tmp, "code", {"app.py": "x = 1\n"})
-    docs = GitRemote(tmp, "docs", {"docs/index.md": "# Index\n", "docs/guide.md": "# Guide\n"})
-    integration = svc.admin("integrations", "add", "--org", "Runners", "--name", "app", "--code-repo",
-                            str(code.bare), "--docs-repo", str(docs.bare))
-    yield svc, key, integration
+    svc = LocalService(db_url=TestDatabase("sqlite", tmp).url, workdir=tmp / "work").start()
+    yield (svc, *connected_org(svc, tmp, "Runners"))
     svc.stop()
 
 
@@ -59,32 +54,6 @@ def path_with(bin_dir: Path) -> str:
 
 
 # --- GitHub Actions under act ----------------------------------------------------------------
-
-SETUP_PYTHON_STUB = """name: setup-python (offline stand-in for act)
-inputs:
-  python-version: {required: false, default: ""}
-outputs:
-  python-version: {value: "${{ steps.v.outputs.python-version }}"}
-runs:
-  using: composite
-  steps:
-    - id: v
-      shell: bash
-      run: |
-        echo "$JOB_PYTHON_BIN" >> "$GITHUB_PATH"
-        echo "python-version=$("$JOB_PYTHON_BIN/python" -c 'import platform; print(platform.python_version())')" >> "$GITHUB_OUTPUT"
-"""
-NOOP_STUB = """name: no-op stand-in for act
-inputs:
-  path: {required: false, default: ""}
-  key: {required: false, default: ""}
-  restore-keys: {required: false, default: ""}
-runs:
-  using: composite
-  steps:
-    - shell: bash
-      run: echo "skipped under act"
-"""
 
 WORKFLOW = """name: docsvc under act
 on: push
@@ -115,23 +84,13 @@ jobs:
 def test_the_action_under_act_syncs_and_reports(remote_service, job_python, tmp_path):
     act = need(ACT)
     svc, key, integration = remote_service
-    stubs = {"setup-python": SETUP_PYTHON_STUB, "noop": NOOP_STUB}
-    for name, text in stubs.items():
-        (tmp_path / name).mkdir()
-        (tmp_path / name / "action.yml").write_text(text)
     workflow = tmp_path / "act.yml"
     workflow.write_text(WORKFLOW % integration)
-    home = tmp_path / "home"
-    home.mkdir()
     done = subprocess.run(
-        [act, "push", "-W", str(workflow), "-j", "sync", "-P", "ubuntu-latest=-self-hosted", "--no-cache-server",
-         "--json", "--action-cache-path", str(tmp_path / "act-cache"),
-         "--local-repository", f"actions/setup-python@v5={tmp_path / 'setup-python'}",
-         "--local-repository", f"actions/cache@v4={tmp_path / 'noop'}",
-         "-s", f"DOCSVC_API_KEY={key}", "--var", f"DOCSVC_BASE_URL={svc.base_url}",
-         "--env", f"JOB_PYTHON_BIN={job_python}"],
-        cwd=ROOT, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=900,
-        env=clean_env(ACT_DISABLE_VERSION_CHECK="1", HOME=str(home), PATH=os.environ["PATH"]))
+        act_argv(act, workflow, tmp_path, 'echo "$JOB_PYTHON_BIN" >> "$GITHUB_PATH"; export PATH="$JOB_PYTHON_BIN:$PATH"',
+                 secrets={"DOCSVC_API_KEY": key}, variables={"DOCSVC_BASE_URL": svc.base_url},
+                 env={"JOB_PYTHON_BIN": str(job_python)}),
+        cwd=ROOT, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=900, env=act_env(tmp_path))
     records = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
     log = "".join(r.get("msg", "") for r in records if r.get("raw_output"))
     assert done.returncode == 0, log[-4000:] + done.stderr[-2000:]

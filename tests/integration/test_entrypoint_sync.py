@@ -11,18 +11,12 @@ import pytest
 
 from docsvc.ci.templates import ROOT
 from tests.ci.helpers import parse_github_outputs
-from tests.support import GitRemote, clean_env
+from tests.support import clean_env, connected_org
 
 
 @pytest.fixture(scope="module")
 def target(service, tmp_path_factory):
-    root = tmp_path_factory.mktemp("entry")
-    key = service.admin("init", "--org", "Pipelines", "--admin-email", "ci@pipelines.test")
-    code = GitRemote(root, "code", {"app.py": "x = 1\n"})
-    docs = GitRemote(root, "docs", {"docs/index.md": "# Index\n\nWelcome.\n", "docs/a.md": "# A\n"})
-    integration = service.admin("integrations", "add", "--org", "Pipelines", "--name", "app", "--code-repo",
-                                str(code.bare), "--docs-repo", str(docs.bare))
-    return service, key, integration
+    return (service, *connected_org(service, tmp_path_factory.mktemp("entry"), "Pipelines"))
 
 
 def entrypoint(target, *args, cwd, **env):
