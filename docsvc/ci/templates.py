@@ -10,8 +10,18 @@ from pathlib import Path
 from .settings import INPUTS, OPERATIONS, OUTPUTS
 
 ROOT = Path(__file__).resolve().parents[2]
-TEMPLATES = ROOT / "templates"
-EXAMPLES = TEMPLATES / "examples"
+EXAMPLES = ROOT / "templates" / "examples"
+
+
+def _templates_folder() -> Path:
+    """templates/ of a checkout (editable install, the action's folder), else the copy an
+    installed wheel puts under <prefix>/share/docsvc/templates."""
+    import sys
+
+    for folder in (ROOT / "templates", Path(sys.prefix) / "share" / "docsvc" / "templates"):
+        if (folder / "action.yml.j2").is_file():
+            return folder
+    raise RuntimeError("the docsvc templates are missing from this installation (reinstall docsvc-cli)")
 
 OUTPUT_DESCRIPTIONS = {
     "job-id": "ID of the service job that ran",
@@ -52,10 +62,7 @@ def _environment():
         import jinja2
     except ImportError:  # pragma: no cover - a dependency of docsvc-cli
         raise RuntimeError("jinja2 is missing: pip install jinja2") from None
-    if not TEMPLATES.is_dir():
-        raise RuntimeError(f"templates folder not found at {TEMPLATES}: install docsvc-cli from a clone "
-                           "(pip install -e .)")
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(TEMPLATES)), keep_trailing_newline=True,
+    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_templates_folder())), keep_trailing_newline=True,
                              undefined=jinja2.StrictUndefined, autoescape=False)
     import json
 

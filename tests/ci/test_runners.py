@@ -192,3 +192,11 @@ def test_workflows_pass_actionlint(tmp_path):
     done = subprocess.run([actionlint], cwd=tmp_path, capture_output=True, text=True, timeout=120)
     assert done.returncode == 0, done.stdout + done.stderr
     assert "No workflow files found" not in done.stdout + done.stderr
+
+
+def test_an_installed_wheel_renders_the_templates_too(job_python, tmp_path):
+    # job_python holds a regular (non-editable) install: the templates come from its data files.
+    done = subprocess.run([str(job_python / "docsvc"), "ci", "init", "jenkins", "--dir", str(tmp_path)],
+                          capture_output=True, text=True, cwd=tmp_path, env=clean_env(PATH=path_with(job_python)))
+    assert done.returncode == 0, done.stderr
+    assert (tmp_path / "vars" / "docsvc.groovy").read_text() == render_kind("jenkins")["vars/docsvc.groovy"]
