@@ -129,15 +129,15 @@ def test_the_gitlab_component_under_gitlab_ci_local(remote_service, job_python, 
       operation: sync
       integration-id: "{integration}"
       base-url: "{svc.base_url}"
-      package: "{ROOT}"
+      package: docsvc-cli
       summary-file: docsvc-summary.md
   - local: templates/docsvc.yml
     inputs:
       job-name: docs-validate-plan
       operation: validate
       dry-run: "true"
-      package: "{ROOT}"
-""")
+      package: docsvc-cli
+""")  # the jobs run at once: both find docsvc-cli installed (from this checkout) instead of racing pip
     git("add", "-A", cwd=repo)
     git("commit", "-q", "-m", "ci", cwd=repo)
     done = subprocess.run(
