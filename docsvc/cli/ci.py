@@ -15,7 +15,7 @@ KINDS = ("github", "gitlab", "jenkins")
 
 @click.group()
 def ci() -> None:
-    """CI configuration for GitHub Actions, GitLab CI and Jenkins."""
+    """[addition] CI configuration for GitHub Actions, GitLab CI and Jenkins."""
 
 
 @ci.command("init")

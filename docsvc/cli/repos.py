@@ -79,9 +79,9 @@ def request_sync(repo_id: int, as_json: bool) -> None:
 @click.option("--limit", type=click.IntRange(1, 200), default=20, show_default=True)
 @json_option
 def search(query: str, integration_id: int | None, limit: int, as_json: bool) -> None:
-    """Search the synced docs: path, line and a snippet per hit.
+    """[addition] Search the synced docs: path, line and a snippet per hit.
 
-    An addition to the interface (GET /search)."""
+    An addition to the interface (GET /search), not in the hosted service's documented API."""
     hits = client().search.query(query, integration_id=integration_id, limit=limit)
     emit(hits, as_json, lambda hs: [f"{h.path}:{h.line}: {h.snippet}" for h in hs], empty="No matches.")
 
