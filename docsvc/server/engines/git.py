@@ -89,6 +89,32 @@ class Mirror:
         """Commits reachable from ``new`` and not from ``old``."""
         return int(_run(["rev-list", "--count", f"{old}..{new}"], cwd=self.path).decode().strip() or 0)
 
+    def merge_base(self, a: str, b: str) -> str:
+        return _run(["merge-base", a, b], cwd=self.path).decode().strip()
+
+    def changed_files(self, base: str, head: str) -> list[tuple[str, str, str]]:
+        """(status letter, old path, new path) of each file changed from ``base`` to ``head``,
+        renames detected (status R)."""
+        out = _run(["diff", "--name-status", "-z", "-M", base, head], cwd=self.path).split(b"\0")
+        changes, i = [], 0
+        while i < len(out) and out[i]:
+            status = out[i].decode()[0]
+            if status in "RC":
+                changes.append((status, out[i + 1].decode(), out[i + 2].decode()))
+                i += 3
+            else:
+                path = out[i + 1].decode()
+                changes.append((status, path, path))
+                i += 2
+        return changes
+
+    def show(self, commit: str, path: str) -> bytes | None:
+        """The file at ``commit``, or None when it does not exist there."""
+        try:
+            return _run(["show", f"{commit}:{path}"], cwd=self.path)
+        except GitError:
+            return None
+
     def tree(self, commit: str, folder: str) -> dict[str, str]:
         """path -> blob id of every file under ``folder`` (``.`` for the whole tree)."""
         args = ["ls-tree", "-r", "-z", "--full-tree", commit]

@@ -1,0 +1,180 @@
+"""Facts found in code and config changes: the first stage of Docflows (groundwork for issue 5)."""
+
+import pytest
+
+from docsvc.server.engines.facts import facts_of_change
+
+
+def described(path, old, new):
+    return [f.describe() for f in facts_of_change(path, old, new)]
+
+
+PY_OLD = '''import argparse, os
+
+def build_parser():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--docs-root", default="docs", help="folder of the docs")
+    parser.add_argument("--retries", type=int, default=3, help="how often to retry")
+    parser.add_argument("--legacy", action="store_true", help="old mode")
+    return parser
+
+TOKEN = os.environ["DEPLOY_TOKEN"]
+
+def deploy(target):
+    pass
+'''
+PY_NEW = '''import argparse, os
+
+def build_parser():
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--docs-dir", default="docs", help="folder of the docs")
+    parser.add_argument("--retries", type=int, default=5, help="how often to retry")
+    parser.add_argument("--dry-run", action="store_true", help="show what would happen")
+    return parser
+
+TOKEN = os.environ["DEPLOY_TOKEN"]
+REGION = os.getenv("DEPLOY_REGION", "eu-west-1")
+
+def deploy(target):
+    pass
+
+class Deployer:
+    pass
+'''
+
+
+def test_python_flags_env_defaults_and_symbols():
+    assert sorted(described("app/cli.py", PY_OLD, PY_NEW)) == sorted([
+        "flag --docs-root renamed to --docs-dir", "flag --retries default 3 → 5", "flag --dry-run added",
+        "flag --legacy removed", "env DEPLOY_REGION added", "symbol Deployer added"])
+
+
+def test_every_fact_says_which_rule_found_it():
+    facts = facts_of_change("app/cli.py", PY_OLD, PY_NEW)
+    assert all(f.rule for f in facts)
+    rename = next(f for f in facts if f.change == "renamed")
+    assert rename.rule == "python: argparse/click option; rename paired by signature" and rename.line == 5
+
+
+def test_javascript_commander_env_and_routes():
+    old = """program
+  .option('-p, --port <number>', 'port to listen on', 8080)
+  .option('--verbose', 'more output');
+const host = process.env.APP_HOST || 'localhost';
+app.get('/api/users', listUsers);
+export function listUsers(req, res) {}
+"""
+    new = """program
+  .option('-p, --port <number>', 'port to listen on', 9090)
+  .option('--quiet', 'less output');
+const host = process.env.APP_HOST || 'localhost';
+const level = process.env["LOG_LEVEL"] ?? 'info';
+app.get('/api/users', listUsers);
+app.post('/api/users', createUser);
+export function listUsers(req, res) {}
+export async function createUser(req, res) {}
+"""
+    assert sorted(described("src/server.ts", old, new)) == sorted([
+        "flag --port default 8080 → 9090", "flag --verbose removed", "flag --quiet added", "env LOG_LEVEL added",
+        "route POST /api/users added", "symbol createUser added"])
+
+
+def test_go_flags_env_routes_and_exported_names():
+    old = """package main
+func main() {
+	addr := flag.String("addr", ":8080", "listen address")
+	flag.BoolVar(&debug, "debug", false, "debug logs")
+	cmd.Flags().StringP("output", "o", "text", "output format")
+	token := os.Getenv("API_TOKEN")
+	http.HandleFunc("/healthz", health)
+}
+func Health() {}
+"""
+    new = """package main
+func main() {
+	addr := flag.String("addr", ":9090", "listen address")
+	flag.BoolVar(&debug, "verbose", false, "debug logs")
+	cmd.Flags().StringP("output", "o", "json", "output format")
+	token := os.Getenv("API_TOKEN")
+	timeout := os.Getenv("API_TIMEOUT")
+	mux.HandleFunc("GET /users/{id}", getUser)
+	http.HandleFunc("/healthz", health)
+}
+func Health() {}
+type Server struct{}
+"""
+    assert sorted(described("cmd/app/main.go", old, new)) == sorted([
+        'flag --addr default ":8080" → ":9090"', "flag --debug renamed to --verbose",
+        'flag --output default "text" → "json"', "env API_TIMEOUT added", "route GET /users/{id} added",
+        "symbol Server added"])
+
+
+def test_helm_values_yaml_json_toml_and_env_files():
+    assert sorted(described("chart/values.yaml", "replicaCount: 1\nimage:\n  tag: '1.0'\n  pullPolicy: Always\n",
+                            "replicaCount: 2\nimage:\n  tag: '1.0'\nservice:\n  port: 80\n")) == sorted([
+        "config replicaCount default 1 → 2", "config image.pullPolicy removed", "config service.port added"])
+    assert described("config.json", '{"cache": {"ttl": 60}}', '{"cache": {"ttl": 120}}') == [
+        "config cache.ttl default 60 → 120"]
+    assert described("pyproject.toml", "[tool.app]\nlevel = 'info'\n", "[tool.app]\nlevel = 'debug'\n") == [
+        'config tool.app.level default "info" → "debug"']
+    assert described(".env.example", "DB_URL=postgres://x\nOLD_FLAG=1\n", "DB_URL=postgres://x\nNEW_FLAG=1\n") == [
+        "env OLD_FLAG renamed to NEW_FLAG"]
+
+
+def test_openapi_operations_and_parameters():
+    old = """openapi: 3.0.0
+info: {title: Pets, version: '1'}
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      parameters:
+        - {name: limit, in: query, schema: {type: integer, default: 20}}
+"""
+    new = """openapi: 3.0.0
+info: {title: Pets, version: '1'}
+paths:
+  /pets:
+    get:
+      operationId: listPets
+      parameters:
+        - {name: limit, in: query, schema: {type: integer, default: 50}}
+        - {name: cursor, in: query, schema: {type: string}}
+    post:
+      operationId: createPet
+"""
+    assert sorted(described("api/openapi.yaml", old, new)) == sorted([
+        "parameter GET /pets query:limit default 20 → 50", "parameter GET /pets query:cursor added",
+        "operation POST /pets added"])
+
+
+@pytest.mark.parametrize("path", ["tests/test_cli.py", "pkg/server_test.go", "src/app.test.ts", "src/__tests__/a.js",
+                                  "test_something.py"])
+def test_changes_to_tests_give_no_facts(path):
+    assert facts_of_change(path, 'x = os.getenv("A")\n', 'x = os.getenv("B")\ny = os.getenv("C")\n') == []
+
+
+def test_added_and_deleted_files_and_broken_configs():
+    assert described("app/new.py", None, "def run():\n    pass\n") == ["symbol run added"]
+    assert described("app/old.py", "class Old:\n    pass\n", None) == ["symbol Old removed"]
+    assert described("config.yaml", "a: [unclosed\n", "a: 1\n") == ["config a added"]
+    assert described("README.md", "# x\n", "# y\n") == []
+
+
+def test_facts_between_two_commits_of_a_real_repository(tmp_path):
+    from docsvc.server.engines.facts import facts_between
+    from docsvc.server.engines.git import Mirror
+    from tests.support import GitRemote, git
+
+    remote = GitRemote(tmp_path, "app", {"app/cli.py": PY_OLD, "app/old_name.py": "def helper():\n    pass\n",
+                                         "tests/test_cli.py": "def test_x():\n    pass\n"})
+    base = git("rev-parse", "HEAD", cwd=remote.work)
+    git("mv", "app/old_name.py", "app/new_name.py", cwd=remote.work)
+    head = remote.commit({"app/cli.py": PY_NEW, "tests/test_cli.py": "def test_y():\n    pass\n"}, "the PR")
+    mirror = Mirror.for_url(tmp_path / "data", str(remote.bare))
+    mirror.fetch()
+    assert mirror.merge_base(base, head) == base
+    assert ("R", "app/old_name.py", "app/new_name.py") in mirror.changed_files(base, head)
+    facts = facts_between(mirror, base, head)
+    assert {f.path for f in facts} == {"app/cli.py"}  # the renamed module keeps its symbols; tests give none
+    assert "flag --docs-root renamed to --docs-dir" in [f.describe() for f in facts]
