@@ -1,0 +1,45 @@
+"""The Editor's checks (groundwork for issue 5)."""
+
+from docsvc.server.engines.editor import review
+
+EXISTING = {"docs/install.md", "docs/img/flow.png", "docs/guide/index.md"}
+
+
+def checks(files, renames=()):
+    result = review(files, lambda p: p in EXISTING, renames)
+    return [(c.path, c.line, c.check) for c in result.comments], result
+
+
+def test_a_clean_page_passes():
+    comments, result = checks({"docs/guide/index.md": "# Guide\n\nSee [install](../install.md#linux) and "
+                                                      "![flow](../img/flow.png).\n\n## Options\n\n"
+                                                      "```sh\n# not a heading\n[not](a-link.md)\n```\n"})
+    assert comments == [] and result.passed
+
+
+def test_broken_links_and_images_are_named_with_their_line():
+    comments, result = checks({"docs/guide/index.md": "# Guide\n\n[gone](missing.md)\n\n![shot](img/none.png)\n"
+                                                      "[web](https://example.com/x.md) [anchor](#options)\n"
+                                                      "`[code](nope.md)` and [outside](../../../etc.md)\n"})
+    assert comments == [("docs/guide/index.md", 3, "broken-link"), ("docs/guide/index.md", 5, "broken-image"),
+                        ("docs/guide/index.md", 7, "broken-link")]
+    assert not result.passed
+    assert result.comments[0].message == "link target missing.md does not exist (docs/guide/missing.md)"
+
+
+def test_an_unclosed_code_fence():
+    comments, _ = checks({"docs/a.md": "# A\n\n```bash\nrun --force\n\n## Later\n"})
+    assert comments == [("docs/a.md", 3, "code-fence")]
+
+
+def test_heading_levels_and_duplicates():
+    comments, _ = checks({"docs/a.md": "# A\n\n### Too deep\n\n## Options\n\ntext\n\n## Options\n"})
+    assert comments == [("docs/a.md", 3, "heading-level"), ("docs/a.md", 9, "duplicate-heading")]
+
+
+def test_old_names_left_behind_by_a_rename():
+    comments, result = checks({"docs/a.md": "# A\n\nUse `--docs-dir`.\n\nOld: --docs-root here.\n",
+                               "docs/b.rst": "Use --docs-root\n--docs-rooted is another flag\n"},
+                              renames=[("--docs-root", "--docs-dir")])
+    assert comments == [("docs/a.md", 5, "leftover-name"), ("docs/b.rst", 1, "leftover-name")]
+    assert "renamed to '--docs-dir'" in result.comments[0].message
