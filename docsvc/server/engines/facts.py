@@ -28,6 +28,8 @@ class Fact:
     old: str | None = None  # renamed: the old name; default-changed: the old value
     new: str | None = None  # default-changed: the new value
     line: int | None = None  # in the new text (the old text for removals)
+    note: str | None = None  # added: the help text found beside the definition
+    siblings: tuple[str, ...] = ()  # added: other names of the same kind in the same file
 
     def describe(self) -> str:
         if self.change == "renamed":
@@ -351,7 +353,11 @@ def facts_of_change(path: str, old_text: str | None, new_text: str | None, old_p
         removed.remove(old)
         added.remove(new)
     facts += [Fact(i.kind, "removed", i.name, path, i.rule, line=i.line) for i in removed]
-    facts += [Fact(i.kind, "added", i.name, path, i.rule, line=i.line) for i in added]
+    for item in added:
+        siblings = tuple(other.name for (kind, _), other in after.items()
+                         if kind == item.kind and other.name != item.name and other not in added)
+        facts.append(Fact(item.kind, "added", item.name, path, item.rule, new=item.default, line=item.line,
+                          note=item.signature or None, siblings=siblings))
     return sorted(facts, key=lambda f: (f.line or 0, f.kind, f.name))
 
 

@@ -1,0 +1,93 @@
+"""Information Architect and Writer on a realistic pull request (groundwork for issue 5)."""
+
+from docsvc.server.engines.editor import review
+from docsvc.server.engines.facts import facts_of_change
+from docsvc.server.engines.planner import NO_CHANGE, plan
+from docsvc.server.engines.writer import write
+from tests.unit.test_facts import PY_NEW, PY_OLD
+
+DOCS = {
+    "docs/cli.md": """# Command line
+
+| Flag | Default | Description |
+|---|---|---|
+| `--docs-root` | `docs` | folder of the docs |
+| `--retries` | `3` | how often to retry |
+| `--legacy` | | old mode |
+
+Run `deploy --docs-root site/` to publish from another folder.
+""",
+    "docs/env.md": """# Environment
+
+- `DEPLOY_TOKEN`: the token that authorises a deploy
+""",
+    "docs/legacy.md": """# Upgrading
+
+## The --legacy mode
+
+It keeps the old behaviour.
+
+## Other notes
+
+Nothing else.
+""",
+    "docs/unrelated.md": "# Unrelated\n\nNothing about flags.\n",
+}
+
+
+def find(term):  # stands in for the docs index: every page, the planner checks each mention
+    return list(DOCS)
+
+
+def test_the_plan_names_pages_reasons_and_confidence():
+    facts = facts_of_change("app/cli.py", PY_OLD, PY_NEW)
+    result = plan(facts, find, DOCS.get)
+    by_path = {p.path: p for p in result.pages}
+    assert set(by_path) == {"docs/cli.md", "docs/env.md", "docs/legacy.md"}
+    assert by_path["docs/cli.md"].mode == "direct" and by_path["docs/cli.md"].confidence == 0.9
+    assert any("mentions --docs-root (line 5); the pull request renames it to --docs-dir" in r
+               for r in by_path["docs/cli.md"].reasons)
+    assert by_path["docs/env.md"].mode == "conceptual" and by_path["docs/env.md"].confidence == 0.6
+    assert any("documents DEPLOY_TOKEN (line 3), another env of app/cli.py; DEPLOY_REGION is new beside it" in r
+               for r in by_path["docs/env.md"].reasons)
+    assert result.verdict == "documentation change planned"
+    assert any(u.startswith("symbol Deployer added: no docs page mentions it") for u in result.unaffected)
+
+
+def test_the_draft_edits_in_the_format_of_the_page_and_passes_the_editor():
+    facts = facts_of_change("app/cli.py", PY_OLD, PY_NEW)
+    draft = write(plan(facts, find, DOCS.get), DOCS.get)
+    assert draft.files["docs/cli.md"] == """# Command line
+
+| Flag | Default | Description |
+|---|---|---|
+| `--docs-dir` | `docs` | folder of the docs |
+| `--retries` | `5` | how often to retry |
+| `--dry-run` | — | show what would happen |
+
+Run `deploy --docs-dir site/` to publish from another folder.
+"""
+    assert draft.files["docs/env.md"] == """# Environment
+
+- `DEPLOY_TOKEN`: the token that authorises a deploy
+- `DEPLOY_REGION`: defaults to `eu-west-1`
+"""
+    assert draft.files["docs/legacy.md"] == "# Upgrading\n\n## Other notes\n\nNothing else.\n"
+    assert all("[rule: " in note for note in draft.notes)
+    renames = [(f.old, f.name) for f in facts if f.change == "renamed"]
+    assert review(draft.files, lambda p: True, renames).passed
+
+
+def test_a_change_only_to_tests_needs_no_docs_change():
+    facts = facts_of_change("tests/test_cli.py", "def test_a():\n    pass\n", "def test_b():\n    pass\n")
+    result = plan(facts, find, DOCS.get)
+    assert result.pages == [] and result.verdict == NO_CHANGE
+
+
+def test_removed_names_mentioned_only_in_prose_are_left_for_a_person():
+    facts = facts_of_change("app/cli.py", PY_OLD, PY_OLD.replace(
+        '    parser.add_argument("--docs-root", default="docs", help="folder of the docs")\n', ""))
+    draft = write(plan(facts, find, DOCS.get), DOCS.get)
+    assert "| `--docs-root`" not in draft.files["docs/cli.md"]
+    assert draft.open_points == ["docs/cli.md:8: --docs-root is still mentioned in the text; it was removed from "
+                                 "the code"]
