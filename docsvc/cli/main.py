@@ -7,7 +7,7 @@ import sys
 import click
 
 from .. import __version__
-from . import admin, ci, items, releases, repos, work
+from . import admin, ci, docflows, items, releases, repos, work
 
 
 class DocsvcGroup(click.Group):
@@ -40,7 +40,7 @@ def cli(ctx: click.Context) -> None:
     ctx.ensure_object(dict)
 
 
-for module in (items, releases, admin, repos, ci, work):
+for module in (items, releases, admin, repos, ci, docflows, work):
     module.register(cli)
 
 

@@ -17,9 +17,9 @@ from .db.session import make_engine, make_sessionmaker
 from .idempotency import IdempotencyMiddleware
 from .jobs.worker import WorkerPool
 from .problems import PROBLEM_JSON, Problem
-from .engines import sync as _sync  # noqa: F401  (registers the sync job handler)
+from .engines import docflow as _docflow, sync as _sync  # noqa: F401  (register the job handlers)
 from .jobs.scheduler import KeepInSync
-from .routes import admin, items, jobs, me, releases, repos, search
+from .routes import admin, docflows, items, jobs, me, releases, repos, search
 from .settings import ServerSettings
 from .storage import FileStore
 
@@ -88,7 +88,7 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
     app.state.store = FileStore(settings.data_dir)
     app.state.pool = pool
 
-    routers = [module.router for module in (items, jobs, me, releases, admin, repos, search)]
+    routers = [module.router for module in (items, jobs, me, releases, admin, repos, search, docflows)]
     for router in routers:
         app.include_router(router, prefix=API_PREFIX)
 

@@ -85,6 +85,10 @@ class Mirror:
         except GitError:
             return False
 
+    def rev(self, ref: str) -> str:
+        """The commit a ref or SHA names."""
+        return _run(["rev-parse", "--verify", f"{ref}^{{commit}}"], cwd=self.path).decode().strip()
+
     def count_between(self, old: str, new: str) -> int:
         """Commits reachable from ``new`` and not from ``old``."""
         return int(_run(["rev-list", "--count", f"{old}..{new}"], cwd=self.path).decode().strip() or 0)

@@ -1,0 +1,118 @@
+"""``docsvc docflow`` and the Docflows review commands under ``docsvc items``."""
+
+from __future__ import annotations
+
+import os
+import sys
+
+import click
+
+from . import exit_codes
+from .context import CliExit, client, settings
+from .items import items
+from .output import emit, json_option, status
+from .progress import JobProgress
+
+
+def _screenshot_pair(ctx, param, values):
+    pairs = {}
+    for value in values:
+        route, sep, path = value.rpartition("=")
+        if not sep or not route or not path:
+            raise click.BadParameter(f"expected ROUTE=PATH, got {value!r}")
+        if not os.path.isfile(path):
+            raise click.BadParameter(f"{path}: file not found")
+        pairs[route] = path
+    return pairs
+
+
+@click.command()
+@click.option("--pr-number", type=click.IntRange(min=1), required=True)
+@click.option("--pr-title", required=True)
+@click.option("--pr-body", required=True)
+@click.option("--pr-author", required=True)
+@click.option("--pr-branch", default=None, help="head branch (needed when the preview URL pattern uses {branch})")
+@click.option("--pr-sha", default=None, help="head commit (needed when the preview URL pattern uses {sha})")
+@click.option("--screenshot", "screenshots", multiple=True, callback=_screenshot_pair, metavar="ROUTE=PATH",
+              help="a screenshot taken in your CI, for the page at ROUTE (repeatable)")
+@click.option("--timeout", type=click.FloatRange(min=0), default=None, metavar="SECONDS")
+@json_option
+def docflow(pr_number, pr_title, pr_body, pr_author, pr_branch, pr_sha, screenshots, timeout, as_json) -> None:
+    """Trigger a Docflows suggestion for a pull request, without the code-host webhook.
+
+    Needs integration_id in ./docsvc.yaml. With --screenshot the service uses the uploaded
+    images instead of taking its own."""
+    integration_id = settings().integration_id
+    if integration_id is None:
+        raise CliExit("docsvc.yaml: integration_id is missing (docsvc docflow reads it only from there)",
+                      exit_codes.USAGE)
+    pr = {"number": pr_number, "title": pr_title, "body": pr_body, "author": pr_author}
+    if pr_branch:
+        pr["head_branch"] = pr_branch
+    if pr_sha:
+        pr["head_sha"] = pr_sha
+    api = client()
+    ref = api.docflows.generate(integration_id=integration_id, pr_data=pr, screenshots=screenshots or None)
+    status(f"Docflows suggestion for PR #{pr_number} queued (job {ref.job_id})")
+    with JobProgress("docflow") as progress:
+        job = api.jobs.wait(ref.job_id, timeout=timeout, on_progress=progress.update)
+    if job.status == "failed":
+        raise CliExit(f"docflow failed: {job.error.title}: {job.error.detail}" if job.error else "docflow failed",
+                      exit_codes.FAILED)
+    result = job.result or {}
+
+    def render(r) -> list[str]:
+        if not r.get("suggestion_id"):
+            return [f"No documentation change needed for PR #{pr_number}:"] + [f"  {x}" for x in r.get("reasons", [])]
+        lines = [f"Suggestion {r['suggestion_id']} for PR #{pr_number}: {len(r.get('files', []))} file(s) "
+                 f"({'passed the Editor' if r.get('editor_passed') else 'with Editor comments'})"]
+        lines += [f"  {path}" for path in r.get("files", [])]
+        lines.append(f"See it with: docsvc items diff docflows {r['suggestion_id']}")
+        return lines
+
+    emit(result, as_json, render)
+
+
+def _use_colour() -> bool:
+    return sys.stdout.isatty() and "NO_COLOR" not in os.environ
+
+
+@items.command("diff")
+@click.argument("tool", type=click.Choice(["docflows"]))
+@click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
+@click.option("--stat", is_flag=True, help="files with added/removed lines, Reviewed marks and check findings")
+@json_option
+def diff(tool: str, item_id: int, stat: bool, as_json: bool) -> None:
+    """Show a suggestion's unified diff against the docs repository (added lines green, removed red)."""
+    api = client()
+    if stat or as_json:
+        summary = api.docflows.get(item_id)
+
+        def render(s) -> list[str]:
+            lines = []
+            for f in s.files:
+                mark = "✓" if f.reviewed else " "
+                check = f"  [{f.last_check}]" if f.last_check else ""
+                lines.append(f"{mark} {f.path}  +{f.added} -{f.removed}{check}")
+            pr = s.pull_request
+            lines.append(f"pull request: {pr.state} {pr.url}" if pr and pr.url else "pull request: none yet")
+            return lines
+
+        emit(summary, as_json, render)
+        return
+    text = api.docflows.get_diff(item_id)
+    colour = _use_colour()
+    for line in text.splitlines():
+        if line.startswith("+") and not line.startswith("+++"):
+            click.echo(click.style(line, fg="green"), color=colour)
+        elif line.startswith("-") and not line.startswith("---"):
+            click.echo(click.style(line, fg="red"), color=colour)
+        else:
+            click.echo(line)
+    shots = api.docflows.get(item_id).screenshot_plan
+    for shot in shots:
+        click.echo(f"screenshot: {shot.name or shot.route} ({'taken' if shot.taken else 'suggested'})")
+
+
+def register(cli: click.Group) -> None:
+    cli.add_command(docflow)

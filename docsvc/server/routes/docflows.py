@@ -1,0 +1,54 @@
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, Request
+from fastapi.responses import PlainTextResponse
+from sqlalchemy.orm import Session
+
+from ..problems import Problem, invalid
+from ..services import docflows as service
+from ..services.accounts import Caller
+from .deps import get_caller, get_session
+from .jobs import accepted
+
+router = APIRouter(tags=["docflows"])
+
+
+@router.post("/docflows/generate", status_code=202)
+async def generate(request: Request, caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
+    """JSON ``{integration_id, pr_data}``, or multipart/form-data with the same two fields (pr_data as
+    JSON text, its ``screenshots`` listing ``{route, filename}``) and one ``screenshots`` file part
+    per image."""
+    settings = request.app.state.settings
+    if request.headers.get("content-type", "").startswith("multipart/form-data"):
+        form = await request.form()
+        pr = service.parse_pr_json(str(form.get("pr_data") or ""))
+        routes = {s.get("filename"): s.get("route") for s in (pr.get("screenshots") or []) if isinstance(s, dict)} \
+            if isinstance(pr, dict) else {}
+        uploads = [(f.filename, await f.read()) for f in form.getlist("screenshots") if hasattr(f, "filename")]
+        raw_id = form.get("integration_id")
+        screenshots = service.save_uploads(settings.data_dir, uploads, routes)
+    else:
+        try:
+            body = await request.json()
+        except ValueError:
+            raise Problem(400, "The request body is not valid JSON") from None
+        if not isinstance(body, dict):
+            raise Problem(400, "The request body must be a JSON object")
+        pr, raw_id, screenshots = body.get("pr_data"), body.get("integration_id"), []
+    try:
+        integration_id = int(raw_id)
+    except (TypeError, ValueError):
+        raise invalid("integration_id", "must be an integer") from None
+    job = service.start(session, caller, integration_id, pr, screenshots, settings.job_max_attempts)
+    return accepted(request, job)
+
+
+@router.get("/docflows/{item_id}")
+def get_suggestion(item_id: int, format: str | None = None, caller: Caller = Depends(get_caller),
+                   session: Session = Depends(get_session)):
+    item = service.get_suggestion(session, caller, item_id)
+    if format == "diff":
+        return PlainTextResponse(service.diff_text(item))
+    if format is not None:
+        raise invalid("format", "the only format is 'diff'")
+    return service.summary(item)

@@ -1,0 +1,86 @@
+"""Docflows from a real pull request through the real CLI and service (first part of issue 5)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+
+from tests.support import GitRemote, git, run_cli
+from tests.unit.test_facts import PY_NEW, PY_OLD
+from tests.unit.test_planner_writer import DOCS
+
+
+@pytest.fixture(scope="module")
+def project(service, tmp_path_factory):
+    root = tmp_path_factory.mktemp("docflow")
+    key = service.admin("init", "--org", "Flows", "--admin-email", "ada@flows.test")
+    code = GitRemote(root, "code", {"app/cli.py": PY_OLD, "tests/test_cli.py": "def test_a():\n    pass\n"})
+    git("checkout", "-q", "-b", "rename-docs-root", cwd=code.work)
+    (code.work / "app" / "cli.py").write_text(PY_NEW)
+    git("commit", "-q", "-am", "Rename --docs-root, add --dry-run", cwd=code.work)
+    git("push", "-q", "origin", "rename-docs-root", cwd=code.work)
+    git("checkout", "-q", "-b", "only-tests", "main", cwd=code.work)
+    (code.work / "tests" / "test_cli.py").write_text("def test_b():\n    pass\n")
+    git("commit", "-q", "-am", "Only tests", cwd=code.work)
+    git("push", "-q", "origin", "only-tests", cwd=code.work)
+    docs = GitRemote(root, "docs", DOCS)
+    integration = service.admin("integrations", "add", "--org", "Flows", "--name", "app", "--code-repo",
+                                str(code.bare), "--docs-repo", str(docs.bare))
+    work = root / "cwd"
+    work.mkdir()
+    (work / "docsvc.yaml").write_text(f"integration_id: {integration}\n")
+    cli = lambda *a: run_cli(*a, key=key, base_url=service.base_url, cwd=work)  # noqa: E731
+    assert cli("sync", "--integration-id", integration).returncode == 0
+    return cli
+
+
+def test_a_pull_request_becomes_a_suggestion_with_a_real_diff(project):
+    made = project("docflow", "--pr-number", "7", "--pr-title", "Rename --docs-root", "--pr-body", "Also --dry-run",
+                   "--pr-author", "ana", "--pr-branch", "rename-docs-root", "--json")
+    assert made.returncode == 0, made.stderr
+    result = json.loads(made.stdout)
+    assert result["files"] == ["docs/cli.md", "docs/env.md", "docs/legacy.md"]
+    assert result["editor_passed"] is True
+    facts = {f["text"] for f in result["facts"]}
+    assert "flag --docs-root renamed to --docs-dir" in facts and "flag --retries default 3 → 5" in facts
+    suggestion = str(result["suggestion_id"])
+
+    diff = project("items", "diff", "docflows", suggestion)
+    assert diff.returncode == 0, diff.stderr
+    lines = diff.stdout.splitlines()
+    for expected in ["--- a/docs/cli.md", "+++ b/docs/cli.md",
+                     "-| `--docs-root` | `docs` | folder of the docs |",
+                     "+| `--docs-dir` | `docs` | folder of the docs |",
+                     "-| `--retries` | `3` | how often to retry |", "+| `--retries` | `5` | how often to retry |",
+                     "-| `--legacy` | | old mode |", "+| `--dry-run` | — | show what would happen |",
+                     "-Run `deploy --docs-root site/` to publish from another folder.",
+                     "+Run `deploy --docs-dir site/` to publish from another folder.",
+                     "+- `DEPLOY_REGION`: defaults to `eu-west-1`", "-## The --legacy mode"]:
+        assert expected in lines, expected
+    assert "\x1b[" not in diff.stdout  # no colour off a terminal
+
+    stat = project("items", "diff", "docflows", suggestion, "--stat")
+    assert stat.stdout.splitlines() == ["  docs/cli.md  +4 -4", "  docs/env.md  +1 -0", "  docs/legacy.md  +0 -4",
+                                        "pull request: none yet"]
+    listed = json.loads(project("items", "list", "docflows", "--json").stdout)
+    assert [i["title"] for i in listed] == ["PR #7: Rename --docs-root"]
+
+
+def test_a_pull_request_that_changes_only_tests_needs_no_docs_change(project):
+    made = project("docflow", "--pr-number", "8", "--pr-title", "Tests", "--pr-body", "", "--pr-author", "ana",
+                   "--pr-branch", "only-tests")
+    assert made.returncode == 0, made.stderr
+    assert made.stdout.startswith("No documentation change needed for PR #8:")
+
+
+def test_docflow_needs_the_integration_in_docsvc_yaml(project, tmp_path):
+    done = run_cli("docflow", "--pr-number", "1", "--pr-title", "t", "--pr-body", "b", "--pr-author", "a",
+                   key="dsv_x", base_url="http://127.0.0.1:9", cwd=tmp_path)
+    assert done.returncode == 2 and "integration_id is missing" in done.stderr
+
+
+def test_an_unknown_branch_fails_with_the_reason(project):
+    done = project("docflow", "--pr-number", "99", "--pr-title", "t", "--pr-body", "b", "--pr-author", "a",
+                   "--pr-branch", "no-such-branch")
+    assert done.returncode == 1 and "Pull request not found" in done.stderr
