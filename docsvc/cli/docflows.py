@@ -114,5 +114,69 @@ def diff(tool: str, item_id: int, stat: bool, as_json: bool) -> None:
         click.echo(f"screenshot: {shot.name or shot.route} ({'taken' if shot.taken else 'suggested'})")
 
 
+DOCFLOWS = click.Choice(["docflows"])
+
+
+@items.command("dismiss")
+@click.argument("tool", type=DOCFLOWS)
+@click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
+@click.option("--yes", is_flag=True, help="do not ask for confirmation")
+@click.option("--done", is_flag=True, help="the docs already contain the change: status Done, release notes kept")
+@json_option
+def dismiss(tool: str, item_id: int, yes: bool, done: bool, as_json: bool) -> None:
+    """Dismiss a suggestion: status Rejected, or Done with --done."""
+    from .items import confirm, item_line
+    from .output import columns
+
+    confirm("dismiss", f"Docflows suggestion {item_id}" + (" as done" if done else ""), yes)
+    answer = client().docflows.dismiss(item_id, done=done)
+    if as_json:
+        emit(answer, True, str)
+        return
+    from ..models.items import Item
+
+    item = Item.model_validate(answer)
+    status(f"Dismissed Docflows suggestion {item_id}: {item.work_status}")
+    click.echo(columns([item_line(item)])[0])
+
+
+@items.command("history")
+@click.argument("tool", type=DOCFLOWS)
+@click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
+@json_option
+def history(tool: str, item_id: int, as_json: bool) -> None:
+    """Print the review history; rounds with kept text are marked [version N]."""
+    rounds = client().docflows.history(item_id)
+
+    def render(rs) -> list[str]:
+        lines = []
+        for r in rs:
+            mark = f" [version {r.version}]" if r.version else ""
+            who = f" by {r.author}" if r.author else ""
+            lines.append(f"{r.stage}{who}: {r.summary}{mark}")
+            extra = r.model_extra or {}
+            for page in extra.get("pages") or []:
+                lines.append(f"  {page['path']} ({page['mode']}, {page['confidence']}): {page['reasons'][0]}")
+            for note in extra.get("notes") or []:
+                lines.append(f"  {note}")
+            for comment in extra.get("comments") or []:
+                lines.append(f"  {comment['path']}:{comment['line']}: {comment['message']}")
+        return lines
+
+    emit(rounds, as_json, render)
+
+
+@items.command("restore")
+@click.argument("tool", type=DOCFLOWS)
+@click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
+@click.argument("version", type=click.IntRange(min=1), metavar="N")
+@json_option
+def restore(tool: str, item_id: int, version: int, as_json: bool) -> None:
+    """Restore version N; the current text is kept as a new version."""
+    answer = client().docflows.restore(item_id, version)
+    emit(answer, as_json, lambda a: f"Restored version {a['restored']} of suggestion {item_id}; the text before "
+                                    f"it is kept as version {a['kept_as']}")
+
+
 def register(cli: click.Group) -> None:
     cli.add_command(docflow)

@@ -60,6 +60,16 @@ def items() -> None:
     api-scans, diagrams, docflows."""
 
 
+def confirm(verb: str, what: str, yes: bool) -> None:
+    """Ask before a destructive action; without a terminal to ask on, refuse unless --yes."""
+    if yes:
+        return
+    if not stdin_is_tty():
+        raise CliExit(f"refusing to {verb} {what} without confirmation: stdin is not a terminal; pass --yes",
+                      exit_codes.USAGE)
+    click.confirm(f"{verb.capitalize()} {what}?", abort=True, err=True)
+
+
 @items.command("list")
 @click.argument("tool", type=TOOL)
 @click.option("--release", type=RELEASE, help="only items with this release ID, or 'none' for untagged")
@@ -142,11 +152,7 @@ def delete(tool: str, item_id: int, yes: bool, as_json: bool) -> None:
     dismissed (status rejected), not deleted."""
     what = f"Docflows suggestion {item_id} (it will be dismissed)" if tool == "docflows" \
         else f"{tool} item {item_id}"
-    if not yes:
-        if not stdin_is_tty():
-            raise CliExit(f"refusing to delete {what} without confirmation: stdin is not a terminal; "
-                          "pass --yes", exit_codes.USAGE)
-        click.confirm(f"Delete {what}?", abort=True, err=True)
+    confirm("delete", what, yes)
     result = client().items.delete(tool, item_id)
     if as_json:
         emit(result, True, str)

@@ -84,3 +84,42 @@ def test_an_unknown_branch_fails_with_the_reason(project):
     done = project("docflow", "--pr-number", "99", "--pr-title", "t", "--pr-body", "b", "--pr-author", "a",
                    "--pr-branch", "no-such-branch")
     assert done.returncode == 1 and "Pull request not found" in done.stderr
+
+
+def new_suggestion(project, number: int) -> str:
+    made = project("docflow", "--pr-number", str(number), "--pr-title", f"PR {number}", "--pr-body", "",
+                   "--pr-author", "ana", "--pr-branch", "rename-docs-root", "--json")
+    assert made.returncode == 0, made.stderr
+    return str(json.loads(made.stdout)["suggestion_id"])
+
+
+def test_history_and_restore(project):
+    suggestion = new_suggestion(project, 10)
+    history = project("items", "history", "docflows", suggestion)
+    assert history.returncode == 0, history.stderr
+    lines = history.stdout.splitlines()
+    assert lines[0] == "Information Architect: 3 page(s) planned"
+    assert any(line.startswith("  docs/cli.md (direct, 0.9): mentions --docs-root") for line in lines)
+    assert "Writer: edited 3 file(s) [version 1]" in lines and "Editor: passed" in lines
+    kept = json.loads(project("items", "history", "docflows", suggestion, "--json").stdout)
+    assert [r.get("version") for r in kept] == [None, 1, None]
+
+    restored = project("items", "restore", "docflows", suggestion, "1")
+    assert restored.stdout.strip() == f"Restored version 1 of suggestion {suggestion}; the text before it is kept " \
+                                      "as version 2"
+    again = project("items", "history", "docflows", suggestion).stdout.splitlines()
+    assert again[-1].startswith("Restore by ada") and again[-1].endswith("[version 2]")
+    missing = project("items", "restore", "docflows", suggestion, "9")
+    assert missing.returncode == 1 and "has no version 9 (versions: 1, 2)" in missing.stderr
+
+
+def test_dismiss_as_rejected_or_done(project):
+    first, second = new_suggestion(project, 11), new_suggestion(project, 12)
+    refused = project("items", "dismiss", "docflows", first)  # stdin is not a terminal
+    assert refused.returncode == 2 and "pass --yes" in refused.stderr
+    done = project("items", "dismiss", "docflows", first, "--yes")
+    assert done.returncode == 0 and done.stdout.split()[-1] == "rejected"
+    as_done = project("items", "dismiss", "docflows", second, "--yes", "--done")
+    assert as_done.stdout.split()[-1] == "done"
+    twice = project("items", "dismiss", "docflows", second, "--yes")
+    assert twice.returncode == 1 and "already dismissed" in twice.stderr

@@ -60,6 +60,14 @@ def counts(old: str, new: str) -> tuple[int, int]:
     return added, removed
 
 
+def _kept_versions(rounds: list[dict], first: dict[str, str], final: dict[str, str]) -> list[dict]:
+    """The text of each round that has a version number: 1 the Writer's draft, 2 its revision."""
+    versions = [{"version": 1, "files": first}]
+    if any(r.get("version") == 2 for r in rounds):
+        versions.append({"version": 2, "files": final})
+    return versions
+
+
 def _fact_view(fact: Fact) -> dict[str, Any]:
     return {"kind": fact.kind, "change": fact.change, "name": fact.name, "old": fact.old, "new": fact.new,
             "path": fact.path, "line": fact.line, "rule": fact.rule, "text": fact.describe()}
@@ -129,6 +137,7 @@ def run_generate(ctx: JobContext) -> dict:
     tree = set(docs.tree(docs_commit, "."))
     exists = lambda p: p in tree or p in draft.files  # noqa: E731
     first = review(draft.files, exists, renames)
+    first_draft = dict(draft.files)
     rounds.append({"round": 2, "stage": "Writer", "summary": f"edited {len(draft.files)} file(s)",
                    "notes": draft.notes, "open_points": draft.open_points, "version": 1,
                    "text": unified_diff({p: (read(p) or "", t) for p, t in draft.files.items()})})
@@ -164,6 +173,7 @@ def run_generate(ctx: JobContext) -> dict:
                                   for p, (o, n) in files.items()},
                         "editor_passed": final.passed, "editor_comments": [c.__dict__ for c in final.comments],
                         "rounds": rounds, "screenshots": ctx.params.get("screenshots") or [],
+                        "versions": _kept_versions(rounds, first_draft, draft.files),
                         "verdict": planned.verdict})
         session.add(item)
         session.commit()

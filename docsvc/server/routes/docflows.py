@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Depends, Request
+from pydantic import BaseModel, ConfigDict, Field
 from fastapi.responses import PlainTextResponse
 from sqlalchemy.orm import Session
 
@@ -52,3 +53,33 @@ def get_suggestion(item_id: int, format: str | None = None, caller: Caller = Dep
     if format is not None:
         raise invalid("format", "the only format is 'diff'")
     return service.summary(item)
+
+
+class DismissBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    reason: str | None = None
+
+
+@router.post("/docflows/{item_id}/dismiss")
+def dismiss(item_id: int, body: DismissBody | None = None, caller: Caller = Depends(get_caller),
+            session: Session = Depends(get_session)):
+    from ..views import item_view
+
+    return item_view(service.dismiss(session, caller, item_id, body.reason if body else None))
+
+
+@router.get("/docflows/{item_id}/history")
+def history(item_id: int, versions: int = 0, caller: Caller = Depends(get_caller),
+            session: Session = Depends(get_session)):
+    return service.history(service.get_suggestion(session, caller, item_id), bool(versions))
+
+
+class RestoreBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    version: int = Field(gt=0)
+
+
+@router.post("/docflows/{item_id}/restore")
+def restore(item_id: int, body: RestoreBody, caller: Caller = Depends(get_caller),
+            session: Session = Depends(get_session)):
+    return service.restore(session, caller, item_id, body.version)

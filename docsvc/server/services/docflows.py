@@ -93,3 +93,66 @@ def parse_pr_json(raw: str) -> Any:
         return json.loads(raw)
     except ValueError:
         raise Problem(400, "pr_data is not valid JSON") from None
+
+
+def dismiss(session: Session, caller: Caller, item_id: int, reason: str | None) -> Item:
+    """Rejected; or Done with reason "done" (the docs already hold the change), whose release
+    notes stay queued."""
+    item = get_suggestion(session, caller, item_id)
+    if reason not in (None, "done"):
+        raise invalid("reason", "the only reason is 'done'")
+    if (item.data or {}).get("dismissed"):
+        raise Problem(409, f"Docflows suggestion {item_id} is already dismissed ({item.work_status})")
+    item.work_status = "done" if reason == "done" else "rejected"
+    item.data = {**(item.data or {}), "dismissed": True, "dismissed_as": item.work_status,
+                 "release_notes_queued": reason == "done"}
+    session.commit()
+    session.refresh(item)
+    return item
+
+
+def _versions(item: Item) -> list[dict]:
+    data = item.data or {}
+    if "versions" in data:
+        return data["versions"]
+    # Suggestions keep the text of each draft the Writer made; the first one is version 1.
+    return [{"version": 1, "files": {p: e.get("new", "") for p, e in (data.get("files") or {}).items()}}]
+
+
+def history(item: Item, with_text: bool) -> list[dict]:
+    rounds = []
+    for entry in (item.data or {}).get("rounds") or []:
+        view = {k: v for k, v in entry.items() if k != "text" or with_text}
+        rounds.append(view)
+    for restore in (item.data or {}).get("restores") or []:
+        rounds.append(restore)
+    if with_text:
+        versions = {v["version"]: v["files"] for v in _versions(item)}
+        for view in rounds:
+            if view.get("version") in versions:
+                view["files"] = versions[view["version"]]
+    return rounds
+
+
+def restore(session: Session, caller: Caller, item_id: int, version: int) -> dict:
+    """Make version N the current text; the current text is kept as a new version first."""
+    from ..db.tables import User, utcnow
+
+    item = get_suggestion(session, caller, item_id)
+    data = dict(item.data or {})
+    versions = list(_versions(item))
+    wanted = next((v for v in versions if v["version"] == version), None)
+    if wanted is None:
+        raise Problem(404, f"Docflows suggestion {item_id} has no version {version} "
+                           f"(versions: {', '.join(str(v['version']) for v in versions)})")
+    current = {p: e.get("new", "") for p, e in (data.get("files") or {}).items()}
+    kept = max(v["version"] for v in versions) + 1
+    versions.append({"version": kept, "files": current})
+    files = {p: {**e, "new": wanted["files"].get(p, e.get("old", ""))} for p, e in (data.get("files") or {}).items()}
+    who = session.get(User, caller.user_id)
+    data.update(files=files, versions=versions, restores=[*(data.get("restores") or []), {
+        "stage": "Restore", "author": who.name if who else None, "at": utcnow().isoformat(),
+        "summary": f"restored version {version}; the text before it is kept as version {kept}", "version": kept}])
+    item.data = data
+    session.commit()
+    return {"id": item_id, "restored": version, "kept_as": kept}
