@@ -178,5 +178,38 @@ def restore(tool: str, item_id: int, version: int, as_json: bool) -> None:
                                     f"it is kept as version {a['kept_as']}")
 
 
+@items.command("approve")
+@click.argument("tool", type=DOCFLOWS)
+@click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
+@click.option("--release", "release_id", type=click.IntRange(min=1), default=None, help="release ID")
+@click.option("--new-release", default=None, metavar="NAME", help="a release by name, created when missing")
+@click.option("--writer", default="me", show_default=True, help="the assignee: a user ID or 'me'")
+@click.option("--notes", type=click.Choice(["include", "skip"]), default=None,
+              help="release-notes decision (default: the service's suggestion)")
+@click.option("--section", type=click.Choice(["feature", "enhancement", "bug", "known-issue", "developer"]),
+              default=None)
+@click.option("--category", default=None, help="one of your product categories, or Other")
+@click.option("--note", default=None, help="the release-notes entry")
+@json_option
+def approve(tool, item_id, release_id, new_release, writer, notes, section, category, note, as_json) -> None:
+    """Approve a suggestion into a release: its docs change becomes a branch with a commit in the
+    docs repository, and the pull request is recorded on the item."""
+    if (release_id is None) == (new_release is None):
+        raise click.UsageError("give exactly one of --release or --new-release: a release is required")
+    if writer != "me" and not writer.isdigit():
+        raise click.BadParameter("expected a user ID or 'me'", param_hint="--writer")
+    answer = client().docflows.approve(item_id, release_id=release_id, new_release_name=new_release,
+                                       assignee_id="me" if writer == "me" else int(writer), release_notes=notes,
+                                       rn_section=section, rn_category=category, rn_note=note)
+
+    def render(a) -> str:
+        extra = a.model_extra or {}
+        pr = extra.get("pull_request") or {}
+        return (f"Approved suggestion {item_id} into release {extra.get('release_name')}: branch {pr.get('branch')} "
+                f"({pr.get('state')}, {pr.get('review')}) {pr.get('url')}; release notes: {extra.get('release_notes')}")
+
+    emit(answer, as_json, render)
+
+
 def register(cli: click.Group) -> None:
     cli.add_command(docflow)

@@ -123,3 +123,25 @@ def test_dismiss_as_rejected_or_done(project):
     assert as_done.stdout.split()[-1] == "done"
     twice = project("items", "dismiss", "docflows", second, "--yes")
     assert twice.returncode == 1 and "already dismissed" in twice.stderr
+
+
+def test_approve_opens_a_docs_branch_and_records_it(project, service):
+    suggestion = new_suggestion(project, 13)
+    refused = project("items", "approve", "docflows", suggestion)
+    assert refused.returncode == 2 and "a release is required" in refused.stderr
+    approved = project("items", "approve", "docflows", suggestion, "--new-release", "3.1", "--json")
+    assert approved.returncode == 0, approved.stderr
+    answer = json.loads(approved.stdout)
+    pr = answer["pull_request"]
+    assert (answer["release_name"], answer["status"], pr["state"]) == ("3.1", "in_review", "open")
+    assert answer["release_notes"] == "include"  # the service's own suggestion: flags were renamed and added
+    # The branch is in the docs repository, with the suggestion's text.
+    docs_bare = next(p for p in service.workdir.parent.parent.glob("docflow*/docs.git"))
+    shown = git("show", f"{pr['branch']}:docs/cli.md", cwd=docs_bare)
+    assert "| `--docs-dir` | `docs` | folder of the docs |" in shown
+    assert git("log", "-1", "--format=%an %s", pr["branch"], cwd=docs_bare) == "docsvc Docs for PR #13: PR 13"
+    listed = {i["id"]: i for i in json.loads(project("items", "list", "docflows", "--json").stdout)}
+    assert listed[int(suggestion)]["release_name"] == "3.1"
+    assert listed[int(suggestion)]["pull_request"]["url"].endswith(f"#{pr['branch']}")
+    again = project("items", "approve", "docflows", suggestion, "--release", str(answer["release_id"]))
+    assert again.returncode == 1 and "already approved" in again.stderr

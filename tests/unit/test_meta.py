@@ -23,7 +23,7 @@ INTERFACE = ROOT.parent / "shared" / "spec" / "interface.md"
 PENDING_CLI = {
     "validate": 6,
     "items sync": 5, "items request-changes": 5, "items check": 5,
-    "items screenshots": 5, "items approve": 5,
+    "items screenshots": 5,
     "convert": 6, "api-scan open-pr": 6,
     "items release-notes": 7, "capture zoom": 7, "dashboard": 7, "diagram": 7,
 }

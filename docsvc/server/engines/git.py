@@ -7,6 +7,7 @@ git's own reason instead of hanging on a password question.
 from __future__ import annotations
 
 import hashlib
+import re
 import os
 import subprocess
 from dataclasses import dataclass
@@ -173,3 +174,46 @@ def ls_remote_head(location: str, branch: str, timeout: float = 60) -> str | Non
     out = _run(["ls-remote", "--heads", remote_url(location), f"refs/heads/{branch}"], timeout=timeout)
     line = out.decode().strip().splitlines()
     return line[0].split()[0] if line else None
+
+
+def push_branch(location: str, base: str, branch: str, files: dict[str, str], message: str, workdir: Path) -> str:
+    """Commit ``files`` (path -> text) on a new ``branch`` from ``base`` and push it to the
+    repository at ``location``; returns the new commit. Works in a throw-away clone."""
+    import shutil
+    import tempfile
+
+    workdir.mkdir(parents=True, exist_ok=True)
+    clone = Path(tempfile.mkdtemp(prefix="docsvc-branch-", dir=workdir))
+    identity = {"GIT_AUTHOR_NAME": "docsvc", "GIT_AUTHOR_EMAIL": "docsvc@localhost",
+                "GIT_COMMITTER_NAME": "docsvc", "GIT_COMMITTER_EMAIL": "docsvc@localhost"}
+    try:
+        _run(["clone", "--quiet", "--no-checkout", remote_url(location), str(clone)])
+        _run(["checkout", "--quiet", "-b", branch, base], cwd=clone)
+        for path, text in files.items():
+            target = clone / path
+            target.parent.mkdir(parents=True, exist_ok=True)
+            target.write_text(text, encoding="utf-8")
+            _run(["add", "--", path], cwd=clone)
+        done = subprocess.run(["git", "commit", "--quiet", "-m", message], cwd=clone, capture_output=True,
+                              env={**os.environ, **_ENV, **identity})
+        if done.returncode != 0:
+            raise GitError(done.stderr.decode("utf-8", "replace").strip() or "git commit failed")
+        _run(["push", "--quiet", "origin", f"{branch}:refs/heads/{branch}"], cwd=clone)
+        return _run(["rev-parse", "HEAD"], cwd=clone).decode().strip()
+    finally:
+        shutil.rmtree(clone, ignore_errors=True)
+
+
+def branch_url(location: str, base_branch: str, branch: str) -> str:
+    """Where a person opens the pull request for ``branch``: the host's compare page, or the local path."""
+    from urllib.parse import urlparse
+
+    match = re.match(r"^(?:https?://|git@)([^/:]+)[/:](.+?)(?:\.git)?/?$", location)
+    if match:
+        host, project = match.groups()
+        if "gitlab" in host:
+            return f"https://{host}/{project}/-/merge_requests/new?merge_request[source_branch]={branch}"
+        return f"https://{host}/{project}/compare/{base_branch}...{branch}?expand=1"
+    if urlparse(location).scheme in ("", "file"):
+        return f"file://{remote_url(location)}#{branch}"
+    return f"{location}#{branch}"

@@ -83,3 +83,20 @@ class RestoreBody(BaseModel):
 def restore(item_id: int, body: RestoreBody, caller: Caller = Depends(get_caller),
             session: Session = Depends(get_session)):
     return service.restore(session, caller, item_id, body.version)
+
+
+class ApproveBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    release_id: int | None = None
+    new_release_name: str | None = None
+    assignee_id: int | str | None = "me"
+    release_notes: str | None = None
+    rn_section: str | None = None
+    rn_category: str | None = None
+    rn_note: str | None = None
+
+
+@router.post("/docflows/{item_id}/approve")
+def approve(item_id: int, body: ApproveBody, request: Request, caller: Caller = Depends(get_caller),
+            session: Session = Depends(get_session)):
+    return service.approve(session, caller, item_id, body.model_dump(), request.app.state.settings.data_dir)

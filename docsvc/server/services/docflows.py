@@ -156,3 +156,75 @@ def restore(session: Session, caller: Caller, item_id: int, version: int) -> dic
     item.data = data
     session.commit()
     return {"id": item_id, "restored": version, "kept_as": kept}
+
+
+RN_SECTIONS = ("feature", "enhancement", "bug", "known-issue", "developer")
+
+
+def suggested_release_notes(item: Item) -> str:
+    """The service's own include/skip: include when the change adds, removes or renames something
+    users type or set; skip for changed defaults and internal symbols only."""
+    facts = (item.data or {}).get("facts") or []
+    user_facing = [f for f in facts if f.get("kind") != "symbol" and f.get("change") in ("added", "removed", "renamed")]
+    return "include" if user_facing else "skip"
+
+
+def approve(session: Session, caller: Caller, item_id: int, body: dict, data_dir: Path) -> dict:
+    from sqlalchemy import select
+
+    from ..db.tables import Integration, Release, utcnow
+    from ..engines.git import GitError, branch_url, push_branch
+    from .accounts import org_member
+    from .releases import org_release
+
+    item = get_suggestion(session, caller, item_id)
+    data = dict(item.data or {})
+    if data.get("dismissed"):
+        raise Problem(409, f"Docflows suggestion {item_id} is dismissed ({item.work_status}); it cannot be approved")
+    if data.get("approval"):
+        raise Problem(409, f"Docflows suggestion {item_id} is already approved")
+    release_id, new_name = body.get("release_id"), (body.get("new_release_name") or "").strip()
+    if not release_id and not new_name:
+        raise invalid("release_id", "a release is required: give release_id or new_release_name")
+    if release_id:
+        release = org_release(session, caller.org_id, release_id)
+        if release is None:
+            raise invalid("release_id", f"release {release_id} does not exist in your organisation")
+    else:
+        release = session.scalar(select(Release).where(Release.org_id == caller.org_id, Release.name == new_name))
+        if release is None:
+            release = Release(org_id=caller.org_id, name=new_name)
+            session.add(release)
+            session.flush()
+    assignee = body.get("assignee_id", "me")
+    assignee_id = caller.user_id if assignee in (None, "me") else assignee
+    if not isinstance(assignee_id, int) or org_member(session, caller.org_id, assignee_id) is None:
+        raise invalid("assignee_id", f"user {assignee} is not a member of your organisation")
+    notes = body.get("release_notes") or suggested_release_notes(item)
+    if notes not in ("include", "skip"):
+        raise invalid("release_notes", "must be include or skip")
+    if body.get("rn_section") and body["rn_section"] not in RN_SECTIONS:
+        raise invalid("rn_section", f"must be one of {', '.join(RN_SECTIONS)}")
+    integration = session.get(Integration, data.get("integration_id"))
+    if integration is None:
+        raise Problem(409, "the suggestion's integration no longer exists")
+    branch = f"docsvc/suggestion-{item.id}"
+    files = {p: e.get("new", "") for p, e in (data.get("files") or {}).items()}
+    pr = data.get("pr") or {}
+    try:
+        commit = push_branch(integration.docs_repo, data["docs_commit"], branch, files,
+                             f"Docs for PR #{pr.get('number')}: {pr.get('title', '')}\n\nDocflows suggestion "
+                             f"{item.id}, approved by {caller.name}.", Path(data_dir) / "worktrees")
+    except GitError as exc:
+        raise Problem(502, f"Could not push the docs branch to {integration.docs_repo}: {exc}") from None
+    item.release_id, item.writer_user_id, item.work_status = release.id, assignee_id, "in_review"
+    item.pull_request = {"url": branch_url(integration.docs_repo, integration.docs_branch, branch), "state": "open",
+                         "review": "review required", "branch": branch, "commit": commit}
+    data["approval"] = {"by": caller.name, "at": utcnow().isoformat(), "release_id": release.id,
+                        "release_notes": notes, "rn_section": body.get("rn_section"),
+                        "rn_category": body.get("rn_category"), "rn_note": body.get("rn_note")}
+    item.data = data
+    session.commit()
+    session.refresh(item)
+    return {"id": item.id, "status": item.work_status, "release_id": release.id, "release_name": release.name,
+            "writer_user_id": assignee_id, "release_notes": notes, "pull_request": item.pull_request}
