@@ -211,5 +211,44 @@ def approve(tool, item_id, release_id, new_release, writer, notes, section, cate
     emit(answer, as_json, render)
 
 
+@items.command("check")
+@click.argument("tool", type=DOCFLOWS)
+@click.argument("item_id", type=click.IntRange(min=1), metavar="[ID]", required=False)
+@click.option("--all", "check_all", is_flag=True, help="every open suggestion")
+@click.option("--dismiss-done", is_flag=True, help="dismiss as Done those already in the docs (never 'probably')")
+@click.option("--no-ai", is_flag=True, help="text comparison only (free)")
+@json_option
+def check(tool, item_id, check_all, dismiss_done, no_ai, as_json) -> None:
+    """Check suggestions against the docs repository: still needed, already in the docs (or
+    probably, with a reason per file), or updated to fit changed docs; and the PR's state."""
+    if (item_id is None) == (not check_all):
+        raise click.UsageError("give a suggestion ID or --all")
+    api = client()
+    ai = False if no_ai else None
+    if check_all:
+        ref = api.docflows.check_many(dismiss_done=dismiss_done or None, ai=ai)
+    elif dismiss_done:  # the one-suggestion endpoint takes no dismiss_done
+        ref = api.docflows.check_many(ids=[item_id], dismiss_done=True, ai=ai)
+    else:
+        ref = api.docflows.check(item_id, ai=ai)
+    with JobProgress("check") as progress:
+        job = api.jobs.wait(ref.job_id, on_progress=progress.update)
+    if job.status == "failed":
+        raise CliExit(f"check failed: {job.error.title}: {job.error.detail}" if job.error else "check failed",
+                      exit_codes.FAILED)
+
+    def render(result) -> list[str]:
+        lines = []
+        for s in result.get("suggestions", []):
+            extra = " — dismissed as done" if s.get("dismissed") else ""
+            lines.append(f"{s['id']}: {s['verdict']} (pull request {s['pr_state']}){extra}")
+            for f in s.get("files", []):
+                if f["finding"] != s["verdict"] or f["finding"].startswith("probably"):
+                    lines.append(f"  {f['path']}: {f['finding']}: {f['reason']}")
+        return lines or ["No open suggestions."]
+
+    emit(job.result or {}, as_json, render)
+
+
 def register(cli: click.Group) -> None:
     cli.add_command(docflow)

@@ -70,7 +70,8 @@ def _kept_versions(rounds: list[dict], first: dict[str, str], final: dict[str, s
 
 def _fact_view(fact: Fact) -> dict[str, Any]:
     return {"kind": fact.kind, "change": fact.change, "name": fact.name, "old": fact.old, "new": fact.new,
-            "path": fact.path, "line": fact.line, "rule": fact.rule, "text": fact.describe()}
+            "path": fact.path, "line": fact.line, "rule": fact.rule, "note": fact.note,
+            "siblings": list(fact.siblings), "text": fact.describe()}
 
 
 @handler(KIND)

@@ -100,3 +100,39 @@ class ApproveBody(BaseModel):
 def approve(item_id: int, body: ApproveBody, request: Request, caller: Caller = Depends(get_caller),
             session: Session = Depends(get_session)):
     return service.approve(session, caller, item_id, body.model_dump(), request.app.state.settings.data_dir)
+
+
+class CheckOneBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    ai: bool | None = None
+
+
+class CheckManyBody(CheckOneBody):
+    ids: list[int] | None = None
+    dismiss_done: bool | None = None
+
+
+def _check(request: Request, caller: Caller, session: Session, ids: list[int] | None, dismiss_done: bool,
+           ai: bool | None):
+    from ..engines import check
+    from ..jobs import queue
+
+    if ids:
+        for item_id in ids:
+            service.get_suggestion(session, caller, item_id)  # 404 for unknown or foreign ids, before any job
+    job = queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=check.KIND,
+                        params={"ids": ids, "dismiss_done": dismiss_done, "ai": ai},
+                        max_attempts=request.app.state.settings.job_max_attempts)
+    return accepted(request, job)
+
+
+@router.post("/docflows/check-docs", status_code=202)
+def check_many(body: CheckManyBody, request: Request, caller: Caller = Depends(get_caller),
+               session: Session = Depends(get_session)):
+    return _check(request, caller, session, body.ids, bool(body.dismiss_done), body.ai)
+
+
+@router.post("/docflows/{item_id}/check-docs", status_code=202)
+def check_one(item_id: int, request: Request, body: CheckOneBody | None = None,
+              caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
+    return _check(request, caller, session, [item_id], False, body.ai if body else None)
