@@ -250,5 +250,39 @@ def check(tool, item_id, check_all, dismiss_done, no_ai, as_json) -> None:
     emit(job.result or {}, as_json, render)
 
 
+def _wait_for(api, ref, label: str):
+    with JobProgress(label) as progress:
+        job = api.jobs.wait(ref.job_id, on_progress=progress.update)
+    if job.status == "failed":
+        raise CliExit(f"{label} failed: {job.error.title}: {job.error.detail}" if job.error else f"{label} failed",
+                      exit_codes.FAILED)
+    return job.result or {}
+
+
+@items.command("request-changes")
+@click.argument("tool", type=DOCFLOWS)
+@click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
+@click.option("-m", "feedback", required=True, help='the feedback, e.g. replace "X" with "Y"; remove "Z"')
+@click.option("--file", "target_file", default=None, help="limit the changes to this file")
+@json_option
+def request_changes(tool, item_id, feedback, target_file, as_json) -> None:
+    """The Technical Writer revises on your feedback and the Editor reviews (8 credits)."""
+    api = client()
+    result = _wait_for(api, api.docflows.request_changes(item_id, feedback, target_file=target_file),
+                       "request-changes")
+
+    def render(r) -> list[str]:
+        lines = [f"applied: {a}" for a in r.get("applied", [])]
+        lines += [f"could not apply: {n}" for n in r.get("not_applied", [])]
+        if r.get("editor_passed"):
+            lines.append("Editor: passed")
+        else:
+            lines.append("Editor issues:")
+            lines += [f"  {c['path']}:{c['line']}: {c['message']}" for c in r.get("editor_comments", [])]
+        return lines
+
+    emit(result, as_json, render)
+
+
 def register(cli: click.Group) -> None:
     cli.add_command(docflow)

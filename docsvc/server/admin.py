@@ -305,6 +305,36 @@ def integrations_add(session, settings, org: str, name: str, code_repo: str, doc
     click.echo(integration.id)
 
 
+@main.group()
+def credits() -> None:
+    """An organisation's credit balance (Docflows actions are paid in credits)."""
+
+
+@credits.command("set")
+@click.option("--org", required=True)
+@click.option("--amount", required=True, type=click.IntRange(min=0))
+@db_option
+@transaction
+def credits_set(session, settings, org: str, amount: int) -> None:
+    """Set the balance; prints it."""
+    from .services.accounts import get_org
+    from .services.credits import set_balance
+
+    click.echo(set_balance(session, get_org(session, org).id, amount))
+
+
+@credits.command("show")
+@click.option("--org", required=True)
+@db_option
+@transaction
+def credits_show(session, settings, org: str) -> None:
+    """Print the balance."""
+    from .services.accounts import get_org
+    from .services.credits import balance
+
+    click.echo(balance(session, get_org(session, org).id))
+
+
 # --- demo ----------------------------------------------------------------------------------
 
 @main.command()

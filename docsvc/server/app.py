@@ -17,7 +17,7 @@ from .db.session import make_engine, make_sessionmaker
 from .idempotency import IdempotencyMiddleware
 from .jobs.worker import WorkerPool
 from .problems import PROBLEM_JSON, Problem
-from .engines import check as _check, docflow as _docflow, sync as _sync  # noqa: F401  (job handlers)
+from .engines import check as _check, docflow as _docflow, revise as _revise, sync as _sync  # noqa: F401
 from .jobs.scheduler import KeepInSync
 from .routes import admin, docflows, items, jobs, me, releases, repos, search
 from .settings import ServerSettings

@@ -145,3 +145,26 @@ def test_approve_opens_a_docs_branch_and_records_it(project, service):
     assert listed[int(suggestion)]["pull_request"]["url"].endswith(f"#{pr['branch']}")
     again = project("items", "approve", "docflows", suggestion, "--release", str(answer["release_id"]))
     assert again.returncode == 1 and "already approved" in again.stderr
+
+
+def test_request_changes_applies_what_it_can_read_and_costs_credits(project, service):
+    suggestion = new_suggestion(project, 14)
+    done = project("items", "request-changes", "docflows", suggestion, "-m",
+                   'replace "folder of the docs" with "where the docs live"; rename section "Other notes" to '
+                   '"Notes"\nmake it friendlier', "--file", "docs/cli.md")
+    assert done.returncode == 0, done.stderr
+    assert done.stdout.splitlines() == [
+        'applied: replace "folder of the docs" with "where the docs live"',
+        'could not apply: rename section "Other notes" to "Notes"',  # limited to docs/cli.md
+        "could not apply: make it friendlier", "Editor: passed"]
+    assert "+| `--docs-dir` | `docs` | where the docs live |" in project("items", "diff", "docflows", suggestion).stdout
+    history = project("items", "history", "docflows", suggestion).stdout.splitlines()
+    assert any(line.startswith("Changes requested by ada: replace") for line in history)
+    assert "Writer (revision): applied 1 of 3 instruction(s) [version 2]" in history
+    assert service.admin("credits", "show", "--org", "Flows") == "92"  # 100 - 8
+
+    service.admin("credits", "set", "--org", "Flows", "--amount", "3")
+    broke = project("items", "request-changes", "docflows", suggestion, "-m", 'remove "--retries"')
+    assert broke.returncode == 1 and "Not enough credits: request-changes costs 8, the balance is 3" in broke.stderr
+    assert service.admin("credits", "show", "--org", "Flows") == "3"
+    service.admin("credits", "set", "--org", "Flows", "--amount", "100")

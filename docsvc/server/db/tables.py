@@ -239,3 +239,22 @@ class OutboxMail(Base):
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     sent_at: Mapped[dt.datetime | None] = mapped_column(DateTime(timezone=True))
     error: Mapped[str | None] = mapped_column(Text)
+
+
+class CreditAccount(Base):
+    """An organisation's credit balance; every charge is also a ledger row."""
+
+    __tablename__ = "credit_accounts"
+    org_id: Mapped[int] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True)
+    balance: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class CreditCharge(Base):
+    __tablename__ = "credit_charges"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    org_id: Mapped[int] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"), index=True)
+    amount: Mapped[int] = mapped_column(Integer)
+    action: Mapped[str] = mapped_column(String(100))
+    item_id: Mapped[int | None] = mapped_column(Integer)
+    job_id: Mapped[str | None] = mapped_column(String(36))
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -136,3 +136,26 @@ def check_many(body: CheckManyBody, request: Request, caller: Caller = Depends(g
 def check_one(item_id: int, request: Request, body: CheckOneBody | None = None,
               caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
     return _check(request, caller, session, [item_id], False, body.ai if body else None)
+
+
+class RequestChangesBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    feedback: str = Field(min_length=1)
+    target_file: str | None = None
+
+
+@router.post("/docflows/{item_id}/request-changes", status_code=202)
+def request_changes(item_id: int, body: RequestChangesBody, request: Request, caller: Caller = Depends(get_caller),
+                    session: Session = Depends(get_session)):
+    from ..engines import revise
+    from ..jobs import queue
+    from ..services import credits
+
+    item = service.get_suggestion(session, caller, item_id)
+    if body.target_file and body.target_file not in ((item.data or {}).get("files") or {}):
+        raise invalid("target_file", f"{body.target_file} is not one of the suggestion's files")
+    credits.require(session, caller.org_id, revise.COST, "request-changes")
+    job = queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=revise.KIND,
+                        params={"item_id": item_id, "feedback": body.feedback, "target_file": body.target_file},
+                        concurrency_key=f"docflow:{item_id}", max_attempts=request.app.state.settings.job_max_attempts)
+    return accepted(request, job)
