@@ -284,5 +284,26 @@ def request_changes(tool, item_id, feedback, target_file, as_json) -> None:
     emit(result, as_json, render)
 
 
+@items.command("sync")
+@click.argument("tool", type=DOCFLOWS)
+@click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
+@json_option
+def sync_latest(tool, item_id, as_json) -> None:
+    """Sync Latest Code: add what the draft lacks from the pull request's newest code; waits
+    (5 credits, 8 when there is an update for the Editor to review)."""
+    api = client()
+    result = _wait_for(api, api.docflows.sync(item_id), "sync")
+
+    def render(r) -> list[str]:
+        if not r.get("new_commits"):
+            return [f"Suggestion {item_id}: {r.get('detail')}"]
+        lines = [f"Suggestion {item_id} synced to {str(r.get('head_sha'))[:12]} ({r.get('charged')} credits)"]
+        lines += [f"  new: {a}" for a in r.get("added", [])]
+        lines += [f"  updated: {p}" for p in r.get("updated_files", [])]
+        return lines
+
+    emit(result, as_json, render)
+
+
 def register(cli: click.Group) -> None:
     cli.add_command(docflow)

@@ -17,7 +17,8 @@ from .db.session import make_engine, make_sessionmaker
 from .idempotency import IdempotencyMiddleware
 from .jobs.worker import WorkerPool
 from .problems import PROBLEM_JSON, Problem
-from .engines import check as _check, docflow as _docflow, revise as _revise, sync as _sync  # noqa: F401
+from .engines import check as _check, docflow as _docflow, refresh as _refresh, revise as _revise  # noqa: F401
+from .engines import sync as _sync  # noqa: F401  (importing an engine registers its job handler)
 from .jobs.scheduler import KeepInSync
 from .routes import admin, docflows, items, jobs, me, releases, repos, search
 from .settings import ServerSettings

@@ -168,3 +168,30 @@ def test_request_changes_applies_what_it_can_read_and_costs_credits(project, ser
     assert broke.returncode == 1 and "Not enough credits: request-changes costs 8, the balance is 3" in broke.stderr
     assert service.admin("credits", "show", "--org", "Flows") == "3"
     service.admin("credits", "set", "--org", "Flows", "--amount", "100")
+
+
+def test_sync_latest_code_adds_what_the_draft_lacks(project, service):
+    suggestion = new_suggestion(project, 15)
+    quiet = project("items", "sync", "docflows", suggestion)
+    assert quiet.stdout.strip() == f"Suggestion {suggestion}: the pull request has no new commits"
+    before = int(service.admin("credits", "show", "--org", "Flows"))
+
+    code = next(p for p in service.workdir.parent.parent.glob("docflow*/code-work"))
+    git("checkout", "-q", "rename-docs-root", cwd=code)
+    text = (code / "app" / "cli.py").read_text().replace(
+        '    return parser', '    parser.add_argument("--timeout", default="30s", help="give up after this long")\n'
+                           '    return parser')
+    (code / "app" / "cli.py").write_text(text)
+    git("commit", "-q", "-am", "add --timeout", cwd=code)
+    git("push", "-q", "origin", "rename-docs-root", cwd=code)
+    stat = json.loads(project("items", "diff", "docflows", suggestion, "--stat", "--json").stdout)
+    assert stat["new_commits"] is True
+
+    synced = project("items", "sync", "docflows", suggestion)
+    assert synced.returncode == 0, synced.stderr
+    assert f"Suggestion {suggestion} synced to" in synced.stdout and "(8 credits)" in synced.stdout
+    assert "  new: flag --timeout added" in synced.stdout and "  updated: docs/cli.md" in synced.stdout
+    assert "+| `--timeout` | `30s` | give up after this long |" in \
+        project("items", "diff", "docflows", suggestion).stdout
+    assert int(service.admin("credits", "show", "--org", "Flows")) == before - 8
+    assert json.loads(project("items", "diff", "docflows", suggestion, "--stat", "--json").stdout)["new_commits"] is False

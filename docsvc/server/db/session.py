@@ -64,3 +64,9 @@ def as_utc(value: dt.datetime | None) -> dt.datetime | None:
 def rfc3339(value: dt.datetime | None) -> str | None:
     value = as_utc(value)
     return value.astimezone(dt.timezone.utc).isoformat().replace("+00:00", "Z") if value else None
+
+
+def object_session_or_none(obj):
+    from sqlalchemy.orm import object_session
+
+    return object_session(obj)

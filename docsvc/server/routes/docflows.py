@@ -159,3 +159,18 @@ def request_changes(item_id: int, body: RequestChangesBody, request: Request, ca
                         params={"item_id": item_id, "feedback": body.feedback, "target_file": body.target_file},
                         concurrency_key=f"docflow:{item_id}", max_attempts=request.app.state.settings.job_max_attempts)
     return accepted(request, job)
+
+
+@router.post("/docflows/{item_id}/sync", status_code=202)
+def sync_latest_code(item_id: int, request: Request, caller: Caller = Depends(get_caller),
+                     session: Session = Depends(get_session)):
+    from ..engines import refresh
+    from ..jobs import queue
+    from ..services import credits
+
+    service.get_suggestion(session, caller, item_id)
+    credits.require(session, caller.org_id, refresh.COST, "Sync Latest Code")
+    job = queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=refresh.KIND,
+                        params={"item_id": item_id}, concurrency_key=f"docflow:{item_id}",
+                        max_attempts=request.app.state.settings.job_max_attempts)
+    return accepted(request, job)

@@ -75,10 +75,29 @@ def summary(item: Item) -> dict:
     plan = [{"route": s.get("route"), "name": Path(s.get("file", "")).name, "taken": bool(s.get("taken")),
              "reason": s.get("reason"), "replaces": s.get("replaces")} for s in data.get("screenshots") or []]
     return {"id": item.id, "title": item.title, "status": item.work_status, "files": files,
-            "screenshot_plan": plan, "new_commits": False, "pull_request": item.pull_request or None,
+            "screenshot_plan": plan, "new_commits": new_commits(item), "pull_request": item.pull_request or None,
             "verdict": data.get("verdict"), "facts": data.get("facts") or [], "plan": data.get("plan") or [],
             "open_points": data.get("open_points") or [], "editor_passed": data.get("editor_passed"),
             "editor_comments": data.get("editor_comments") or []}
+
+
+def new_commits(item: Item) -> bool:
+    """Whether the pull request's branch moved since the draft (one ls-remote, no fetch)."""
+    from ..db.session import object_session_or_none
+    from ..db.tables import Integration
+    from ..engines.git import GitError, ls_remote_head
+
+    data = item.data or {}
+    branch = (data.get("pr") or {}).get("head_branch")
+    session = object_session_or_none(item)
+    integration = session.get(Integration, data.get("integration_id")) if session is not None else None
+    if not branch or integration is None:
+        return False
+    try:
+        head = ls_remote_head(integration.code_repo, branch)
+    except GitError:
+        return False
+    return head is not None and head != data.get("head_sha")
 
 
 def diff_text(item: Item) -> str:

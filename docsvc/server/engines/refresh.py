@@ -1,0 +1,94 @@
+"""The ``docflow.sync`` job (Sync Latest Code): when the pull request's head moved, add to the
+draft what it lacks from the newest code. Costs 5 credits, or 8 when there is an update for the
+Editor to review; nothing new to sync costs nothing."""
+
+from __future__ import annotations
+
+from ..db.tables import Integration, Item, utcnow
+from ..jobs.registry import JobContext, JobFailure, handler
+from ..services import credits
+from .docflow import _fact_view, resolve_head, unified_diff
+from .editor import review
+from .facts import facts_between
+from .git import GitError, Mirror
+from .planner import plan
+from .writer import write
+
+KIND = "docflow.sync"
+COST, COST_WITH_UPDATE = 5, 8
+
+
+@handler(KIND)
+def run_refresh(ctx: JobContext) -> dict:
+    item_id = ctx.params["item_id"]
+    with ctx.sessions() as session:
+        item = session.get(Item, item_id)
+        if item is None or item.org_id != ctx.org_id:
+            raise JobFailure("Unknown suggestion", f"Docflows suggestion {item_id} no longer exists")
+        data = dict(item.data or {})
+        integration = session.get(Integration, data.get("integration_id"))
+        if integration is None:
+            raise JobFailure("Unknown integration", "the suggestion's integration no longer exists")
+        session.expunge(integration)
+    code = Mirror.for_url(ctx.settings.data_dir, integration.code_repo)
+    try:
+        code.fetch()
+        head = resolve_head(code, {**(data.get("pr") or {}), "head_sha": None})
+    except GitError as exc:
+        raise JobFailure("Repository unreachable", f"code repository {code.url}: {exc}") from None
+    if head == data.get("head_sha"):
+        return {"new_commits": False, "added": [], "charged": 0, "detail": "the pull request has no new commits"}
+    known = {(f["kind"], f["change"], f["name"]) for f in data.get("facts") or []}
+    facts = [f for f in facts_between(code, data["base_sha"], head) if (f.kind, f.change, f.name) not in known]
+    files = {p: dict(e) for p, e in (data.get("files") or {}).items()}
+    docs = Mirror.for_url(ctx.settings.data_dir, integration.docs_repo)
+
+    def read(path: str) -> str | None:
+        if path in files:
+            return files[path]["new"]  # on top of the current draft
+        blob = docs.show(data["docs_commit"], path)
+        return blob.decode("utf-8", "replace") if blob is not None else None
+
+    def find(term: str) -> list[str]:
+        from ..services import search
+
+        with ctx.sessions() as session:
+            try:
+                hits = search.search(session, ctx.org_id, term, integration_id=integration.id, limit=50)
+            except Exception:
+                return []
+        return list(dict.fromkeys(list(files) + [hit.path for hit in hits]))
+
+    draft = write(plan(facts, find, read), read) if facts else None
+    changed = {p: t for p, t in (draft.files.items() if draft else ()) if t != read(p)}
+    cost = COST_WITH_UPDATE if changed else COST
+    for path, text in changed.items():
+        old = files[path]["old"] if path in files else (read(path) or "")
+        files[path] = {**files.get(path, {"reviewed": False, "last_check": None}), "old": old, "new": text}
+    renames = [(f.old, f.name) for f in facts if f.change == "renamed"]
+    result = review({p: e["new"] for p, e in files.items()}, lambda p: True, renames) if changed else None
+    with ctx.sessions() as session:
+        try:
+            credits.charge(session, ctx.org_id, cost, "sync latest code", item_id=item_id, job_id=ctx.job_id)
+        except credits.NotEnoughCredits as exc:
+            raise JobFailure("Not enough credits", str(exc)) from None
+        stored = session.get(Item, item_id)
+        rounds = list(data.get("rounds") or [])
+        entry = {"round": len(rounds) + 1, "stage": "Sync Latest Code", "at": utcnow().isoformat(),
+                 "summary": f"{len(facts)} new fact(s) in {head[:12]}; {len(changed)} file(s) updated"}
+        versions = list(data.get("versions") or [])
+        if changed:
+            version = max([v["version"] for v in versions] or [0]) + 1
+            versions.append({"version": version, "files": {p: e["new"] for p, e in files.items()}})
+            entry.update(version=version, notes=draft.notes,
+                         text=unified_diff({p: (e["old"], e["new"]) for p, e in files.items()}))
+        rounds.append(entry)
+        if result is not None:
+            rounds.append({"round": len(rounds) + 1, "stage": "Editor", "comments": [c.__dict__ for c in result.comments],
+                           "summary": "passed" if result.passed else f"{len(result.comments)} comment(s)"})
+        stored.data = {**data, "files": files, "versions": versions, "rounds": rounds, "head_sha": head,
+                       "facts": (data.get("facts") or []) + [_fact_view(f) for f in facts]}
+        session.commit()
+    return {"new_commits": True, "head_sha": head, "added": [f.describe() for f in facts],
+            "updated_files": sorted(changed), "charged": cost,
+            "editor_passed": result.passed if result is not None else None}
