@@ -305,5 +305,30 @@ def sync_latest(tool, item_id, as_json) -> None:
     emit(result, as_json, render)
 
 
+@items.command("screenshots")
+@click.argument("tool", type=DOCFLOWS)
+@click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
+@click.option("--take", "routes", multiple=True, metavar="ROUTE",
+              help="take a screenshot of this route or preview address (repeatable); waits")
+@json_option
+def screenshots(tool, item_id, routes, as_json) -> None:
+    """List planned screenshots: ✓ taken, ○ suggested, with the reason and any doc image replaced."""
+    api = client()
+    if routes:
+        _wait_for(api, api.docflows.take_screenshots(item_id, list(routes)), "screenshots")
+    plan = api.docflows.get(item_id).screenshot_plan
+
+    def render(entries) -> list[str]:
+        lines = []
+        for e in entries:
+            mark = "✓" if e.taken else "○"
+            replaces = f" (replaces {e.replaces})" if e.replaces else ""
+            name = f" {e.name}" if e.name else ""
+            lines.append(f"{mark} {e.route}{name}: {e.reason}{replaces}")
+        return lines
+
+    emit(plan, as_json, render, empty="No screenshots planned.")
+
+
 def register(cli: click.Group) -> None:
     cli.add_command(docflow)

@@ -18,7 +18,7 @@ from .idempotency import IdempotencyMiddleware
 from .jobs.worker import WorkerPool
 from .problems import PROBLEM_JSON, Problem
 from .engines import check as _check, docflow as _docflow, refresh as _refresh, revise as _revise  # noqa: F401
-from .engines import sync as _sync  # noqa: F401  (importing an engine registers its job handler)
+from .engines import screenshots as _screenshots, sync as _sync  # noqa: F401  (importing registers a job handler)
 from .jobs.scheduler import KeepInSync
 from .routes import admin, docflows, items, jobs, me, releases, repos, search
 from .settings import ServerSettings

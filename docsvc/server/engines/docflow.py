@@ -60,6 +60,28 @@ def counts(old: str, new: str) -> tuple[int, int]:
     return added, removed
 
 
+def suggest_screenshots(files: dict[str, str], tree: set[str]) -> list[dict[str, Any]]:
+    """Images on the planned pages that show a page of the product: each a suggested shot of the
+    route its file name names, replacing that image. (Uploaded screenshots skip this stage.)"""
+    import posixpath
+    import re as _re
+
+    from .screenshots import suggested_route
+
+    suggested, seen = [], set()
+    for path, text in sorted(files.items()):
+        for image in _re.findall(r"!\[[^\]]*\]\(\s*([^)\s]+)", text):
+            if _re.match(r"^[a-z]+:", image) or not image.lower().endswith((".png", ".jpg", ".jpeg", ".webp")):
+                continue
+            resolved = posixpath.normpath(posixpath.join(posixpath.dirname(path), image))
+            if resolved in seen or resolved not in tree:
+                continue
+            seen.add(resolved)
+            suggested.append({"route": suggested_route(image), "taken": False, "replaces": resolved,
+                              "reason": f"{path} shows {image}, a screen of the product that the change may alter"})
+    return suggested
+
+
 def _kept_versions(rounds: list[dict], first: dict[str, str], final: dict[str, str]) -> list[dict]:
     """The text of each round that has a version number: 1 the Writer's draft, 2 its revision."""
     versions = [{"version": 1, "files": first}]
@@ -163,6 +185,7 @@ def run_generate(ctx: JobContext) -> dict:
                        "text": unified_diff({p: (read(p) or "", t) for p, t in draft.files.items()})})
 
     files = {path: (read(path) or "", text) for path, text in draft.files.items()}
+    screenshots = ctx.params.get("screenshots") or suggest_screenshots(draft.files, tree)
     with ctx.sessions() as session:
         number = pr.get("number")
         item = Item(org_id=ctx.org_id, tool="docflows", title=f"PR #{number}: {pr.get('title', '')}".strip(),
@@ -173,7 +196,7 @@ def run_generate(ctx: JobContext) -> dict:
                         "files": {p: {"old": o, "new": n, "reviewed": False, "last_check": None}
                                   for p, (o, n) in files.items()},
                         "editor_passed": final.passed, "editor_comments": [c.__dict__ for c in final.comments],
-                        "rounds": rounds, "screenshots": ctx.params.get("screenshots") or [],
+                        "rounds": rounds, "screenshots": screenshots,
                         "versions": _kept_versions(rounds, first_draft, draft.files),
                         "verdict": planned.verdict})
         session.add(item)

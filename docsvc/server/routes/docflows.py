@@ -174,3 +174,31 @@ def sync_latest_code(item_id: int, request: Request, caller: Caller = Depends(ge
                         params={"item_id": item_id}, concurrency_key=f"docflow:{item_id}",
                         max_attempts=request.app.state.settings.job_max_attempts)
     return accepted(request, job)
+
+
+class ScreenshotsBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    routes: list[str] = Field(min_length=1)
+
+
+@router.post("/docflows/{item_id}/screenshots", status_code=202)
+def take_screenshots(item_id: int, body: ScreenshotsBody, request: Request, caller: Caller = Depends(get_caller),
+                     session: Session = Depends(get_session)):
+    from ..db.tables import Integration
+    from ..engines import screenshots
+    from ..jobs import queue
+
+    item = service.get_suggestion(session, caller, item_id)
+    data = item.data or {}
+    integration = session.get(Integration, data.get("integration_id"))
+    pr = data.get("pr") or {}
+    try:
+        base = screenshots.preview_base(integration.preview_url if integration else None, pr.get("head_branch"),
+                                        pr.get("head_sha") or data.get("head_sha"))
+        shots = [{"route": route, "address": screenshots.resolve(route, base)} for route in body.routes]
+    except screenshots.ScreenshotError as exc:
+        raise invalid("routes", str(exc)) from None
+    job = queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=screenshots.KIND,
+                        params={"item_id": item_id, "shots": shots}, concurrency_key=f"docflow:{item_id}",
+                        max_attempts=request.app.state.settings.job_max_attempts)
+    return accepted(request, job)

@@ -1,0 +1,134 @@
+"""Screenshots of the product's preview, taken with Playwright driving Debian's Chromium.
+
+Only addresses under the integration's preview host are allowed: a route (``/settings``) is
+joined to the preview URL (``{branch}`` and ``{sha}`` filled in); a full address must have the
+preview's scheme, host and port. Anything else (another host, a private address, ``file:``) is
+refused before a browser starts. No browser is ever downloaded: ``DOCSVC_SERVER_CHROMIUM``
+(default ``/usr/bin/chromium``) names the executable.
+"""
+
+from __future__ import annotations
+
+import os
+from pathlib import Path
+from urllib.parse import urljoin, urlparse
+
+CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+
+
+class ScreenshotError(Exception):
+    """A route cannot be shot; the message says why."""
+
+
+def preview_base(pattern: str | None, branch: str | None, sha: str | None) -> str:
+    if not pattern:
+        raise ScreenshotError("the integration has no preview URL pattern, so no page can be shot")
+    if "{branch}" in pattern and not branch:
+        raise ScreenshotError("the preview URL pattern uses {branch}, and the pull request has no head branch")
+    if "{sha}" in pattern and not sha:
+        raise ScreenshotError("the preview URL pattern uses {sha}, and the pull request has no head SHA")
+    return pattern.replace("{branch}", branch or "").replace("{sha}", sha or "")
+
+
+def resolve(route: str, base: str) -> str:
+    """The address to shoot for ``route``, or ScreenshotError when it leaves the preview host."""
+    allowed = urlparse(base)
+    if allowed.scheme not in ("http", "https"):
+        raise ScreenshotError(f"the preview URL {base} is not http or https")
+    if route.startswith("/") and not route.startswith("//"):
+        target = urljoin(base if base.endswith("/") else base + "/", route.lstrip("/"))
+    else:
+        target = route
+    parsed = urlparse(target)
+    if parsed.scheme not in ("http", "https"):
+        raise ScreenshotError(f"{route}: only pages of the preview ({allowed.netloc}) can be shot, not "
+                              f"{parsed.scheme or 'this'} addresses")
+    if (parsed.scheme, parsed.hostname, parsed.port) != (allowed.scheme, allowed.hostname, allowed.port):
+        raise ScreenshotError(f"{route}: only pages under the preview host {allowed.netloc} can be shot")
+    return target
+
+
+def take(addresses: list[str], folder: Path, timeout_ms: int = 30000) -> list[tuple[str, Path]]:
+    """Shoot each address into ``folder``; returns (address, PNG path) pairs."""
+    try:
+        from playwright.sync_api import Error as PlaywrightError
+        from playwright.sync_api import sync_playwright
+    except ImportError:
+        raise ScreenshotError("Playwright is not installed (pip install 'docsvc-cli[server]')") from None
+    executable = os.environ.get("DOCSVC_SERVER_CHROMIUM", "/usr/bin/chromium")
+    if not Path(executable).exists():
+        raise ScreenshotError(f"no Chromium at {executable} (apt-get install chromium, or set "
+                              "DOCSVC_SERVER_CHROMIUM)")
+    folder.mkdir(parents=True, exist_ok=True)
+    shots = []
+    try:
+        with sync_playwright() as p:
+            browser = p.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
+            try:
+                page = browser.new_page(viewport={"width": 1280, "height": 800})
+                for n, address in enumerate(addresses, 1):
+                    response = page.goto(address, wait_until="load", timeout=timeout_ms)
+                    if response is not None and response.status >= 400:
+                        raise ScreenshotError(f"{address} answered {response.status}")
+                    target = folder / f"shot-{n}-{abs(hash(address)) % 10**8}.png"
+                    page.screenshot(path=str(target), full_page=True)
+                    shots.append((address, target))
+            finally:
+                browser.close()
+    except PlaywrightError as exc:
+        raise ScreenshotError(str(exc).splitlines()[0]) from None
+    return shots
+
+
+def suggested_route(image: str) -> str:
+    """The product page an image in the docs probably shows, by its file name
+    (``settings__billing.png`` -> ``/settings/billing``, as the CI naming convention)."""
+    stem = Path(image).stem
+    return "/" if stem in ("index", "home") else "/" + "/".join(part for part in stem.split("__") if part)
+
+
+KIND = "docflow.screenshots"
+
+
+def _register() -> None:
+    """The job that takes screenshots for a suggestion and marks them taken."""
+    from ..db.tables import Item, StoredFile
+    from ..jobs.registry import JobContext, JobFailure, handler
+    from ..storage import FileStore
+
+    @handler(KIND)
+    def run_screenshots(ctx: JobContext) -> dict:
+        item_id, wanted = ctx.params["item_id"], ctx.params["shots"]  # [{route, address}]
+        ctx.progress(f"taking {len(wanted)} screenshot(s) in Chromium")
+        folder = Path(ctx.settings.data_dir) / "tmp" / ctx.job_id
+        try:
+            shots = take([w["address"] for w in wanted], folder)
+        except ScreenshotError as exc:
+            raise JobFailure("Screenshot failed", str(exc)) from None
+        store = FileStore(ctx.settings.data_dir)
+        with ctx.sessions() as session:
+            item = session.get(Item, item_id)
+            if item is None:
+                raise JobFailure("Unknown suggestion", f"Docflows suggestion {item_id} no longer exists")
+            data = dict(item.data or {})
+            plan = [dict(s) for s in data.get("screenshots") or []]
+            taken = []
+            for want, (_address, path) in zip(wanted, shots):
+                relative, size = store.save_copy(item_id, path)
+                session.add(StoredFile(item_id=item_id, kind="screenshot", path=relative, size=size))
+                entry = next((s for s in plan if s.get("route") == want["route"]), None)
+                if entry is None:
+                    entry = {"route": want["route"], "reason": "taken on request"}
+                    plan.append(entry)
+                entry.update(file=relative, taken=True, address=want["address"], bytes=size)
+                taken.append({"route": want["route"], "file": relative, "bytes": size})
+            item.data = {**data, "screenshots": plan}
+            session.commit()
+        import shutil
+
+        shutil.rmtree(folder, ignore_errors=True)
+        return {"taken": taken}
+
+
+_register()

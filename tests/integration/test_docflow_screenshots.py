@@ -1,0 +1,102 @@
+"""Screenshots for a suggestion: suggested from the docs' images, taken in Debian's Chromium from a
+preview served on loopback, and refused outside the preview host."""
+
+from __future__ import annotations
+
+import http.server
+import json
+import os
+import re
+import threading
+from pathlib import Path
+
+import pytest
+
+from tests.support import GitRemote, git, run_cli
+from tests.unit.test_facts import PY_NEW, PY_OLD
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 16
+DOCS = {
+    "docs/cli.md": "# Command line\n\n![The settings page](img/settings__billing.png)\n\n"
+                   "| Flag | Default | Description |\n|---|---|---|\n| `--docs-root` | `docs` | folder of the docs |\n",
+}
+
+
+@pytest.fixture(scope="module")
+def preview():
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = f"<html><body style='background:#2563eb'><h1>Preview of {self.path}</h1></body></html>".encode()
+            self.send_response(200)
+            self.send_header("Content-Type", "text/html")
+            self.send_header("Content-Length", str(len(body)))
+            self.end_headers()
+            self.wfile.write(body)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    yield f"http://127.0.0.1:{server.server_address[1]}"
+    server.shutdown()
+
+
+@pytest.fixture(scope="module")
+def project(service, preview, tmp_path_factory):
+    if not Path(os.environ.get("DOCSVC_SERVER_CHROMIUM", "/usr/bin/chromium")).exists():
+        if os.environ.get("CI"):
+            pytest.fail("chromium is missing: scripts/setup-ci-tools installs it")
+        pytest.skip("chromium is not installed (scripts/setup-ci-tools installs it)")
+    root = tmp_path_factory.mktemp("shots")
+    key = service.admin("init", "--org", "Shots", "--admin-email", "ada@shots.test")
+    code = GitRemote(root, "code", {"app/cli.py": PY_OLD})
+    git("checkout", "-q", "-b", "feature", cwd=code.work)
+    (code.work / "app" / "cli.py").write_text(PY_NEW)
+    git("commit", "-q", "-am", "feature", cwd=code.work)
+    git("push", "-q", "origin", "feature", cwd=code.work)
+    docs = GitRemote(root, "docs", DOCS)
+    (docs.work / "docs" / "img").mkdir()
+    (docs.work / "docs" / "img" / "settings__billing.png").write_bytes(PNG)
+    git("add", "-A", cwd=docs.work)
+    git("commit", "-q", "-m", "image", cwd=docs.work)
+    git("push", "-q", "origin", "main", cwd=docs.work)
+    integration = service.admin("integrations", "add", "--org", "Shots", "--name", "app", "--code-repo",
+                                str(code.bare), "--docs-repo", str(docs.bare), "--preview-url", preview + "/{branch}/")
+    cwd = root / "cwd"
+    cwd.mkdir()
+    (cwd / "docsvc.yaml").write_text(f"integration_id: {integration}\n")
+    cli = lambda *a: run_cli(*a, key=key, base_url=service.base_url, cwd=cwd)  # noqa: E731
+    assert cli("sync", "--integration-id", integration).returncode == 0
+    made = cli("docflow", "--pr-number", "1", "--pr-title", "t", "--pr-body", "", "--pr-author", "a",
+               "--pr-branch", "feature", "--json")
+    assert made.returncode == 0, made.stderr
+    return cli, str(json.loads(made.stdout)["suggestion_id"]), service
+
+
+def test_suggested_then_taken_in_chromium(project):
+    cli, suggestion, service = project
+    planned = cli("items", "screenshots", "docflows", suggestion)
+    assert planned.stdout.splitlines() == [
+        "○ /settings/billing: docs/cli.md shows img/settings__billing.png, a screen of the product that the change "
+        "may alter (replaces docs/img/settings__billing.png)"]
+    taken = cli("items", "screenshots", "docflows", suggestion, "--take", "/settings/billing", "--take", "/about")
+    assert taken.returncode == 0, taken.stderr
+    lines = taken.stdout.splitlines()
+    assert re.match(r"^✓ /settings/billing \w+-shot-1-\d+\.png: ", lines[0])
+    assert lines[0].endswith("(replaces docs/img/settings__billing.png)")
+    assert re.match(r"^✓ /about \w+-shot-2-\d+\.png: taken on request$", lines[1])
+    stored = sorted((service.data_dir / "items" / suggestion).glob("*.png"))
+    assert len(stored) == 2 and all(p.read_bytes().startswith(b"\x89PNG\r\n\x1a\n") for p in stored)
+    assert all(p.stat().st_size > 1000 for p in stored)  # a real rendering, not an empty file
+
+
+@pytest.mark.parametrize("route, reason", [
+    ("http://example.com/settings", "only pages under the preview host"),
+    ("http://10.0.0.1/admin", "only pages under the preview host"),
+    ("file:///etc/passwd", "not file addresses"),
+])
+def test_addresses_outside_the_preview_are_refused(project, route, reason):
+    cli, suggestion, _ = project
+    refused = cli("items", "screenshots", "docflows", suggestion, "--take", route)
+    assert refused.returncode == 1 and reason in refused.stderr
