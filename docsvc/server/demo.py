@@ -39,6 +39,9 @@ class DemoData:
     integration_id: int
     unsynced_integration_id: int
     docs_work: Path
+    docs_bare: Path
+    cli_dir: Path
+    next_item_id: int
 
 
 def tiny_png(width: int = 4, height: int = 3, rgb: tuple[int, int, int] = (37, 99, 235)) -> bytes:
@@ -98,24 +101,43 @@ def seed(session, settings, workdir: Path) -> DemoData:
     item("docflows", "PR #479: rename DOCS_ROOT to DOCS_DIR")
 
     repos = workdir / "repos"
-    code_bare, _ = make_remote(repos, "app-code", DEMO_CODE)
+    code_bare, code_work = make_remote(repos, "app-code", DEMO_CODE)
+    push(code_work, DEMO_PR, "Deploy: rename --docs-root, add --dry-run", branch="pr-482")
     docs_bare, docs_work = make_remote(repos, "app-docs", DEMO_DOCS)
     site_bare, _ = make_remote(repos, "website", {"docs/index.md": "# Website\n"})
     app = add_integration(session, org, name="Demo app", code_repo=str(code_bare), docs_repo=str(docs_bare),
                           preview_url="http://localhost:3000/{branch}")
     site = add_integration(session, org, name="Website", code_repo=str(site_bare), docs_repo=str(site_bare))
     session.flush()
+    cli_dir = workdir / "cli"
+    cli_dir.mkdir(parents=True, exist_ok=True)
+    (cli_dir / "docsvc.yaml").write_text(f"integration_id: {app.id}\n")  # docsvc docflow reads it here
+    last = max(i.id for i in (capture, spare, draft, diagram, suggestion))
     return DemoData(admin_key=admin_key, writer_key=writer_key, writer_id=wes.id, other_writer_id=rita.id,
                     release_id=r24.id, capture_id=capture.id, spare_capture_id=spare.id, draft_id=draft.id,
                     diagram_id=diagram.id, suggestion_id=suggestion.id, integration_id=app.id,
-                    unsynced_integration_id=site.id, docs_work=docs_work)
+                    unsynced_integration_id=site.id, docs_work=docs_work, docs_bare=docs_bare, cli_dir=cli_dir,
+                    next_item_id=last + 2)
 
 
-DEMO_CODE = {"app/cli.py": "import argparse\n\nparser = argparse.ArgumentParser()\n"
-                           "parser.add_argument('--dry-run', action='store_true')\n"}
+_CLI = """import argparse
+import os
+
+parser = argparse.ArgumentParser(prog="deploy")
+parser.add_argument("--force", action="store_true", help="overwrite what is there")
+parser.add_argument("--docs-root", default="docs", help="folder of the docs")
+parser.add_argument("--retries", type=int, default=3, help="how often to retry")
+TOKEN = os.environ["DEPLOY_TOKEN"]
+"""
+DEMO_CODE = {"app/cli.py": _CLI}
+# Pull request #482 of the demo code repository, on branch pr-482.
+DEMO_PR = {"app/cli.py": _CLI.replace('"--docs-root"', '"--docs-dir"').replace("default=3", "default=5").replace(
+    'TOKEN =', 'parser.add_argument("--dry-run", action="store_true", help="show what would happen")\nTOKEN =')}
 DEMO_DOCS = {
     "docs/index.md": "# Demo app\n\nThe demo app deploys your site.\n",
-    "docs/cli.md": "# Command line\n\n| flag | meaning |\n|---|---|\n| --force | overwrite |\n",
+    "docs/cli.md": "# Command line\n\n| Flag | Default | Description |\n|---|---|---|\n"
+                   "| `--force` | | overwrite what is there |\n| `--docs-root` | `docs` | folder of the docs |\n"
+                   "| `--retries` | `3` | how often to retry |\n\nPublish another folder with `deploy --docs-root site/`.\n",
     "docs/limits.md": "# Limits\n\n## Rate limits\n\nThe API allows 100 requests per minute.\n",
     "docs/auth.rst": "Authentication\n==============\n\nTokens expire after an hour.\n",
 }
@@ -144,13 +166,18 @@ def make_remote(root: Path, name: str, files: dict[str, str]) -> tuple[Path, Pat
     return bare, work
 
 
-def push(work: Path, files: dict[str, str], message: str) -> None:
+def push(work: Path, files: dict[str, str], message: str, branch: str = "main") -> None:
+    """Commit files on ``branch`` (made from main when new) and push it; main stays checked out."""
+    if branch != "main":
+        _git("checkout", "-q", "-b", branch, cwd=work)
     for path, content in files.items():
         (work / path).parent.mkdir(parents=True, exist_ok=True)
         (work / path).write_text(content)
     _git("add", "-A", cwd=work)
     _git("commit", "-q", "-m", message, cwd=work)
-    _git("push", "-q", "origin", "main", cwd=work)
+    _git("push", "-q", "origin", branch, cwd=work)
+    if branch != "main":
+        _git("checkout", "-q", "main", cwd=work)
 
 
 def _silent_wav(seconds: float = 0.2, rate: int = 8000) -> bytes:
@@ -170,6 +197,14 @@ def tour(data: DemoData, base_url: str) -> list[tuple[list[str] | str, int]]:
         push(data.docs_work, {"docs/deploy.md": "# Deploy\n\nUse --dry-run to preview a deploy.\n"},
              "Document --dry-run")
 
+    suggestion = str(data.next_item_id)
+
+    def docs_branch() -> list[str]:
+        done = subprocess.run(["git", "log", "--oneline", "-1", f"docsvc/suggestion-{suggestion}"],
+                              cwd=data.docs_bare, capture_output=True, text=True)
+        return [f"$ git log --oneline -1 docsvc/suggestion-{suggestion}    # in the docs repository",
+                done.stdout.strip() or done.stderr.strip()]
+
     return [
         (["admin", "integrations", "list"], A),
         (["repos", "list"], W),
@@ -181,6 +216,13 @@ def tour(data: DemoData, base_url: str) -> list[tuple[list[str] | str, int]]:
         (["sync", "--integration-id", app], W),
         (["repos", "list"], W),
         (["search", "dry-run", "--integration-id", app], W),
+        (["docflow", "--pr-number", "482", "--pr-title", "Deploy: rename --docs-root, add --dry-run",
+          "--pr-body", "Renames the flag and adds a dry run.", "--pr-author", "wes", "--pr-branch", "pr-482"], W),
+        (["items", "diff", "docflows", suggestion], W),
+        (["items", "diff", "docflows", suggestion, "--stat"], W),
+        (["items", "history", "docflows", suggestion], W),
+        (["items", "approve", "docflows", suggestion, "--new-release", "2.6"], W),
+        ("the approved change is a branch with a commit in the docs repository", docs_branch),
         (["releases", "list"], W),
         (["items", "list", "captures"], W),
         (["items", "list", "captures", "--release", str(data.release_id)], W),
@@ -261,13 +303,15 @@ def run_demo(*, port: int, workdir: Path, serve: bool) -> int:
     for args, who in tour(data, base_url):
         if isinstance(args, str):
             click.secho(f"# {args}", fg="magenta")
-            who()
+            for line in who() or ():
+                click.echo(f"  {line}")
             click.echo()
             continue
         env = {**os.environ, "DOCSVC_BASE_URL": base_url, "DOCSVC_API_KEY": keys[who]}
         shown = "docsvc " + " ".join(shlex.quote(a) for a in args)
         click.secho(f"$ {shown}" + ("    # as Ada Admin" if who else ""), fg="cyan")
         done = subprocess.run([sys.executable, "-m", "docsvc", *args], env=env, stdin=subprocess.DEVNULL,
+                              cwd=data.cli_dir,
                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         for line in done.stdout.rstrip().splitlines():
             click.echo(f"  {line}")
