@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -200,3 +201,81 @@ def test_an_installed_wheel_renders_the_templates_too(job_python, tmp_path):
                           capture_output=True, text=True, cwd=tmp_path, env=clean_env(PATH=path_with(job_python)))
     assert done.returncode == 0, done.stderr
     assert (tmp_path / "vars" / "docsvc.groovy").read_text() == render_kind("jenkins")["vars/docsvc.groovy"]
+
+
+DOCFLOW_WORKFLOW = """name: docflow under act
+on: pull_request
+jobs:
+  docflow:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - name: UI tests write the screenshots
+        shell: bash
+        run: mkdir -p "$RUNNER_TEMP/shots" && cp "$SHOTS_FROM_TESTS"/*.png "$RUNNER_TEMP/shots/"
+      - id: docflow
+        uses: ./
+        with:
+          operation: docflow
+          api-key: ${{ secrets.DOCSVC_API_KEY }}
+          base-url: ${{ vars.DOCSVC_BASE_URL }}
+          integration-id: "%s"
+          screenshots-dir: ${{ runner.temp }}/shots
+      - shell: bash
+        env:
+          ITEM: ${{ steps.docflow.outputs.item-id }}
+        run: echo "later-step item=$ITEM"
+"""
+
+
+def test_docflow_with_screenshots_under_act(job_python, tmp_path):
+    """A pull_request event, screenshots from an earlier step, the action uploads them: a
+    suggestion with both screenshots taken."""
+    act = need(ACT)
+    from tests.unit.test_facts import PY_NEW, PY_OLD
+    from tests.unit.test_planner_writer import DOCS
+
+    svc = LocalService(db_url=TestDatabase("sqlite", tmp_path).url, workdir=tmp_path / "work").start()
+    try:
+        key = svc.admin("init", "--org", "Flow CI", "--admin-email", "ci@flow.test")
+        from tests.support import GitRemote
+
+        code = GitRemote(tmp_path, "code", {"app/cli.py": PY_OLD})
+        git("checkout", "-q", "-b", "feature", cwd=code.work)
+        head = code.commit({"app/cli.py": PY_NEW}, "the PR").strip()
+        git("push", "-q", "origin", "feature", cwd=code.work)
+        docs = GitRemote(tmp_path, "docs", DOCS)
+        integration = svc.admin("integrations", "add", "--org", "Flow CI", "--name", "app", "--code-repo",
+                                str(code.bare), "--docs-repo", str(docs.bare))
+        assert run_cli("sync", "--integration-id", integration, key=key, base_url=svc.base_url).returncode == 0
+        event = tmp_path / "event.json"
+        event.write_text(json.dumps({"action": "opened", "number": 7, "pull_request": {
+            "number": 7, "title": "Rename --docs-root", "body": "Also adds --dry-run.", "user": {"login": "ana"},
+            "html_url": "https://github.com/acme/app/pull/7", "head": {"ref": "feature", "sha": head},
+            "base": {"ref": "main"}}}))
+        workflow = tmp_path / "docflow.yml"
+        workflow.write_text(DOCFLOW_WORKFLOW % integration)
+        shots = tmp_path / "shots"
+        shots.mkdir()
+        from docsvc.server.demo import tiny_png
+
+        (shots / "index.png").write_bytes(tiny_png())
+        (shots / "settings__billing.png").write_bytes(tiny_png(rgb=(22, 163, 74)))
+        argv = act_argv(act, workflow, tmp_path, 'echo "$JOB_PYTHON_BIN" >> "$GITHUB_PATH"; '
+                                                 'export PATH="$JOB_PYTHON_BIN:$PATH"',
+                        secrets={"DOCSVC_API_KEY": key}, variables={"DOCSVC_BASE_URL": svc.base_url},
+                        env={"JOB_PYTHON_BIN": str(job_python), "SHOTS_FROM_TESTS": str(shots)})
+        argv[1] = "pull_request"
+        done = subprocess.run(argv + ["-e", str(event)], cwd=ROOT, capture_output=True, text=True,
+                              stdin=subprocess.DEVNULL, timeout=900, env=act_env(tmp_path))
+        records = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+        log = "".join(r.get("msg", "") for r in records if r.get("raw_output"))
+        assert done.returncode == 0, log[-4000:] + done.stderr[-2000:]
+        item = re.search(r"later-step item=(\d+)", log).group(1)
+        summaries = "".join(r["content"] for r in records if r.get("command") == "summary")
+        assert "docsvc: Docflows suggestion for pull request #7" in summaries and "| Screenshots | 2 |" in summaries
+        plan = json.loads(run_cli("items", "screenshots", "docflows", item, "--json", key=key,
+                                  base_url=svc.base_url).stdout)
+        assert sorted((p["route"], p["taken"]) for p in plan) == [("/", True), ("/settings/billing", True)]
+    finally:
+        svc.stop()
