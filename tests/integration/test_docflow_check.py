@@ -37,7 +37,9 @@ class Project:
         made = self("docflow", "--pr-number", str(number), "--pr-title", "t", "--pr-body", "", "--pr-author", "a",
                     "--pr-branch", "feature", "--json")
         assert made.returncode == 0, made.stderr
-        return str(json.loads(made.stdout)["suggestion_id"])
+        suggestion = json.loads(made.stdout)["suggestion_id"]
+        assert suggestion, made.stdout
+        return str(suggestion)
 
     def suggested_text(self, suggestion: str, path: str) -> str:
         """The file as the suggestion would make it, rebuilt from its diff."""
@@ -89,6 +91,21 @@ def test_every_verdict(project):
     assert listed[int(a)]["work_status"] == "done"
 
 
+def test_the_extra_reading_costs_a_credit_and_sees_past_formatting(project, service):
+    project.docs.commit(DOCS, "back to the original docs again")
+    d = project.suggest(4)
+    # Applied by hand, but the new row written with other spacing and emphasis.
+    by_hand = project.suggested_text(d, "docs/cli.md").replace(
+        "| `--dry-run` | — | show what would happen |", "|  **--dry-run**  | — |  Show what would happen |")
+    project.docs.commit({"docs/cli.md": by_hand, "docs/env.md": project.suggested_text(d, "docs/env.md"),
+                         "docs/legacy.md": project.suggested_text(d, "docs/legacy.md")}, "by hand")
+    before = int(service.admin("credits", "show", "--org", "Checks"))
+    assert project.check(d, "--no-ai")[0] == f"{d}: probably already in the docs (pull request open)"
+    assert int(service.admin("credits", "show", "--org", "Checks")) == before  # the text check is free
+    assert project.check(d)[0] == f"{d}: already in the docs (pull request open)"
+    assert int(service.admin("credits", "show", "--org", "Checks")) == before - 1
+
+
 def test_probably_and_updated_and_merged(project):
     project.docs.commit(DOCS, "back to the original docs")
     b = project.suggest(2)
@@ -122,3 +139,4 @@ def test_check_needs_an_id_or_all_and_knows_unknown_ids(project):
     assert unknown.returncode == 1 and "Docflows suggestion 9999 not found" in unknown.stderr
     everything = project.check("--all", "--no-ai")
     assert everything and all(re.match(r"^(\d+: |  )", line) for line in everything)
+

@@ -14,6 +14,7 @@ is in the default branch) or closed (its branch is gone) is told beside it.
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from sqlalchemy import select
@@ -53,6 +54,24 @@ def compare(old: str, new: str, current: str | None) -> tuple[str, str]:
     return UPDATED, "the docs changed since the suggestion was drafted"
 
 
+AI_COST = 1
+
+
+def _normal(line: str) -> str:
+    """A line with formatting ignored: case, emphasis and code marks, spacing, table padding."""
+    return re.sub(r"\s+", " ", re.sub(r"[*_`]", "", line)).replace(" |", "|").replace("| ", "|").strip().lower()
+
+
+def read_closely(old: str, new: str, current: str) -> tuple[str, str] | None:
+    """The extra reading of a file the text comparison left at "probably": the lines compared
+    with formatting ignored. Returns an upgraded (finding, reason), or None when it stays."""
+    normal = lambda text: {_normal(x) for x in text.split("\n") if x.strip()}  # noqa: E731
+    added, removed, now = normal(new) - normal(old), normal(old) - normal(new), normal(current)
+    if added and added <= now and not (removed & now):
+        return ALREADY, "read closely: every added line is there once formatting is ignored"
+    return None
+
+
 def pr_state(code: Mirror, integration: Integration, data: dict) -> str:
     head, branch = data.get("head_sha"), (data.get("pr") or {}).get("head_branch")
     try:
@@ -69,6 +88,7 @@ def pr_state(code: Mirror, integration: Integration, data: dict) -> str:
 @handler(KIND)
 def run_check(ctx: JobContext) -> dict:
     ids, dismiss_done = ctx.params.get("ids"), bool(ctx.params.get("dismiss_done"))
+    ai = ctx.params.get("ai") is not False  # the extra reading unless turned off (--no-ai)
     with ctx.sessions() as session:
         query = select(Item).where(Item.org_id == ctx.org_id, Item.tool == "docflows")
         items = [i for i in session.scalars(query.order_by(Item.id)).unique()
@@ -113,6 +133,9 @@ def run_check(ctx: JobContext) -> dict:
                     files[path] = {**entry, "old": current, "new": redone}
             files[path] = {**files[path], "last_check": finding}
             findings.append({"path": path, "finding": finding, "reason": reason})
+        extra = None
+        if ai and any(f["finding"] == PROBABLY for f in findings):
+            extra = _read_closely(ctx, item.id, files, findings, docs, head)
         verdict = min((f["finding"] for f in findings), key=_ORDER.index)
         dismissed = dismiss_done and verdict == ALREADY and not data.get("dismissed")
         data.update(files=files, last_check={"verdict": verdict, "at": utcnow().isoformat(), "docs_commit": head})
@@ -126,9 +149,33 @@ def run_check(ctx: JobContext) -> dict:
             stored.data = data
             session.commit()
         results.append({"id": item.id, "verdict": verdict, "files": findings,
-                        "pr_state": pr_state(code, integration, data), "dismissed": dismissed})
+                        "pr_state": pr_state(code, integration, data), "dismissed": dismissed,
+                        **({"extra_reading": extra} if extra else {})})
     ctx.progress("checked", done=len(items), total=len(items))
     return {"suggestions": results}
+
+
+def _read_closely(ctx: JobContext, item_id: int, files: dict, findings: list[dict], docs: Mirror, head: str) -> str:
+    """1 credit per suggestion that needs it; without the credits the text verdict stands."""
+    from ..services import credits
+
+    with ctx.sessions() as session:
+        try:
+            credits.charge(session, ctx.org_id, AI_COST, "check-docs extra reading", item_id=item_id,
+                           job_id=ctx.job_id)
+            session.commit()
+        except credits.NotEnoughCredits as exc:
+            return f"skipped: {exc}"
+    for finding in findings:
+        if finding["finding"] != PROBABLY:
+            continue
+        entry = files[finding["path"]]
+        blob = docs.show(head, finding["path"])
+        upgraded = read_closely(entry["old"], entry["new"], blob.decode("utf-8", "replace") if blob else "")
+        if upgraded:
+            finding["finding"], finding["reason"] = upgraded
+            files[finding["path"]] = {**entry, "last_check": upgraded[0]}
+    return f"done ({AI_COST} credit)"
 
 
 def _reapply(path: str, current: str, facts: list[dict[str, Any]]) -> str | None:
