@@ -140,3 +140,16 @@ def test_check_needs_an_id_or_all_and_knows_unknown_ids(project):
     everything = project.check("--all", "--no-ai")
     assert everything and all(re.match(r"^(\d+: |  )", line) for line in everything)
 
+
+
+def test_a_pull_request_whose_branch_is_gone_is_closed(project):
+    git("checkout", "-q", "-b", "attempts", "main", cwd=project.code.work)
+    (project.code.work / "app" / "cli.py").write_text(PY_NEW.replace("--retries", "--attempts"))
+    git("commit", "-q", "-am", "rename --retries", cwd=project.code.work)
+    git("push", "-q", "origin", "attempts", cwd=project.code.work)
+    git("checkout", "-q", "main", cwd=project.code.work)
+    made = project("docflow", "--pr-number", "5", "--pr-title", "t", "--pr-body", "", "--pr-author", "a",
+                   "--pr-branch", "attempts", "--json")
+    suggestion = str(json.loads(made.stdout)["suggestion_id"])
+    git("push", "-q", "origin", "--delete", "attempts", cwd=project.code.work)
+    assert project.check(suggestion)[0].endswith("(pull request closed)")
