@@ -191,7 +191,7 @@ def tour(data: DemoData, base_url: str) -> list[tuple[list[str] | str, int]]:
     (a description, an action) for something that happens outside docsvc."""
     W, A = 0, 1
     c, s = str(data.capture_id), str(data.spare_capture_id)
-    app, site = str(data.integration_id), str(data.unsynced_integration_id)
+    app = str(data.integration_id)
 
     def new_docs_commit() -> None:
         push(data.docs_work, {"docs/deploy.md": "# Deploy\n\nUse --dry-run to preview a deploy.\n"},

@@ -1,8 +1,6 @@
 """Every CI operation through ``entrypoint.py``'s code, against interface-shaped answers."""
 
 import json
-import struct
-import zlib
 
 import pytest
 

@@ -4,7 +4,6 @@ inputs reaching scripts only through the environment."""
 import re
 import subprocess
 import sys
-from pathlib import Path
 
 import pytest
 import yaml

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import contextlib
 import uuid
-from pathlib import Path
 from typing import Iterator, Mapping
 
 from .base import Finding, Reporter

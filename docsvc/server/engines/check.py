@@ -159,7 +159,7 @@ def _read_closely(ctx: JobContext, item_id: int, files: dict, findings: list[dic
     """1 credit per suggestion that needs it; without the credits the text verdict stands."""
     from ..services import credits
 
-    with ctx.sessions() as session:
+    with ctx.sessions() as session:  # unlike the other actions, no credits means no extra reading, not a failure
         try:
             credits.charge(session, ctx.org_id, AI_COST, "check-docs extra reading", item_id=item_id,
                            job_id=ctx.job_id)

@@ -82,6 +82,25 @@ def suggest_screenshots(files: dict[str, str], tree: set[str]) -> list[dict[str,
     return suggested
 
 
+def keep_version(data: dict, files: dict[str, dict]) -> tuple[list[dict], int]:
+    """The suggestion's versions with the current draft added as the next version number."""
+    versions = list(data.get("versions") or [])
+    version = max([v["version"] for v in versions] or [0]) + 1
+    versions.append({"version": version, "files": {p: e["new"] for p, e in files.items()}})
+    return versions, version
+
+
+def charge_or_fail(session, ctx: JobContext, amount: int, action: str, item_id: int) -> None:
+    """Take the action's price now that it succeeded; a balance that cannot pay fails the job
+    and nothing is saved."""
+    from ..services import credits
+
+    try:
+        credits.charge(session, ctx.org_id, amount, action, item_id=item_id, job_id=ctx.job_id)
+    except credits.NotEnoughCredits as exc:
+        raise JobFailure("Not enough credits", str(exc)) from None
+
+
 def _kept_versions(rounds: list[dict], first: dict[str, str], final: dict[str, str]) -> list[dict]:
     """The text of each round that has a version number: 1 the Writer's draft, 2 its revision."""
     versions = [{"version": 1, "files": first}]

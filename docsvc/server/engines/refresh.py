@@ -6,8 +6,7 @@ from __future__ import annotations
 
 from ..db.tables import Integration, Item, utcnow
 from ..jobs.registry import JobContext, JobFailure, handler
-from ..services import credits
-from .docflow import _fact_view, resolve_head, unified_diff
+from .docflow import _fact_view, charge_or_fail, keep_version, resolve_head, unified_diff
 from .editor import review
 from .facts import facts_between
 from .git import GitError, Mirror
@@ -68,18 +67,14 @@ def run_refresh(ctx: JobContext) -> dict:
     renames = [(f.old, f.name) for f in facts if f.change == "renamed"]
     result = review({p: e["new"] for p, e in files.items()}, lambda p: True, renames) if changed else None
     with ctx.sessions() as session:
-        try:
-            credits.charge(session, ctx.org_id, cost, "sync latest code", item_id=item_id, job_id=ctx.job_id)
-        except credits.NotEnoughCredits as exc:
-            raise JobFailure("Not enough credits", str(exc)) from None
+        charge_or_fail(session, ctx, cost, "sync latest code", item_id)
         stored = session.get(Item, item_id)
         rounds = list(data.get("rounds") or [])
         entry = {"round": len(rounds) + 1, "stage": "Sync Latest Code", "at": utcnow().isoformat(),
                  "summary": f"{len(facts)} new fact(s) in {head[:12]}; {len(changed)} file(s) updated"}
         versions = list(data.get("versions") or [])
         if changed:
-            version = max([v["version"] for v in versions] or [0]) + 1
-            versions.append({"version": version, "files": {p: e["new"] for p, e in files.items()}})
+            versions, version = keep_version(data, files)
             entry.update(version=version, notes=draft.notes,
                          text=unified_diff({p: (e["old"], e["new"]) for p, e in files.items()}))
         rounds.append(entry)

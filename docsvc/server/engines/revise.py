@@ -13,8 +13,7 @@ import re
 
 from ..db.tables import Item, User, utcnow
 from ..jobs.registry import JobContext, JobFailure, handler
-from ..services import credits
-from .docflow import unified_diff
+from .docflow import charge_or_fail, keep_version, unified_diff
 from .editor import review
 
 KIND = "docflow.revise"
@@ -88,14 +87,9 @@ def run_revise(ctx: JobContext) -> dict:
     comments = [c.__dict__ for c in result.comments]
     if applied:
         with ctx.sessions() as session:
-            try:
-                credits.charge(session, ctx.org_id, COST, "request-changes", item_id=item_id, job_id=ctx.job_id)
-            except credits.NotEnoughCredits as exc:
-                raise JobFailure("Not enough credits", str(exc)) from None
+            charge_or_fail(session, ctx, COST, "request-changes", item_id)
             stored = session.get(Item, item_id)
-            versions = list(data.get("versions") or [])
-            version = max([v["version"] for v in versions] or [0]) + 1
-            versions.append({"version": version, "files": {p: e["new"] for p, e in files.items()}})
+            versions, version = keep_version(data, files)
             rounds = list(data.get("rounds") or [])
             rounds.append({"round": len(rounds) + 1, "stage": "Changes requested", "author": who.name if who else None,
                            "at": utcnow().isoformat(), "summary": feedback})

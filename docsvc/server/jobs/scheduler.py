@@ -10,7 +10,7 @@ from sqlalchemy import select
 
 from ..db.tables import Integration, Job, RepoState
 from ..engines.git import GitError, ls_remote_head
-from ..engines.sync import KIND, concurrency_key
+from ..engines.sync import concurrency_key
 
 log = logging.getLogger("docsvc.server.keep_in_sync")
 

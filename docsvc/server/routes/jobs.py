@@ -33,7 +33,7 @@ def poll_hint(job) -> str:
     return "0" if age < 10 else "1" if age < 300 else "2"
 
 
-def accepted(request, job) -> "JSONResponse":
+def accepted(request, job):
     """The 202 answer of every job-starting POST: ``{status, job_id}`` with Location and a poll hint.
 
     Wakes a worker at once, so a short job is done by the client's first poll."""
