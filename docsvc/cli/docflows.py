@@ -11,7 +11,7 @@ from . import exit_codes
 from .context import CliExit, client, settings
 from .items import items
 from .output import emit, json_option, status
-from .progress import JobProgress
+from .progress import wait_for_job
 
 
 def _screenshot_pair(ctx, param, values):
@@ -54,12 +54,7 @@ def docflow(pr_number, pr_title, pr_body, pr_author, pr_branch, pr_sha, screensh
     api = client()
     ref = api.docflows.generate(integration_id=integration_id, pr_data=pr, screenshots=screenshots or None)
     status(f"Docflows suggestion for PR #{pr_number} queued (job {ref.job_id})")
-    with JobProgress("docflow") as progress:
-        job = api.jobs.wait(ref.job_id, timeout=timeout, on_progress=progress.update)
-    if job.status == "failed":
-        raise CliExit(f"docflow failed: {job.error.title}: {job.error.detail}" if job.error else "docflow failed",
-                      exit_codes.FAILED)
-    result = job.result or {}
+    result = wait_for_job(api, ref, "docflow", timeout)
 
     def render(r) -> list[str]:
         if not r.get("suggestion_id"):
@@ -231,11 +226,7 @@ def check(tool, item_id, check_all, dismiss_done, no_ai, as_json) -> None:
         ref = api.docflows.check_many(ids=[item_id], dismiss_done=True, ai=ai)
     else:
         ref = api.docflows.check(item_id, ai=ai)
-    with JobProgress("check") as progress:
-        job = api.jobs.wait(ref.job_id, on_progress=progress.update)
-    if job.status == "failed":
-        raise CliExit(f"check failed: {job.error.title}: {job.error.detail}" if job.error else "check failed",
-                      exit_codes.FAILED)
+    result = wait_for_job(api, ref, "check")
 
     def render(result) -> list[str]:
         lines = []
@@ -247,16 +238,7 @@ def check(tool, item_id, check_all, dismiss_done, no_ai, as_json) -> None:
                     lines.append(f"  {f['path']}: {f['finding']}: {f['reason']}")
         return lines or ["No open suggestions."]
 
-    emit(job.result or {}, as_json, render)
-
-
-def _wait_for(api, ref, label: str):
-    with JobProgress(label) as progress:
-        job = api.jobs.wait(ref.job_id, on_progress=progress.update)
-    if job.status == "failed":
-        raise CliExit(f"{label} failed: {job.error.title}: {job.error.detail}" if job.error else f"{label} failed",
-                      exit_codes.FAILED)
-    return job.result or {}
+    emit(result, as_json, render)
 
 
 @items.command("request-changes")
@@ -268,7 +250,7 @@ def _wait_for(api, ref, label: str):
 def request_changes(tool, item_id, feedback, target_file, as_json) -> None:
     """The Technical Writer revises on your feedback and the Editor reviews (8 credits)."""
     api = client()
-    result = _wait_for(api, api.docflows.request_changes(item_id, feedback, target_file=target_file),
+    result = wait_for_job(api, api.docflows.request_changes(item_id, feedback, target_file=target_file),
                        "request-changes")
 
     def render(r) -> list[str]:
@@ -292,7 +274,7 @@ def sync_latest(tool, item_id, as_json) -> None:
     """Sync Latest Code: add what the draft lacks from the pull request's newest code; waits
     (5 credits, 8 when there is an update for the Editor to review)."""
     api = client()
-    result = _wait_for(api, api.docflows.sync(item_id), "sync")
+    result = wait_for_job(api, api.docflows.sync(item_id), "sync")
 
     def render(r) -> list[str]:
         if not r.get("new_commits"):
@@ -315,7 +297,7 @@ def screenshots(tool, item_id, routes, as_json) -> None:
     """List planned screenshots: ✓ taken, ○ suggested, with the reason and any doc image replaced."""
     api = client()
     if routes:
-        _wait_for(api, api.docflows.take_screenshots(item_id, list(routes)), "screenshots")
+        wait_for_job(api, api.docflows.take_screenshots(item_id, list(routes)), "screenshots")
     plan = api.docflows.get(item_id).screenshot_plan
 
     def render(entries) -> list[str]:

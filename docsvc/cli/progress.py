@@ -68,3 +68,18 @@ class JobProgress:
             self.stream.write("\n")
             self.stream.flush()
             self._drawn = False
+
+
+def wait_for_job(api, ref, label: str, timeout: float | None = None):
+    """Wait for a job with progress; its result, or one ``Error: <label> failed: ...`` line and exit 1.
+    A timeout raises JobTimeoutError (exit 8, mapped by the root command)."""
+    from . import exit_codes
+    from .context import CliExit
+
+    with JobProgress(label) as progress:
+        job = api.jobs.wait(ref.job_id, timeout=timeout, on_progress=progress.update)
+    if job.status == "failed":
+        error = job.error
+        raise CliExit(f"{label} failed: {error.title}: {error.detail}" if error else f"{label} failed",
+                      exit_codes.FAILED)
+    return job.result or {}

@@ -8,7 +8,7 @@ import click
 from . import exit_codes
 from .context import CliExit, client
 from .output import columns, emit, json_option, status
-from .progress import JobProgress
+from .progress import wait_for_job
 
 
 @click.command()
@@ -22,13 +22,7 @@ def sync(integration_id: int, timeout: float | None, as_json: bool) -> None:
     api = client()
     ref = api.repos.sync(integration_id)
     status(f"Sync of integration {integration_id} queued (job {ref.job_id})")
-    with JobProgress("sync") as progress:
-        job = api.jobs.wait(ref.job_id, timeout=timeout, on_progress=progress.update)
-    if job.status == "failed":
-        error = job.error
-        raise CliExit(f"sync failed: {error.title}: {error.detail}" if error else "sync failed",
-                      exit_codes.FAILED)
-    result = job.result or {}
+    result = wait_for_job(api, ref, "sync", timeout)
 
     def render(r) -> str:
         kind = "incremental" if r.get("incremental") else "full"
