@@ -14,6 +14,7 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..images import route_for_image, sniff, split_route_pair
 from .settings import InputError
 
 IMAGE_SUFFIXES = (".png", ".jpg", ".jpeg", ".webp")
@@ -27,31 +28,14 @@ class Screenshot:
     size: int
 
 
-def sniff(head: bytes) -> str | None:
-    """The image format by its content, not its name."""
-    if head.startswith(b"\x89PNG\r\n\x1a\n"):
-        return "png"
-    if head.startswith(b"\xff\xd8\xff"):
-        return "jpeg"
-    if head[:4] == b"RIFF" and head[8:12] == b"WEBP":
-        return "webp"
-    return None
-
-
-def route_from_name(name: str) -> str:
-    stem = Path(name).stem
-    if stem == "index":
-        return "/"
-    return "/" + "/".join(part for part in stem.split("__") if part)
-
-
 def _pairs(values) -> list[tuple[str, Path]]:
     pairs = []
     for value in values:
-        route, sep, path = value.rpartition("=")
-        if not sep or not route.strip() or not path.strip():
-            raise InputError(f"--screenshots: expected ROUTE=PATH, got {value!r}")
-        pairs.append((route.strip(), Path(path.strip())))
+        try:
+            route, path = split_route_pair(value)
+        except ValueError as exc:
+            raise InputError(f"--screenshots: {exc}") from None
+        pairs.append((route, Path(path)))
     return pairs
 
 
@@ -60,7 +44,7 @@ def _from_folder(folder: Path, mapping_file: str | None) -> list[tuple[str, Path
         raise InputError(f"--screenshots-dir: {folder} is not a folder")
     images = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
     if mapping_file is None:
-        return [(route_from_name(p.name), p) for p in images]
+        return [(route_for_image(p.name), p) for p in images]
     mapping = _read_mapping(Path(mapping_file))
     unmapped = [p.name for p in images if p.name not in mapping]
     if unmapped:

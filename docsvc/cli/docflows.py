@@ -7,6 +7,7 @@ import sys
 
 import click
 
+from ..images import split_route_pair
 from . import exit_codes
 from .context import CliExit, client, settings
 from .items import items
@@ -17,9 +18,10 @@ from .progress import wait_for_job
 def _screenshot_pair(ctx, param, values):
     pairs = {}
     for value in values:
-        route, sep, path = value.rpartition("=")
-        if not sep or not route or not path:
-            raise click.BadParameter(f"expected ROUTE=PATH, got {value!r}")
+        try:
+            route, path = split_route_pair(value)
+        except ValueError as exc:
+            raise click.BadParameter(str(exc)) from None
         if not os.path.isfile(path):
             raise click.BadParameter(f"{path}: file not found")
         pairs[route] = path

@@ -66,7 +66,7 @@ def suggest_screenshots(files: dict[str, str], tree: set[str]) -> list[dict[str,
     import posixpath
     import re as _re
 
-    from .screenshots import suggested_route
+    from ...images import route_for_image
 
     suggested, seen = [], set()
     for path, text in sorted(files.items()):
@@ -77,7 +77,7 @@ def suggest_screenshots(files: dict[str, str], tree: set[str]) -> list[dict[str,
             if resolved in seen or resolved not in tree:
                 continue
             seen.add(resolved)
-            suggested.append({"route": suggested_route(image), "taken": False, "replaces": resolved,
+            suggested.append({"route": route_for_image(image), "taken": False, "replaces": resolved,
                               "reason": f"{path} shows {image}, a screen of the product that the change may alter"})
     return suggested
 

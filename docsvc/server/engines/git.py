@@ -24,9 +24,9 @@ class GitError(Exception):
 
 
 def _run(args: list[str], *, cwd: Path | None = None, timeout: float = FETCH_TIMEOUT,
-         input: bytes | None = None) -> bytes:
+         input: bytes | None = None, env: dict[str, str] | None = None) -> bytes:
     try:
-        done = subprocess.run(["git", *args], cwd=cwd, env={**os.environ, **_ENV}, input=input,
+        done = subprocess.run(["git", *args], cwd=cwd, env={**os.environ, **_ENV, **(env or {})}, input=input,
                               capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         raise GitError(f"git {args[0]} timed out after {timeout:.0f} s") from None
@@ -194,10 +194,7 @@ def push_branch(location: str, base: str, branch: str, files: dict[str, str], me
             target.parent.mkdir(parents=True, exist_ok=True)
             target.write_text(text, encoding="utf-8")
             _run(["add", "--", path], cwd=clone)
-        done = subprocess.run(["git", "commit", "--quiet", "-m", message], cwd=clone, capture_output=True,
-                              env={**os.environ, **_ENV, **identity})
-        if done.returncode != 0:
-            raise GitError(done.stderr.decode("utf-8", "replace").strip() or "git commit failed")
+        _run(["commit", "--quiet", "-m", message], cwd=clone, env=identity)
         _run(["push", "--quiet", "origin", f"{branch}:refs/heads/{branch}"], cwd=clone)
         return _run(["rev-parse", "HEAD"], cwd=clone).decode().strip()
     finally:

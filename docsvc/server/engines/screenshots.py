@@ -81,13 +81,6 @@ def take(addresses: list[str], folder: Path, timeout_ms: int = 30000) -> list[tu
     return shots
 
 
-def suggested_route(image: str) -> str:
-    """The product page an image in the docs probably shows, by its file name
-    (``settings__billing.png`` -> ``/settings/billing``, as the CI naming convention)."""
-    stem = Path(image).stem
-    return "/" if stem in ("index", "home") else "/" + "/".join(part for part in stem.split("__") if part)
-
-
 KIND = "docflow.screenshots"
 
 

@@ -9,6 +9,7 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
+from ...images import sniff
 from ..db.tables import Item
 from ..engines import docflow as engine
 from ..jobs import queue
@@ -17,7 +18,6 @@ from .accounts import Caller
 from .repos import org_integration
 
 _PR_REQUIRED = ("number", "title", "author")
-_IMAGE_MAGIC = (b"\x89PNG\r\n\x1a\n", b"\xff\xd8\xff")
 
 
 def check_pr_data(pr: Any) -> dict:
@@ -44,7 +44,7 @@ def save_uploads(data_dir: Path, uploads: list[tuple[str, bytes]], routes: dict[
     folder = Path(data_dir) / "uploads" / uuid.uuid4().hex
     saved = []
     for name, content in uploads:
-        if not content.startswith(_IMAGE_MAGIC) and not (content[:4] == b"RIFF" and content[8:12] == b"WEBP"):
+        if sniff(content[:16]) is None:
             raise invalid("screenshots", f"{name} is not a PNG, JPEG or WebP image")
         if name not in routes:
             raise invalid("pr_data.screenshots", f"no route given for {name}")
