@@ -82,6 +82,21 @@ def suggest_screenshots(files: dict[str, str], tree: set[str]) -> list[dict[str,
     return suggested
 
 
+def index_finder(ctx: JobContext, integration_id: int):
+    """``find(term)`` for the planner: the docs pages the integration's index holds for a term."""
+    from ..problems import Problem
+
+    def find(term: str) -> list[str]:
+        with ctx.sessions() as session:
+            try:
+                hits = search.search(session, ctx.org_id, term, integration_id=integration_id, limit=50)
+            except Problem:  # a term the index cannot search (punctuation only): no pages
+                return []
+        return [hit.path for hit in hits]
+
+    return find
+
+
 def keep_version(data: dict, files: dict[str, dict]) -> tuple[list[dict], int]:
     """The suggestion's versions with the current draft added as the next version number."""
     versions = list(data.get("versions") or [])
@@ -150,16 +165,8 @@ def run_generate(ctx: JobContext) -> dict:
             texts[path] = data.decode("utf-8", "replace") if data is not None else None
         return texts[path]
 
-    def find(term: str) -> list[str]:
-        with ctx.sessions() as session:
-            try:
-                hits = search.search(session, ctx.org_id, term, integration_id=integration_id, limit=50)
-            except Exception:  # a term the index cannot search (punctuation only): no pages
-                return []
-        return [hit.path for hit in hits]
-
     ctx.progress(f"planning the docs change for {len(facts)} fact(s)")
-    planned = plan(facts, find, read)
+    planned = plan(facts, index_finder(ctx, integration_id), read)
     rounds: list[dict[str, Any]] = [{
         "round": 1, "stage": "Information Architect", "at": utcnow().isoformat(),
         "summary": f"{len(planned.pages)} page(s) planned" if planned.pages else planned.verdict,

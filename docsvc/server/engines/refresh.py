@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from ..db.tables import Integration, Item, utcnow
 from ..jobs.registry import JobContext, JobFailure, handler
-from .docflow import _fact_view, charge_or_fail, keep_version, resolve_head, unified_diff
+from .docflow import _fact_view, charge_or_fail, index_finder, keep_version, resolve_head, unified_diff
 from .editor import review
 from .facts import facts_between
 from .git import GitError, Mirror
@@ -48,15 +48,10 @@ def run_refresh(ctx: JobContext) -> dict:
         blob = docs.show(data["docs_commit"], path)
         return blob.decode("utf-8", "replace") if blob is not None else None
 
-    def find(term: str) -> list[str]:
-        from ..services import search
+    in_index = index_finder(ctx, integration.id)
 
-        with ctx.sessions() as session:
-            try:
-                hits = search.search(session, ctx.org_id, term, integration_id=integration.id, limit=50)
-            except Exception:
-                return []
-        return list(dict.fromkeys(list(files) + [hit.path for hit in hits]))
+    def find(term: str) -> list[str]:  # the draft's own pages first: they may mention the term by now
+        return list(dict.fromkeys(list(files) + in_index(term)))
 
     draft = write(plan(facts, find, read), read) if facts else None
     changed = {p: t for p, t in (draft.files.items() if draft else ()) if t != read(p)}
