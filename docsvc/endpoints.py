@@ -26,6 +26,9 @@ TOOLS = (
 )
 
 WORK_STATUSES = ("todo", "in_progress", "in_review", "blocked", "done", "rejected")
+# /convert: the spec kinds, and each target format with the file extension its result gets.
+CONVERT_SOURCES = ("openapi", "helm")
+CONVERT_TARGETS = {"docusaurus": ".md", "sphinx": ".rst", "md": ".md", "rst": ".rst", "adoc": ".adoc"}
 
 
 @dataclass(frozen=True)
@@ -96,6 +99,9 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     E("admin.list_integrations", "GET", "/admin/integrations", cli="admin integrations list",
       origin="addition"),
     E("search.query", "GET", "/search", cli="search", origin="addition"),
+    E("convert.document", "GET", "/conversions/{id}/document",
+      no_cli_reason="docsvc convert writes the document and prints this link (it opens with the share key)",
+      origin="addition"),
 )
 
 _BY_NAME = {e.name: e for e in ENDPOINTS}

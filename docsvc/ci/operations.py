@@ -8,12 +8,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, Callable
 
+from ..endpoints import CONVERT_TARGETS
 from .context import CiContext
 from .providers import Finding, Reporter
 from .screenshots import collect
 from .settings import CiSettings, InputError
 
-TARGET_SUFFIX = {"docusaurus": ".md", "sphinx": ".rst", "md": ".md", "rst": ".rst", "adoc": ".adoc"}
 
 
 @dataclass
@@ -147,7 +147,7 @@ def plan_convert(s: CiSettings, ctx: CiContext) -> Plan:
     content = source.read_text(encoding="utf-8", errors="strict") if source.stat().st_size else ""
     if not content.strip():
         raise InputError(f"--input-file: {source} is empty")
-    output = Path(s.output) if s.output else source.with_suffix(TARGET_SUFFIX[s.target])
+    output = Path(s.output) if s.output else source.with_suffix(CONVERT_TARGETS[s.target])
     if output.resolve() == source.resolve():
         raise InputError(f"--output: {output} would overwrite the input; choose another path")
 
@@ -194,9 +194,9 @@ def plan_api_scan_pr(s: CiSettings, ctx: CiContext) -> Plan:
             out.findings.append(Finding("error", f"{target}: {reason}" if isinstance(target, str) else str(reason)))
         out.result = {"pull_requests": prs, "errors": errors}
         out.facts += [("Targets", ", ".join(targets))] + [("Pull request", u) for u in out.pull_requests]
-        if not out.pull_requests:
+        if out.findings:  # as the CLI: every requested target must open; the others still did
             out.status = "failed"
-            out.error = "no pull request could be opened"
+            out.error = f"{len(out.findings)} of {len(targets)} target(s) could not be opened"
 
     return Plan(f"Pull requests from API scan {s.scan_id}", "POST", f"/oas/scans/{s.scan_id}/pull-request", body,
                 lambda c: c.oas.open_pull_request(
@@ -229,6 +229,7 @@ def plan_validate(s: CiSettings, ctx: CiContext) -> Plan:
 
     def finish(result: dict, out: Outcome) -> None:
         out.findings = findings_of(result)
+        out.item_id = result.get("scan_id")  # the api-scans item: input scan-id of api-scan-pr
         errors = sum(f.severity == "error" for f in out.findings)
         warnings = sum(f.severity == "warning" for f in out.findings)
         out.facts += [("Errors", str(errors)), ("Warnings", str(warnings)), ("Fail on", s.fail_on)]

@@ -15,6 +15,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from ..endpoints import CONVERT_SOURCES, CONVERT_TARGETS
+
 OPERATIONS = ("sync", "docflow", "convert", "api-scan-pr", "validate", "check")
 PROVIDERS = ("auto", "github", "gitlab", "jenkins", "local")
 ALL = OPERATIONS
@@ -74,9 +76,9 @@ INPUTS: tuple[Input, ...] = (
       operations=("docflow",)),
     # convert
     I("input_file", "spec file to convert", operations=("convert",)),
-    I("source_type", "kind of spec", kind="choice", choices=("openapi", "helm"), operations=("convert",)),
+    I("source_type", "kind of spec", kind="choice", choices=CONVERT_SOURCES, operations=("convert",)),
     I("target", "output format", kind="choice", default="docusaurus",
-      choices=("docusaurus", "sphinx", "md", "rst", "adoc"), operations=("convert",)),
+      choices=tuple(CONVERT_TARGETS), operations=("convert",)),
     I("output", "where to write the result (default: input name with the target's extension)",
       operations=("convert",)),
     # api-scan-pr

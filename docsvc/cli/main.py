@@ -7,7 +7,7 @@ import sys
 import click
 
 from .. import __version__
-from . import admin, ci, docflows, items, releases, repos, work
+from . import admin, api_readiness, ci, convert, docflows, items, releases, repos, work
 
 
 class DocsvcGroup(click.Group):
@@ -40,7 +40,7 @@ def cli(ctx: click.Context) -> None:
     ctx.ensure_object(dict)
 
 
-for module in (items, releases, admin, repos, ci, docflows, work):
+for module in (items, releases, admin, repos, ci, docflows, work, convert, api_readiness):
     module.register(cli)
 
 

@@ -27,3 +27,7 @@ class ConvertResource(APIResource):
             cast=JobRef,
             idempotency_key=idempotency_key,
         )
+
+    def document(self, item_id: int) -> str:
+        """The saved document of conversion ``item_id`` (the text the share link opens)."""
+        return self._client.call("convert.document", path_params={"id": item_id}, raw_text=True)

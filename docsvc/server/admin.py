@@ -305,6 +305,59 @@ def integrations_add(session, settings, org: str, name: str, code_repo: str, doc
     click.echo(integration.id)
 
 
+@main.group("api-specs")
+def api_specs() -> None:
+    """The organisation's API-readiness configuration: which spec POST /oas/validate checks."""
+
+
+def _stage_option(name: str, what: str):
+    return click.option(f"--{name}/--no-{name}", f"run_{name.replace('-', '_')}", default=None,
+                        help=f"run {what} by default (unchanged when not given)")
+
+
+@api_specs.command("set")
+@click.option("--org", required=True)
+@click.option("--integration", "integration_id", required=True, type=click.IntRange(min=1),
+              help="the integration whose code repository holds the spec")
+@click.option("--path", required=True, metavar="FILE", help="the spec's path in that repository")
+@click.option("--branch", default=None, help="branch to read (default: the integration's code branch)")
+@_stage_option("swagger", "the structural validation")
+@_stage_option("redocly", "the Redocly recommended rules")
+@_stage_option("ai-fix", "the mechanical fixes")
+@_stage_option("ai-content", "the generated summaries and descriptions")
+@db_option
+@transaction
+def api_specs_set(session, settings, org: str, integration_id: int, path: str, branch: str | None, **stages) -> None:
+    """Save which spec is checked (integration, branch, path) and the default stages; prints it."""
+    import json
+
+    from .services.accounts import get_org
+    from .services.api_specs import config_view, set_config
+
+    config = set_config(session, get_org(session, org), integration_id=integration_id, path=path, branch=branch,
+                        stages=stages)
+    _status(f"API-readiness configuration of {org!r} saved")
+    click.echo(json.dumps(config_view(config)))
+
+
+@api_specs.command("show")
+@click.option("--org", required=True)
+@db_option
+@transaction
+def api_specs_show(session, settings, org: str) -> None:
+    """Print the saved configuration as JSON (or say there is none)."""
+    import json
+
+    from .db.tables import ApiSpecConfig
+    from .services.accounts import AdminError, get_org
+    from .services.api_specs import config_view
+
+    config = session.get(ApiSpecConfig, get_org(session, org).id)
+    if config is None:
+        raise AdminError(f"no API-readiness configuration is saved for {org!r}")
+    click.echo(json.dumps(config_view(config)))
+
+
 @main.group()
 def credits() -> None:
     """An organisation's credit balance (Docflows actions are paid in credits)."""

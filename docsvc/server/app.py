@@ -15,12 +15,14 @@ from .. import __version__
 from ..endpoints import ENDPOINTS
 from .db.session import make_engine, make_sessionmaker
 from .idempotency import IdempotencyMiddleware
+from .limits import BodyLimitMiddleware
 from .jobs.worker import WorkerPool
 from .problems import PROBLEM_JSON, Problem
 from .engines import check as _check, docflow as _docflow, refresh as _refresh, revise as _revise  # noqa: F401
 from .engines import screenshots as _screenshots, sync as _sync  # noqa: F401  (importing registers a job handler)
+from .engines import conversion as _conversion, scan as _scan  # noqa: F401
 from .jobs.scheduler import KeepInSync
-from .routes import admin, docflows, items, jobs, me, releases, repos, search
+from .routes import admin, convert, docflows, items, jobs, me, oas, releases, repos, search
 from .settings import ServerSettings
 from .storage import FileStore
 
@@ -89,7 +91,7 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
     app.state.store = FileStore(settings.data_dir)
     app.state.pool = pool
 
-    routers = [module.router for module in (items, jobs, me, releases, admin, repos, search, docflows)]
+    routers = [module.router for module in (items, jobs, me, releases, admin, repos, search, docflows, convert, oas)]
     for router in routers:
         app.include_router(router, prefix=API_PREFIX)
 
@@ -118,4 +120,5 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
     _add_unserved_endpoints(app, routers)
     app.add_middleware(IdempotencyMiddleware, get_sessions=lambda: app.state.sessions,
                        ttl_seconds=settings.idempotency_ttl_seconds)
+    app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)  # outermost: before anything reads
     return app

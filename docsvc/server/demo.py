@@ -109,9 +109,15 @@ def seed(session, settings, workdir: Path) -> DemoData:
                           preview_url="http://localhost:3000/{branch}")
     site = add_integration(session, org, name="Website", code_repo=str(site_bare), docs_repo=str(site_bare))
     session.flush()
+    from .services.api_specs import set_config
+
+    set_config(session, org, integration_id=app.id, path="api/openapi.yaml", branch=None,
+               stages={"run_swagger": True, "run_redocly": True, "run_ai_fix": True, "run_ai_content": True})
     cli_dir = workdir / "cli"
     cli_dir.mkdir(parents=True, exist_ok=True)
     (cli_dir / "docsvc.yaml").write_text(f"integration_id: {app.id}\n")  # docsvc docflow reads it here
+    if CHART_VALUES.is_file():
+        shutil.copyfile(CHART_VALUES, cli_dir / "values.yaml")
     last = max(i.id for i in (capture, spare, draft, diagram, suggestion))
     return DemoData(admin_key=admin_key, writer_key=writer_key, writer_id=wes.id, other_writer_id=rita.id,
                     release_id=r24.id, capture_id=capture.id, spare_capture_id=spare.id, draft_id=draft.id,
@@ -129,7 +135,39 @@ parser.add_argument("--docs-root", default="docs", help="folder of the docs")
 parser.add_argument("--retries", type=int, default=3, help="how often to retry")
 TOKEN = os.environ["DEPLOY_TOKEN"]
 """
-DEMO_CODE = {"app/cli.py": _CLI}
+# The demo app's API description, with what an API-readiness scan should catch: a path with a
+# trailing slash, an operation without operationId, summary or 4xx response, an undeclared tag.
+_SPEC = """openapi: 3.0.3
+info:
+  title: Demo app deploy API
+  version: 2.4.0
+servers:
+  - url: https://deploy.demo.docsvc.dev/
+paths:
+  /deployments/:
+    get:
+      summary: List deployments
+      operationId: listDeployments
+      responses:
+        "200":
+          description: The deployments, newest first
+    post:
+      tags: [deployments]
+      requestBody:
+        content:
+          application/json:
+            schema:
+              type: object
+              properties:
+                dry_run: {type: boolean, default: false}
+                docs_dir: {type: string, default: docs}
+      responses:
+        "202":
+          description: Deployment started
+"""
+DEMO_CODE = {"app/cli.py": _CLI, "api/openapi.yaml": _SPEC}
+# The chart of this project's own deploy/ folder: a real values file with helm-docs comments.
+CHART_VALUES = Path(__file__).resolve().parents[2] / "deploy" / "helm" / "docsvc-server" / "values.yaml"
 # Pull request #482 of the demo code repository, on branch pr-482.
 DEMO_PR = {"app/cli.py": _CLI.replace('"--docs-root"', '"--docs-dir"').replace("default=3", "default=5").replace(
     'TOKEN =', 'parser.add_argument("--dry-run", action="store_true", help="show what would happen")\nTOKEN =')}
@@ -199,6 +237,22 @@ def tour(data: DemoData, base_url: str) -> list[tuple[list[str] | str, int]]:
 
     suggestion = str(data.next_item_id)
 
+    def fetch_api_description() -> list[str]:
+        import httpx
+
+        text = httpx.get(f"{base_url}/api/v1/openapi.json", timeout=30).text
+        (data.cli_dir / "docsvc-api.json").write_text(text, encoding="utf-8")
+        return [f"$ curl -s {base_url}/api/v1/openapi.json > docsvc-api.json", f"({len(text):,} bytes)"]
+
+    def head_of(path: Path, lines: int) -> list[str]:
+        return [f"$ head -{lines} {path.name}"] + path.read_text(encoding="utf-8").splitlines()[:lines]
+
+    helm_steps = [(["convert", "values.yaml", "-t", "helm", "--target", "md"], W),
+                  ("the parameters table, written beside the values file",
+                   lambda: head_of(data.cli_dir / "values.md", 14))] \
+        if (data.cli_dir / "values.yaml").is_file() else []
+    scan = data.next_item_id + 2 + bool(helm_steps)  # after the suggestion and the conversions
+
     def docs_branch() -> list[str]:
         done = subprocess.run(["git", "log", "--oneline", "-1", f"docsvc/suggestion-{suggestion}"],
                               cwd=data.docs_bare, capture_output=True, text=True)
@@ -240,6 +294,15 @@ def tour(data: DemoData, base_url: str) -> list[tuple[list[str] | str, int]]:
         (["admin", "users", "list"], A),
         (["items", "list", "docflows", "--status", "rejected"], A),
         (["mywork", "--json"], W),
+        ("this service's own OpenAPI document: a real OpenAPI 3.1 description", fetch_api_description),
+        (["convert", "docsvc-api.json", "-t", "openapi", "--target", "docusaurus"], W),
+        ("the reference, an MDX page for Docusaurus", lambda: head_of(data.cli_dir / "docsvc-api.md", 12)),
+        *helm_steps,
+        (["items", "list", "conversions"], W),
+        (["validate", "--fail-on", "never"], W),
+        (["api-scan", "open-pr", str(scan), "--to", "source", "--to", "docs", "--repo", app,
+          "--path", "docs/reference/openapi.yaml"], W),
+        (["items", "list", "api-scans"], W),
     ]
 
 

@@ -36,6 +36,9 @@ class ServerSettings:
     remote_check_seconds: float = 60.0
     # How often integrations with Keep in sync on are checked; 0 turns the schedule off.
     keep_in_sync_seconds: float = 300.0
+    # Request bodies beyond this are refused with 413 (MS Graph beta, the largest real OpenAPI
+    # document we know, is 47 MB; sent as a JSON string it grows by its escapes).
+    max_body_bytes: int = 128 * 1024 * 1024
 
     @classmethod
     def from_env(cls, database_url: str | None = None) -> "ServerSettings":
@@ -49,6 +52,7 @@ class ServerSettings:
             smtp_url=env.get("DOCSVC_SERVER_SMTP_URL") or None,
             remote_check_seconds=_env_float("DOCSVC_SERVER_REMOTE_CHECK_SECONDS", 60.0),
             keep_in_sync_seconds=_env_float("DOCSVC_SERVER_KEEP_IN_SYNC_SECONDS", 300.0),
+            max_body_bytes=int(_env_float("DOCSVC_SERVER_MAX_BODY_MB", 128) * 1024 * 1024),
         )
 
     def with_(self, **changes) -> "ServerSettings":

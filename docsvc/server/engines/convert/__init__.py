@@ -1,0 +1,56 @@
+"""Spec to documentation: OpenAPI (2.0, 3.0, 3.1) or Helm values into one of five formats.
+
+``convert(source_type, content, target_format)`` loads the text safely (``specload``), builds a
+``doc.Document`` (``openapi`` or ``helm``) and renders it (``writers``). The job in
+``engines/conversion.py`` wraps it and saves the result as a ``conversions`` item.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ....endpoints import CONVERT_SOURCES, CONVERT_TARGETS
+from ..specload import SpecError, detect_kind, load
+
+__all__ = ["Conversion", "convert", "TARGETS", "SOURCE_TYPES", "SpecError"]
+
+TARGETS = tuple(CONVERT_TARGETS)
+SOURCE_TYPES = CONVERT_SOURCES
+
+
+@dataclass
+class Conversion:
+    document: str
+    title: str
+    warnings: list[str] = field(default_factory=list)
+    stats: dict[str, int] = field(default_factory=dict)  # operations, schemas, webhooks / keys, sections
+    names: list[str] = field(default_factory=list)  # every operation ("GET /pets") or values key path
+
+
+def parse(source_type: str, content: str):
+    """Load and check the kind; raises ``SpecError`` (with a line where known)."""
+    if source_type not in SOURCE_TYPES:
+        raise SpecError(f"source_type must be one of {', '.join(SOURCE_TYPES)}")
+    data = load(content).data
+    kind = detect_kind(data)
+    if source_type == "openapi" and kind != "openapi":
+        raise SpecError("not an OpenAPI document: it has neither an 'openapi' nor a 'swagger' field")
+    if source_type == "helm" and kind == "openapi":
+        raise SpecError("this is an OpenAPI document, not a Helm values file (use source_type openapi)")
+    return data
+
+
+def convert(source_type: str, content: str, target_format: str) -> Conversion:
+    from . import writers
+
+    if target_format not in TARGETS:
+        raise SpecError(f"target_format must be one of {', '.join(TARGETS)}")
+    data = parse(source_type, content)
+    if source_type == "openapi":
+        from .openapi import build
+        built = build(data)
+    else:
+        from .helm import build
+        built = build(content, data)
+    text = writers.render(built.document, target_format)
+    return Conversion(text, built.document.title, built.warnings, built.stats, built.names)

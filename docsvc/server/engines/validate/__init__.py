@@ -1,0 +1,140 @@
+"""API-readiness validation of an OpenAPI document: structure, lint, mechanical fixes, generated text.
+
+``run(text, ...)`` is the entry point the ``api-scans`` job calls:
+
+* ``run_swagger`` — the official OpenAPI JSON Schemas (2.0, 3.0 2021-09-28, 3.1 2022-10-07 with
+  its dialect) through ``jsonschema_rs``, plus openapi-spec-validator's semantic checks
+  (:mod:`.structure`); rules ``struct`` and ``spec``, severity ``error``, source ``swagger``.
+* ``run_redocly`` — Redocly CLI's ``recommended`` ruleset re-implemented rule by rule
+  (:mod:`.rules`); Redocly's severities (``warn`` → ``warning``), source ``redocly``.
+* ``run_ai_fix`` — mechanical fixes (:mod:`.fixes`) applied to a copy: ``corrected``, ``fixes``.
+* ``run_ai_content`` — missing summaries/descriptions written from names and schemas
+  (:mod:`.content`) into ``prepped``, each in ``generated`` with the rule that produced it.
+
+Texts that do not load or are not OpenAPI raise ``specload.SpecError``.
+"""
+
+from __future__ import annotations
+
+import copy
+import json
+from collections import Counter
+from dataclasses import dataclass, field
+from typing import Any
+
+import yaml
+
+from .. import specload
+from ..specload import SpecError
+from . import content as _content
+from . import fixes as _fixes
+from . import rules as _rules
+from . import structure as _structure
+from .lines import lines_for
+from .walker import Walk, version_family
+
+__all__ = ["run", "ScanResult", "SpecError", "serialize"]
+
+
+@dataclass
+class ScanResult:
+    findings: list[dict]
+    syntax: str
+    prepped: str
+    corrected: str | None = None
+    fixes: list[dict] = field(default_factory=list)
+    generated: list[dict] = field(default_factory=list)
+    stats: dict = field(default_factory=dict)
+
+
+_Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
+
+
+def serialize(data: Any, syntax: str) -> str:
+    """The pre-processed form: JSON indented 2, or block YAML keeping key order, wide lines."""
+    if syntax == "json":
+        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    options = dict(sort_keys=False, allow_unicode=True, default_flow_style=False, width=1 << 30)
+    out = yaml.dump(data, Dumper=_Dumper, **options)
+    if _Dumper is not yaml.SafeDumper and "\\U" in out:
+        # libyaml escapes characters outside the BMP (emoji) even with allow_unicode; the Python
+        # emitter writes them as they are
+        out = yaml.dump(data, Dumper=yaml.SafeDumper, **options)
+    return out
+
+
+def _copy(data: Any) -> Any:
+    try:
+        return json.loads(json.dumps(data))
+    except (TypeError, ValueError, RecursionError):
+        return copy.deepcopy(data)
+
+
+def _severity(value: str) -> str:
+    return "error" if value == "error" else "warning" if value in ("warn", "warning") else "notice"
+
+
+def run(text: str, *, file: str | None = None, run_swagger=True, run_redocly=True, run_ai_fix=False,
+        run_ai_content=False) -> ScanResult:
+    loaded = specload.load(text)
+    data = loaded.data
+    if specload.detect_kind(data) != "openapi":
+        raise SpecError("the document is not an OpenAPI description (no `openapi` or `swagger` field)")
+    version = version_family(data)
+    walk = Walk(data)
+    raw: list[tuple[str, str, str, str, str]] = []  # (severity, rule, message, pointer, source)
+    if run_swagger or run_redocly:
+        source = "swagger" if run_swagger else "redocly"
+        extra = _structure.redocly_struct_findings(walk)
+        covered = {pointer for _, _, pointer in extra}
+        for rule, message, pointer in _structure.schema_findings(data, version):
+            if pointer not in covered:
+                raw.append(("error", rule, message, pointer, source))
+        for rule, message, pointer in extra:
+            raw.append(("error", rule, message, pointer, source))
+    if run_swagger:
+        for rule, message, pointer in _structure.semantic_findings(walk):
+            raw.append(("error", rule, message, pointer, "swagger"))
+    unused = 0
+    if run_redocly:
+        for rule, severity, message, pointer in _rules.lint(walk):
+            raw.append((_severity(severity), rule, message, pointer, "redocly"))
+            unused += rule == "no-unused-components"
+
+    generated: list[dict] = []
+    prepped_data = data
+    if run_ai_content:
+        prepped_data = _copy(data)
+        generated = _content.generate(prepped_data)
+        counts = Counter(g["field"] for g in generated)
+        for what, n in sorted(counts.items()):
+            raw.append(("notice", "generated-content", f"Generated {n} missing `{what}` text(s) from names, paths "
+                        "and schemas; each is marked `x-docsvc-generated` and listed in `generated`.", "", "content"))
+    prepped = serialize(prepped_data, loaded.syntax)
+
+    corrected = None
+    fixes: list[dict] = []
+    if run_ai_fix:
+        corrected_data = _copy(prepped_data)
+        fixes, notices = _fixes.apply(corrected_data)
+        if run_redocly and unused:
+            notices.append(_fixes.unused_components_notice(unused))
+        corrected = serialize(corrected_data, loaded.syntax)
+        for fix in fixes:
+            raw.append(("notice", fix["rule"], f"Fixed: {fix['description']}", fix["pointer"], "fix"))
+        for notice in notices:
+            raw.append(("notice", notice["rule"], notice["description"], notice["pointer"], "fix"))
+
+    lines = lines_for(text, loaded.syntax, {r[3] for r in raw if r[3]})
+    findings = [{"severity": sev, "rule": rule, "message": message, "pointer": pointer,
+                 "line": lines.get(pointer) if pointer else None, "file": file, "source": source}
+                for sev, rule, message, pointer, source in raw]
+    stats = {
+        "severity": dict(Counter(f["severity"] for f in findings)),
+        "rule": dict(Counter(f["rule"] for f in findings)),
+        "source": dict(Counter(f["source"] for f in findings)),
+        "version": version,
+        "total": len(findings),
+    }
+    return ScanResult(findings=findings, syntax=loaded.syntax, prepped=prepped, corrected=corrected, fixes=fixes,
+                      generated=generated, stats=stats)

@@ -1,0 +1,167 @@
+"""API Readiness: the organisation's saved configuration, validation scans (``api-scans`` items)
+and the pull requests opened from a scan.
+
+A scan keeps its findings, the pre-processed spec (``prepped``: the spec as read, normalised, with
+generated content when that stage ran) and the corrected spec (prepped plus every mechanical
+fix). Pull requests go to the spec's own repository (``source``: the configured integration's code
+repository, on the configured branch) and/or a docs repository (``docs``: any integration's docs
+repository). One target failing never stops the other; with both, the scan follows the docs one.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Any
+
+from sqlalchemy.orm import Session
+
+from ..db.tables import ApiSpecConfig, Integration, Item, Organization, utcnow
+from ..jobs import queue
+from ..problems import Problem, invalid, not_found
+from ..storage import FileStore
+from .accounts import AdminError, Caller
+
+KIND = "oas.validate"
+STAGES = ("run_swagger", "run_redocly", "run_ai_fix", "run_ai_content")
+TARGETS = ("source", "docs")
+SPECS = ("corrected", "prepped")  # API values of ``spec``; the CLI's --spec prepped picks the second
+
+
+def config_view(config: ApiSpecConfig) -> dict[str, Any]:
+    return {"integration_id": config.integration_id, "integration": config.integration.name,
+            "repository": config.integration.code_repo, "branch": config.branch or config.integration.code_branch,
+            "path": config.path, **{stage: getattr(config, stage) for stage in STAGES}}
+
+
+def set_config(session: Session, org: Organization, *, integration_id: int, path: str, branch: str | None,
+               stages: dict[str, bool | None]) -> ApiSpecConfig:
+    """Save which spec the organisation's validation checks (admin command)."""
+    integration = session.get(Integration, integration_id)
+    if integration is None or integration.org_id != org.id:
+        raise AdminError(f"integration {integration_id} does not exist in {org.name!r}")
+    path = path.strip().lstrip("/")
+    if not path or path.endswith("/") or ".." in path.split("/"):
+        raise AdminError(f"--path must be a file path inside the repository, got {path!r}")
+    config = session.get(ApiSpecConfig, org.id) or ApiSpecConfig(org_id=org.id)
+    config.integration_id, config.path, config.branch = integration_id, path, (branch or None)
+    for stage, value in stages.items():
+        if value is not None:
+            setattr(config, stage, value)
+        elif getattr(config, stage) is None:
+            setattr(config, stage, ApiSpecConfig.__table__.c[stage].default.arg)
+    session.add(config)
+    session.flush()
+    session.refresh(config)
+    return config
+
+
+def org_config(session: Session, org_id: int) -> ApiSpecConfig:
+    config = session.get(ApiSpecConfig, org_id)
+    if config is None:
+        raise Problem(409, "No API-readiness configuration is saved for your organisation; an administrator "
+                           "sets it with: docsvc-server api-specs set --org ORG --integration ID --path FILE")
+    return config
+
+
+def start_validate(session: Session, caller: Caller, body: Any, max_attempts: int):
+    body = body if body is not None else {}
+    if not isinstance(body, dict):
+        raise Problem(400, "The request body must be a JSON object")
+    unknown = sorted(set(body) - set(STAGES))
+    if unknown:
+        raise invalid(unknown[0], f"unknown field; the fields are {', '.join(STAGES)}")
+    for stage in STAGES:
+        if body.get(stage) is not None and not isinstance(body[stage], bool):
+            raise invalid(stage, "must be true or false")
+    config = org_config(session, caller.org_id)
+    stages = {stage: body[stage] if body.get(stage) is not None else getattr(config, stage) for stage in STAGES}
+    if not any(stages.values()):
+        raise invalid("run_swagger", "every stage is off; turn at least one on")
+    return queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=KIND,
+                         params={"stages": stages}, max_attempts=max_attempts)
+
+
+def get_scan(session: Session, caller: Caller, scan_id: int) -> Item:
+    item = session.get(Item, scan_id)
+    if item is None or item.org_id != caller.org_id or item.tool != "api-scans":
+        raise not_found("API scan", scan_id)
+    return item
+
+
+def _check_pr_body(body: Any) -> dict[str, Any]:
+    if not isinstance(body, dict):
+        raise Problem(400, "The request body must be a JSON object")
+    targets = body.get("targets") or ["docs"]
+    if not isinstance(targets, list) or not targets or any(t not in TARGETS for t in targets):
+        raise invalid("targets", "must be a list of 'source' and/or 'docs'")
+    spec = body.get("spec") or "corrected"
+    if spec not in SPECS:
+        raise invalid("spec", f"must be one of {', '.join(SPECS)}")
+    for name in ("file_path", "source_file_path", "commit_message"):
+        if body.get(name) is not None and (not isinstance(body[name], str) or not body[name].strip()):
+            raise invalid(name, "must be a non-empty string")
+    if "docs" in targets and not isinstance(body.get("integration_id"), int):
+        raise invalid("integration_id", "the docs target needs the docs repository's integration_id (an integer)")
+    return {**body, "targets": list(dict.fromkeys(targets)), "spec": spec}
+
+
+def _repo_path(path: str, field: str) -> str:
+    clean = path.strip().lstrip("/")
+    if not clean or clean.endswith("/") or ".." in clean.split("/"):
+        raise invalid(field, f"must be a file path inside the repository, got {path!r}")
+    return clean
+
+
+def open_pull_requests(session: Session, caller: Caller, scan_id: int, body: Any, data_dir: Path) -> dict[str, Any]:
+    from ..engines.git import GitError, branch_url, push_branch
+
+    item = get_scan(session, caller, scan_id)
+    body = _check_pr_body(body)
+    data = dict(item.data or {})
+    spec = data.get("spec") or {}
+    store = FileStore(data_dir)
+    chosen = body["spec"] if data.get(body["spec"]) else "prepped"  # no fix stage ran: the prepped spec
+    text = store.absolute(data[chosen]).read_text(encoding="utf-8")
+    message = body.get("commit_message") or (
+        f"API spec from API-readiness scan {item.id}\n\n"
+        f"The {'corrected' if chosen == 'corrected' else 'pre-processed'} spec of {spec.get('path')} "
+        f"({spec.get('branch')} at {str(spec.get('commit', ''))[:12]}), "
+        f"{len(data.get('fixes') or [])} fix(es); opened by {caller.name}.")
+    opened = list(data.get("pull_requests") or [])
+    urls: dict[str, str] = {}
+    errors: dict[str, str] = {}
+    for target in body["targets"]:
+        try:
+            if target == "source":
+                integration = session.get(Integration, spec.get("integration_id"))
+                if integration is None or integration.org_id != caller.org_id:
+                    raise ValueError("the spec's integration no longer exists")
+                repo, base = integration.code_repo, spec.get("branch") or integration.code_branch
+                path = _repo_path(body.get("source_file_path") or spec.get("path", ""), "source_file_path")
+            else:
+                integration = session.get(Integration, body["integration_id"])
+                if integration is None or integration.org_id != caller.org_id:
+                    raise ValueError(f"integration {body['integration_id']} not found")
+                repo, base = integration.docs_repo, integration.docs_branch
+                path = _repo_path(body.get("file_path") or spec.get("path", ""), "file_path")
+            branch = f"docsvc/api-scan-{item.id}-{target}-{sum(p['target'] == target for p in opened) + 1}"
+            commit = push_branch(repo, f"origin/{base}", branch, {path: text}, message, Path(data_dir) / "worktrees")
+        except Problem as exc:
+            errors[target] = exc.detail
+            continue
+        except (ValueError, GitError) as exc:
+            errors[target] = str(exc)
+            continue
+        url = branch_url(repo, base, branch)
+        urls[target] = url
+        opened.append({"target": target, "url": url, "branch": branch, "base": base, "path": path,
+                       "commit": commit, "spec": chosen, "opened_at": utcnow().isoformat(), "by": caller.name})
+    if urls:
+        follow = urls.get("docs") or urls["source"]
+        record = next(p for p in reversed(opened) if p["url"] == follow)
+        item.pull_request = {"url": follow, "state": "open", "review": "review required",
+                             "branch": record["branch"], "commit": record["commit"], "target": record["target"]}
+        data["pull_requests"] = opened
+        item.data = data
+        session.commit()
+    return {"pull_requests": urls, "errors": errors}
