@@ -28,7 +28,6 @@ beta in under 10 s and 1 GB per conversion, every operation present in every out
 from __future__ import annotations
 
 import argparse
-import gc
 import html
 import json
 import os
@@ -58,7 +57,7 @@ _OPERATION = re.compile(r"\b(?:GET|PUT|POST|DELETE|OPTIONS|HEAD|PATCH|TRACE) [^\
 
 # -- the child: one docsvc conversion ---------------------------------------------------------------
 
-def child(path: str, target: str, pause_gc: bool = False) -> None:
+def child(path: str, target: str) -> None:
     sys.path.insert(0, str(ROOT))
     from docsvc.server.engines.convert import convert, openapi, writers
 
@@ -77,12 +76,9 @@ def child(path: str, target: str, pause_gc: bool = False) -> None:
     openapi.build = timed("build", openapi.build)
     writers.render = timed("render", writers.render)
     text = Path(path).read_text(encoding="utf-8")
-    if pause_gc:
-        gc.disable()
     started = time.perf_counter()
     result = convert("openapi", text, target)
     seconds = time.perf_counter() - started
-    gc.enable()
     missing = missing_names(result.document, result.names, target)
     print(json.dumps({"seconds": seconds, "build": phases["build"], "render": phases["render"],
                       "parse": seconds - phases["build"] - phases["render"], "chars": len(result.document),
@@ -195,14 +191,11 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=1,
                         help="runs of each conversion (widdershins too, on GitHub and Stripe); the fastest is "
                              "reported, and the memory of that run: on a busy machine, more runs steady the figures")
-    parser.add_argument("--pause-gc", action="store_true",
-                        help="run convert() with Python's cycle collector paused: what convert() would gain by "
-                             "pausing it itself (the document and the loaded spec hold no reference cycles)")
     parser.add_argument("--child", nargs=2, metavar=("FILE", "FORMAT"), help=argparse.SUPPRESS)
     parser.add_argument("--coverage", nargs=2, metavar=("FILE", "MARKDOWN"), help=argparse.SUPPRESS)
     args = parser.parse_args()
     if args.child:
-        child(*args.child, pause_gc=args.pause_gc)
+        child(*args.child)
         return 0
     if args.coverage:
         coverage(*args.coverage)
@@ -216,8 +209,6 @@ def main() -> int:
     if not args.skip_widdershins and not shutil.which("node"):
         sys.exit("node is not on PATH (needed for widdershins; or pass --skip-widdershins)")
 
-    if args.pause_gc:
-        print("convert() runs with the cycle collector paused (--pause-gc)")
     header = (f"{'file':7} {'format':10} {'docsvc s':>9} {'parse/build/render s':>21} {'docsvc MB':>9} "
               f"{'out MB':>7} {'widdershins s':>13} {'widd. MB':>9} {'time x':>7} {'mem x':>6}  present")
     print(header)
@@ -237,8 +228,8 @@ def main() -> int:
         for target in targets:
             run = None
             for _ in range(max(1, args.repeat)):
-                attempt = run_child([sys.executable, str(Path(__file__).resolve()), "--child", str(path), target]
-                                    + (["--pause-gc"] if args.pause_gc else []), args.timeout)
+                attempt = run_child([sys.executable, str(Path(__file__).resolve()), "--child", str(path), target],
+                                    args.timeout)
                 if attempt["timed_out"] or attempt["code"] != 0:
                     run = attempt
                     break

@@ -31,7 +31,7 @@ from __future__ import annotations
 import re
 
 from ..doc import BulletList, Code, CodeBlock, Document, Heading, Inline, Link, Para, Strong, Table
-from .common import Notice, outline
+from .common import BlockWriter, Notice, Outline
 
 __all__ = ["render_asciidoc"]
 
@@ -140,48 +140,48 @@ def _attribute_value(text: str) -> str:
 
 
 def render_asciidoc(doc: Document) -> str:
-    page = outline(doc)
-    header = f"= {_title(page.title)}"
-    if page.title_anchor:
-        header = f"[[{_id(page.title_anchor)}]]\n{header}"
-    if page.description:
-        header += "\n:description: " + _attribute_value(page.description)
-    out = [header]  # chunks, one per block, joined by blank lines at the end
-    previous = None
-    for block in page.blocks:
-        if isinstance(block, Heading):
-            heading = f"{'=' * block.level} {_title(block.text)}"
-            out.append(f"[[{_id(block.anchor)}]]\n{heading}" if block.anchor else heading)
-        elif isinstance(block, Para):
-            out.append(_line(block.parts))
-        elif isinstance(block, Notice):
-            label = _LABEL[block.kind]
-            if len(block.paragraphs) == 1:
-                out.append(f"{label}: {_line(block.paragraphs[0])}")
-            else:
-                body = "\n\n".join(_line(parts) for parts in block.paragraphs)
-                out.append(f"[{label}]\n====\n{body}\n====")
-        elif isinstance(block, BulletList):
-            if isinstance(previous, BulletList):
-                out.append("//-")  # a comment line between two lists keeps them apart
-            # An empty item needs some text to be an item at all: {empty} is Asciidoctor's nothing.
-            out.append("\n".join(f"* {_line(item) or '{empty}'}" for item in block.items))
-        elif isinstance(block, Table):
-            out.append(_table(block))
-        elif isinstance(block, CodeBlock):
-            out.append(_code(block))
-        previous = block
-    return "\n\n".join(out) + "\n"
+    return _Writer().render(doc)
 
 
-def _table(table: Table) -> str:
-    lines = [f'[cols="{len(table.header)}*",options="header"]', "|==="]
-    lines.extend(f"| {_line([text], cell=True)}".rstrip() for text in table.header)
-    for row in table.rows:
-        lines.append("")
-        lines.extend(f"| {_line(cell, cell=True)}".rstrip() for cell in row)
-    lines.append("|===")
-    return "\n".join(lines)
+class _Writer(BlockWriter):
+    def front(self, page: Outline) -> list[str]:
+        header = f"= {_title(page.title)}"
+        if page.title_anchor:
+            header = f"[[{_id(page.title_anchor)}]]\n{header}"
+        if page.description:
+            header += "\n:description: " + _attribute_value(page.description)
+        return [header]
+
+    def heading(self, block: Heading) -> str:
+        heading = f"{'=' * block.level} {_title(block.text)}"
+        return f"[[{_id(block.anchor)}]]\n{heading}" if block.anchor else heading
+
+    def para(self, block: Para) -> str:
+        return _line(block.parts)
+
+    def notice(self, block: Notice) -> str:
+        label = _LABEL[block.kind]
+        if len(block.paragraphs) == 1:
+            return f"{label}: {_line(block.paragraphs[0])}"
+        body = "\n\n".join(_line(parts) for parts in block.paragraphs)
+        return f"[{label}]\n====\n{body}\n===="
+
+    def bullets(self, block: BulletList, after_list: bool) -> str:
+        # An empty item needs some text to be an item at all: {empty} is Asciidoctor's nothing.
+        items = "\n".join(f"* {_line(item) or '{empty}'}" for item in block.items)
+        return f"//-\n\n{items}" if after_list else items  # a comment line keeps two lists apart
+
+    def table(self, table: Table) -> str:
+        lines = [f'[cols="{len(table.header)}*",options="header"]', "|==="]
+        lines.extend(f"| {_line([text], cell=True)}".rstrip() for text in table.header)
+        for row in table.rows:
+            lines.append("")
+            lines.extend(f"| {_line(cell, cell=True)}".rstrip() for cell in row)
+        lines.append("|===")
+        return "\n".join(lines)
+
+    def code(self, block: CodeBlock) -> str:
+        return _code(block)
 
 
 def _code(block: CodeBlock) -> str:

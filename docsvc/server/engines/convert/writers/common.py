@@ -23,12 +23,15 @@ from dataclasses import dataclass
 
 from ..doc import Admonition, Block, BulletList, CodeBlock, Document, Heading, Inline, Link, Para, Table, anchor_id
 
-__all__ = ["Outline", "Notice", "outline", "clean", "one_line", "language"]
+__all__ = ["Outline", "Notice", "BlockWriter", "outline", "clean", "one_line", "language"]
 
 # C0 controls except TAB and LF, DEL and C1 controls: no format shows them, XML-based ones reject them.
 _CONTROLS = dict.fromkeys([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0x7F, 0xA0)])
 _CONTROLS[0x0D] = "\n"  # a lone CR (CR LF is replaced first) ends a line too
 _NOT_CLEAN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # what _CONTROLS changes, CR included
+# A control character or whitespace other than a space (what str.isspace() knows): with two spaces in a
+# row, what one_line and _collapse change. One character class, as alternatives search much slower.
+_NOT_A_SPACE = re.compile("[\x00-\x1f\x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
 _BLANK_LINE = re.compile(r"\n[^\S\n]*\n\s*")  # at least one blank line: a paragraph break
 _ANCHOR = re.compile(r"[a-z0-9]+(?:-[a-z0-9]+)*")
 _LANGUAGE = re.compile(r"[a-z0-9][a-z0-9_+#.-]*")
@@ -42,11 +45,16 @@ def clean(text: str) -> str:
 
 def one_line(text: str) -> str:
     """Clean text on one line: each run of whitespace (newlines too) one space, ends stripped."""
+    if "  " not in text and not _NOT_A_SPACE.search(text) and text[:1] != " " and text[-1:] != " ":
+        return text
     return " ".join(clean(text).split())
 
 
 def _collapse(text: str) -> str:
     """Clean text with each run of whitespace one space, a space at either end kept as one."""
+    # Nearly every piece of text is collapsed already; one search says so (a large document has millions).
+    if "  " not in text and not _NOT_A_SPACE.search(text):
+        return text
     text = clean(text)
     words = " ".join(text.split())
     if not words:
@@ -147,6 +155,16 @@ class _Inline:
 
     def line(self, parts: list[Inline]) -> list[Inline]:
         """The parts as one line, without leading, trailing or doubled spaces."""
+        if len(parts) <= 1:  # most table cells: nothing, or one piece of text or code
+            if not parts:
+                return []
+            part = parts[0]
+            if type(part) is str:
+                text = _collapse(part).strip(" ")
+                return [text] if text else []
+            if type(part) is not Link:
+                text = one_line(part.text)
+                return [part if text == part.text else type(part)(text)] if text else []
         out: list[Inline] = []
         space = True  # at the start, and after a space, a leading space would be one too many
         for part in parts:
@@ -197,3 +215,46 @@ class _Inline:
                 paragraphs[-1].append(part)
         lines = [self.line(paragraph) for paragraph in paragraphs]
         return [line for line in lines if line]
+
+
+class BlockWriter:
+    """One pass over a document's outline, shared by the three writer families.
+
+    A format says how it spells the page's start (``front``) and each kind of block; this class
+    walks the blocks once and joins the chunks with blank lines. ``bullets`` is told whether a list
+    came right before, since two lists in a row would merge into one in every format."""
+
+    def render(self, doc: Document) -> str:
+        page = outline(doc)
+        spell = {Heading: self.heading, Para: self.para, Notice: self.notice, Table: self.table,
+                 CodeBlock: self.code}
+        out = self.front(page)  # chunks, one per block, joined by blank lines at the end
+        previous = None
+        for block in page.blocks:
+            if type(block) is BulletList:
+                out.append(self.bullets(block, type(previous) is BulletList))
+            else:
+                out.append(spell[type(block)](block))
+            previous = block
+        return "\n\n".join(out) + "\n"
+
+    def front(self, page: Outline) -> list[str]:
+        raise NotImplementedError
+
+    def heading(self, block: Heading) -> str:
+        raise NotImplementedError
+
+    def para(self, block: Para) -> str:
+        raise NotImplementedError
+
+    def notice(self, block: Notice) -> str:
+        raise NotImplementedError
+
+    def bullets(self, block: BulletList, after_list: bool) -> str:
+        raise NotImplementedError
+
+    def table(self, block: Table) -> str:
+        raise NotImplementedError
+
+    def code(self, block: CodeBlock) -> str:
+        raise NotImplementedError

@@ -26,7 +26,7 @@ import unicodedata
 from dataclasses import dataclass
 
 from ..doc import BulletList, Code, CodeBlock, Document, Heading, Inline, Link, Para, Strong, Table
-from .common import Notice, outline
+from .common import BlockWriter, Notice, Outline
 
 __all__ = ["render_markdown", "render_docusaurus"]
 
@@ -71,37 +71,28 @@ def _yaml_string(text: str) -> str:
     return _NOT_PRINTABLE_IN_YAML.sub(lambda m: f"\\u{ord(m.group()):04x}", json.dumps(text, ensure_ascii=False))
 
 
-class _Writer:
+class _Writer(BlockWriter):
     def __init__(self, dialect: _Dialect) -> None:
         self.dialect = dialect
+        self.marker = "-"
 
-    def render(self, doc: Document) -> str:
-        page = outline(doc)
-        out: list[str] = []  # chunks, one per block, joined by blank lines at the end
+    def front(self, page: Outline) -> list[str]:
+        out: list[str] = []
         if self.dialect.docusaurus:
             front = f"---\ntitle: {_yaml_string(page.title)}\n"
             if page.description:
                 front += f"description: {_yaml_string(page.description)}\n"
             out.append(front + "---")
         out.append(self.heading(Heading(1, page.title, page.title_anchor)))
-        marker = previous = None
-        for block in page.blocks:
-            if isinstance(block, Heading):
-                out.append(self.heading(block))
-            elif isinstance(block, Para):
-                out.append(self.line(block.parts))
-            elif isinstance(block, Notice):
-                out.append(self.notice(block))
-            elif isinstance(block, BulletList):
-                # Two lists in a row would merge into one: the second uses the other bullet.
-                marker = "*" if isinstance(previous, BulletList) and marker == "-" else "-"
-                out.append("\n".join(f"{marker} {self.line(item)}".rstrip() for item in block.items))
-            elif isinstance(block, Table):
-                out.append(self.table(block))
-            elif isinstance(block, CodeBlock):
-                out.append(self.code(block))
-            previous = block
-        return "\n\n".join(out) + "\n"
+        return out
+
+    def para(self, block: Para) -> str:
+        return self.line(block.parts)
+
+    def bullets(self, block: BulletList, after_list: bool) -> str:
+        # The second of two lists in a row uses the other bullet.
+        self.marker = "*" if after_list and self.marker == "-" else "-"
+        return "\n".join(f"{self.marker} {self.line(item)}".rstrip() for item in block.items)
 
     def heading(self, heading: Heading) -> str:
         text = self.inline(heading.text)
@@ -116,6 +107,13 @@ class _Writer:
 
     def line(self, parts: list[Inline], table: bool = False) -> str:
         """Inline parts as one line of Markdown; at the start of a line unless ``table``."""
+        if table and len(parts) <= 1:  # most table cells: nothing, or one piece of text or code
+            if not parts:
+                return ""
+            if type(parts[0]) is str:
+                return self.inline(parts[0])
+            if type(parts[0]) is Code:
+                return _code_span(parts[0].text.replace("|", "\\|"))
         out: list[str] = []
         strong: list[int] = []  # where in out
         for part in parts:

@@ -31,7 +31,7 @@ import re
 import unicodedata
 
 from ..doc import BulletList, Code, CodeBlock, Document, Heading, Inline, Link, Para, Strong, Table
-from .common import Notice, outline
+from .common import BlockWriter, Notice, Outline
 
 __all__ = ["render_rst", "render_sphinx"]
 
@@ -70,6 +70,8 @@ def render_sphinx(doc: Document) -> str:
 
 def width(text: str) -> int:
     """Columns ``text`` takes in a fixed-width font, as docutils counts them for underlines."""
+    if text.isascii():
+        return len(text)
     return sum(2 if unicodedata.east_asian_width(c) in "WF" else 1 for c in text)
 
 
@@ -83,8 +85,13 @@ def _start(line: str) -> str:
     return "\\" + line if _START.match(line) else line
 
 
+def _backslash(match: re.Match[str]) -> str:
+    return "\\" + match.group()
+
+
 def _text(text: str) -> str:
-    return _RISKY.sub(r"\\\g<0>", text.translate(_TEXT))
+    text = text.translate(_TEXT)
+    return _RISKY.sub(_backslash, text) if "_" in text or "-" in text else text
 
 
 def _markup(part: Inline) -> str:
@@ -97,7 +104,7 @@ def _markup(part: Inline) -> str:
     if isinstance(part, Strong):
         return f"**{_text(part.text)}**"
     assert isinstance(part, Link)
-    text = _RISKY.sub(r"\\\g<0>", part.text.translate(_LINK_TEXT))
+    text = _RISKY.sub(_backslash, part.text.translate(_LINK_TEXT))
     return f"`{text} <{part.anchor}_>`__"
 
 
@@ -107,6 +114,11 @@ def _content_start(markup: str) -> str:
 
 def _line(parts: list[Inline]) -> str:
     """Inline parts as one line of reStructuredText, which may start a block."""
+    if len(parts) <= 1:  # most table cells: nothing, or one piece of text or markup
+        if not parts:
+            return ""
+        line = _start(_text(parts[0])) if type(parts[0]) is str else _markup(parts[0])
+        return line[:-1] + "\\:" if line.endswith("::") else line
     out: list[str] = []
     last, after_markup = "", False
     for part in parts:
@@ -128,41 +140,38 @@ def _line(parts: list[Inline]) -> str:
     return line[:-1] + "\\:" if line.endswith("::") else line
 
 
-class _Writer:
+class _Writer(BlockWriter):
     def __init__(self, sphinx: bool) -> None:
         self.sphinx = sphinx
+        self.marker = "-"
 
-    def render(self, doc: Document) -> str:
-        page = outline(doc)
+    def front(self, page: Outline) -> list[str]:
         title = _start(_text(page.title))
         rule = "=" * width(title)
-        out = [f"{rule}\n{title}\n{rule}"]  # chunks, one per block, joined by blank lines at the end
+        out = [f"{rule}\n{title}\n{rule}"]
         if page.title_anchor:
             out.insert(0, f".. _{page.title_anchor}:")
         if page.description:  # the meta directive takes the text as it is, but for backslash escapes
             description = page.description.replace("\\", "\\\\")
             out.append(f".. meta::\n   :description: {description}")
-        marker = previous = None
-        for block in page.blocks:
-            if isinstance(block, Heading):
-                text = _start(_text(block.text))
-                heading = f"{text}\n{_UNDERLINE[block.level] * width(text)}"
-                out.append(f".. _{block.anchor}:\n\n{heading}" if block.anchor else heading)
-            elif isinstance(block, Para):
-                out.append(_line(block.parts))
-            elif isinstance(block, Notice):
-                body = "\n\n".join(f"   {_line(parts)}" for parts in block.paragraphs)
-                out.append(f".. {block.kind}::\n\n{body}")
-            elif isinstance(block, BulletList):
-                # Two lists in a row would merge into one: the second uses the other bullet.
-                marker = "*" if isinstance(previous, BulletList) and marker == "-" else "-"
-                out.append("\n".join(f"{marker} {_line(item)}".rstrip() for item in block.items))
-            elif isinstance(block, Table):
-                out.append(self.table(block))
-            elif isinstance(block, CodeBlock):
-                out.append(self.code(block))
-            previous = block
-        return "\n\n".join(out) + "\n"
+        return out
+
+    def heading(self, block: Heading) -> str:
+        text = _start(_text(block.text))
+        heading = f"{text}\n{_UNDERLINE[block.level] * width(text)}"
+        return f".. _{block.anchor}:\n\n{heading}" if block.anchor else heading
+
+    def para(self, block: Para) -> str:
+        return _line(block.parts)
+
+    def notice(self, block: Notice) -> str:
+        body = "\n\n".join(f"   {_line(parts)}" for parts in block.paragraphs)
+        return f".. {block.kind}::\n\n{body}"
+
+    def bullets(self, block: BulletList, after_list: bool) -> str:
+        # The second of two lists in a row uses the other bullet.
+        self.marker = "*" if after_list and self.marker == "-" else "-"
+        return "\n".join(f"{self.marker} {_line(item)}".rstrip() for item in block.items)
 
     def table(self, table: Table) -> str:
         # A header row needs a body row below it in a list-table: a lone header is written as a row.
