@@ -202,6 +202,17 @@ def _value_text(value: Any) -> str:
         return str(value)
 
 
+def _send(where: str | None, name: str, value: str, query: list[str], options: list[str]) -> None:
+    """``name`` = ``value`` in a curl command, where an OpenAPI parameter or API key says: query
+    (percent-encoded into ``query``), cookie, or else a header (options)."""
+    if where == "query":
+        query.append(f"{quote(name, safe='$')}={quote(value, safe='')}")
+    elif where == "cookie":
+        options.append(f"-b {_shell_quote(f'{name}={value}')}")
+    else:
+        options.append(f"-H {_shell_quote(f'{name}: {value}')}")
+
+
 def _shell_quote(text: str) -> str:
     return "'" + text.replace("'", "'\\''") + "'"
 
@@ -1398,13 +1409,7 @@ class _Builder:
             if isinstance(value, list):
                 value = ",".join(_value_text(v) for v in value)
             text = _value_text(value)
-            name = str(param.get("name"))
-            if where == "query":
-                query.append(f"{quote(name, safe='$')}={quote(text, safe='')}")
-            elif where == "header":
-                options.append(f"-H {_shell_quote(f'{name}: {text}')}")
-            else:
-                options.append(f"-b {_shell_quote(f'{name}={text}')}")
+            _send(where, str(param.get("name")), text, query, options)
         for requirement in security or []:
             if isinstance(requirement, dict):
                 for name in requirement:
@@ -1451,14 +1456,7 @@ class _Builder:
             return
         kind = str(scheme.get("type") or "").lower()
         if kind == "apikey":
-            key = str(scheme.get("name") or name)
-            where = scheme.get("in")
-            if where == "query":
-                query.append(f"{quote(key, safe='')}=API_KEY")
-            elif where == "cookie":
-                options.append(f"-b {_shell_quote(key + '=API_KEY')}")
-            else:
-                options.append(f"-H {_shell_quote(key + ': API_KEY')}")
+            _send(scheme.get("in"), str(scheme.get("name") or name), "API_KEY", query, options)
         elif kind == "basic" or (kind == "http" and str(scheme.get("scheme")).lower() == "basic"):
             options.append("-u 'USERNAME:PASSWORD'")
         elif kind == "http" and str(scheme.get("scheme")).lower() != "bearer":
