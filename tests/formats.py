@@ -12,6 +12,8 @@ emphasis).
 - ``check_rst``: docutils, no message of level WARNING or above.
 - ``check_sphinx``: ``sphinx-build -W --keep-going -b html`` on a throw-away project.
 - ``check_adoc``: Debian's ``asciidoctor`` with ``--failure-level=WARN``; nothing on stderr.
+- ``check_mermaid``: Mermaid's own parser (``mermaid`` with ``jsdom`` from ``.tools/``, run by node);
+  returns what it parsed (nodes and edges, or participants and messages) instead of HTML.
 
 A checker whose tool is missing skips the test (``pytest.skip``) with the reason and how to install
 it; ``skip_unless_tool`` does the same as a decorator. ``scripts/setup-ci-tools`` installs them all.
@@ -21,6 +23,7 @@ from __future__ import annotations
 
 import importlib.util
 import io
+import json
 import re
 import shutil
 import subprocess
@@ -32,12 +35,14 @@ import pytest
 import yaml
 
 __all__ = ["check_markdown", "check_mdx", "check_rst", "check_sphinx", "check_adoc", "tool_missing",
-           "require_tool", "skip_unless_tool", "TOOLS"]
+           "require_tool", "skip_unless_tool", "TOOLS", "check_mermaid"]
 
 ROOT = Path(__file__).resolve().parents[1]
 MDX_SCRIPT = Path(__file__).with_name("mdx_compile.mjs")
 MDX_PACKAGE = ROOT / ".tools" / "node_modules" / "@mdx-js" / "mdx" / "package.json"
-TOOLS = ("markdown-it", "mdx", "docutils", "sphinx", "asciidoctor")
+MERMAID_SCRIPT = Path(__file__).with_name("mermaid_parse.mjs")
+MERMAID_PACKAGES = [ROOT / ".tools" / "node_modules" / name / "package.json" for name in ("mermaid", "jsdom")]
+TOOLS = ("markdown-it", "mdx", "docutils", "sphinx", "asciidoctor", "mermaid")
 _SETUP = "run scripts/setup-ci-tools"
 _DEV = "install the dev extras: pip install -e '.[server,dev]'"
 
@@ -60,6 +65,11 @@ def tool_missing(name: str) -> str | None:
         if not shutil.which("node"):
             return f"node is not on PATH ({_SETUP})"
         return None if MDX_PACKAGE.is_file() else f"@mdx-js/mdx is not in {MDX_PACKAGE.parent.parent} ({_SETUP})"
+    if name == "mermaid":
+        if not shutil.which("node"):
+            return f"node is not on PATH ({_SETUP})"
+        absent = [p.parent.name for p in MERMAID_PACKAGES if not p.is_file()]
+        return f"{' and '.join(absent)} not in {ROOT / '.tools'} ({_SETUP})" if absent else None
     raise ValueError(f"unknown tool {name!r}; one of {', '.join(TOOLS)}")
 
 
@@ -193,3 +203,19 @@ def check_adoc(text: str, tmp_path: Path) -> str:
     if done.returncode != 0 or done.stderr.strip():
         _fail("asciidoctor", done.stderr or f"exit status {done.returncode}", text)
     return out.read_text(encoding="utf-8")
+
+
+def check_mermaid(text: str) -> dict:
+    """A Mermaid diagram as Mermaid's own parser reads it; returns what it understood.
+
+    A flowchart gives ``{type: "flowchart", direction, nodes: [{id, label, shape}], edges: [{from,
+    to, label, stroke}]}``, a sequence diagram ``{type: "sequence", participants: [{id, label}],
+    messages: [{from, to, text, kind}]}`` (kind ``solid``, ``dashed``, ``note``, ``alt``, ``else``,
+    ``end``), labels with Mermaid's entity codes decoded: a parser that accepts the text may still
+    have cut a label short at a ``#`` or ``;``, which only the labels show."""
+    require_tool("mermaid")
+    done = subprocess.run(["node", str(MERMAID_SCRIPT)], input=text, capture_output=True, text=True,
+                          encoding="utf-8", timeout=120)
+    if done.returncode != 0:
+        _fail("Mermaid parser", done.stderr or f"exit status {done.returncode}", text)
+    return json.loads(done.stdout)

@@ -13,6 +13,7 @@ from .context import CliExit, client, settings
 from .items import items
 from .output import emit, json_option, status
 from .progress import wait_for_job
+from .feature_drafts import RN_SECTIONS
 
 
 def _screenshot_pair(ctx, param, values):
@@ -176,21 +177,38 @@ def restore(tool: str, item_id: int, version: int, as_json: bool) -> None:
 
 
 @items.command("approve")
-@click.argument("tool", type=DOCFLOWS)
+@click.argument("tool", type=click.Choice(["docflows", "feature-drafts"]))
 @click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
-@click.option("--release", "release_id", type=click.IntRange(min=1), default=None, help="release ID")
-@click.option("--new-release", default=None, metavar="NAME", help="a release by name, created when missing")
-@click.option("--writer", default="me", show_default=True, help="the assignee: a user ID or 'me'")
+@click.option("--release", "release_id", type=click.IntRange(min=1), default=None, help="release ID (docflows)")
+@click.option("--new-release", default=None, metavar="NAME",
+              help="a release by name, created when missing (docflows)")
+@click.option("--writer", default=None, help="the assignee: a user ID or 'me' (docflows; default me)")
 @click.option("--notes", type=click.Choice(["include", "skip"]), default=None,
-              help="release-notes decision (default: the service's suggestion)")
-@click.option("--section", type=click.Choice(["feature", "enhancement", "bug", "known-issue", "developer"]),
-              default=None)
+              help="release-notes decision (default: the service's or the Editor's suggestion)")
+@click.option("--section", type=click.Choice(RN_SECTIONS), default=None)
 @click.option("--category", default=None, help="one of your product categories, or Other")
 @click.option("--note", default=None, help="the release-notes entry")
 @json_option
 def approve(tool, item_id, release_id, new_release, writer, notes, section, category, note, as_json) -> None:
-    """Approve a suggestion into a release: its docs change becomes a branch with a commit in the
-    docs repository, and the pull request is recorded on the item."""
+    """Approve a Docflows suggestion or a Feature Author draft.
+
+    docflows: into a release (--release or --new-release); its docs change becomes a branch with a
+    commit in the docs repository, and the pull request is recorded on the item.
+
+    feature-drafts: needs the Editor's pass; records the release-notes decision (default: the
+    Editor's suggestion) and your sign-off; an included draft joins its release's release-notes
+    queue with the Feature Author badge (set the release with: docsvc items release-notes
+    feature-drafts ID --notes include --release ID)."""
+    if tool == "feature-drafts":
+        given = [name for name, value in (("--release", release_id), ("--new-release", new_release),
+                                          ("--writer", writer)) if value is not None]
+        if given:
+            raise click.UsageError(f"{', '.join(given)} apply to docflows only; a draft's release is set with "
+                                   "docsvc items release-notes feature-drafts ID --release ID")
+        from .feature_drafts import approve_draft
+
+        return approve_draft(item_id, notes, section, category, note, as_json)
+    writer = writer or "me"
     if (release_id is None) == (new_release is None):
         raise click.UsageError("give exactly one of --release or --new-release: a release is required")
     if writer != "me" and not writer.isdigit():

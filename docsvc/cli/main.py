@@ -7,7 +7,8 @@ import sys
 import click
 
 from .. import __version__
-from . import admin, api_readiness, ci, convert, docflows, items, releases, repos, work
+from . import (admin, api_readiness, captures, chat, ci, convert, dashboard, diagrams, docflows, feature_drafts, items,
+               release_notes, releases, repos, work)
 
 
 class DocsvcGroup(click.Group):
@@ -40,7 +41,8 @@ def cli(ctx: click.Context) -> None:
     ctx.ensure_object(dict)
 
 
-for module in (items, releases, admin, repos, ci, docflows, work, convert, api_readiness):
+for module in (items, releases, admin, repos, ci, docflows, work, convert, api_readiness, captures, dashboard, chat,
+               feature_drafts, release_notes, diagrams):
     module.register(cli)
 
 

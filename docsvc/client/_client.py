@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
     from .admin import AdminResource
     from .captures import CapturesResource
+    from .chats import ChatsResource
     from .convert import ConvertResource
     from .dashboard import DashboardResource
     from .diagrams import DiagramsResource
@@ -26,6 +27,7 @@ if TYPE_CHECKING:
     from .jobs import JobsResource
     from .me import MeResource
     from .oas import OasResource
+    from .release_notes import ReleaseNotesResource
     from .releases import ReleasesResource
     from .repos import ReposResource
     from .search import SearchResource
@@ -103,6 +105,18 @@ class Client(BaseClient):
         from .captures import CapturesResource
 
         return CapturesResource(self)
+
+    @cached_property
+    def chats(self) -> ChatsResource:
+        from .chats import ChatsResource
+
+        return ChatsResource(self)
+
+    @cached_property
+    def release_notes(self) -> ReleaseNotesResource:
+        from .release_notes import ReleaseNotesResource
+
+        return ReleaseNotesResource(self)
 
     @cached_property
     def dashboard(self) -> DashboardResource:

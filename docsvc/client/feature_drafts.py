@@ -1,10 +1,11 @@
-"""``client.feature_drafts``: approve Feature Author drafts and decide their release notes."""
+"""``client.feature_drafts``: create Feature Author drafts, approve them and decide their release notes."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from docsvc.models.feature_drafts import ReleaseNotesDecision
+from docsvc.models.feature_drafts import FeatureDraft, ReleaseNotesDecision
+from docsvc.models.jobs import JobRef
 
 from ._resource import APIResource
 from ._types import strip_none
@@ -13,6 +14,25 @@ __all__ = ["FeatureDraftsResource"]
 
 
 class FeatureDraftsResource(APIResource):
+    def create(
+        self,
+        *,
+        title: str,
+        brief: str,
+        release_id: int | None = None,
+        idempotency_key: str | None = None,
+    ) -> JobRef:
+        """Draft a page from a feature brief (a job): the Writer drafts, the Editor reviews. The
+        job's result names the draft (``item_id``) and the Editor's verdict."""
+        return self._client.call(
+            "feature_drafts.create", json=strip_none({"title": title, "brief": brief, "release_id": release_id}),
+            cast=JobRef, idempotency_key=idempotency_key,
+        )
+
+    def get(self, id: int) -> FeatureDraft:
+        """The draft: page, Editor verdict and comments, release-notes decision, sign-off."""
+        return self._client.call("feature_drafts.get", path_params={"id": id}, cast=FeatureDraft)
+
     def approve(
         self,
         id: int,

@@ -240,6 +240,53 @@ def releases_add(session, settings, org: str, name: str, target: str | None) -> 
     click.echo(release.id)
 
 
+@releases.command("set-target")
+@click.option("--org", required=True)
+@click.option("--release", "release_ref", required=True, metavar="NAME_OR_ID")
+@click.option("--date", "date_text", required=True, metavar="YYYY-MM-DD", help="the new target date")
+@click.option("--reason", default=None, help="why the date moved (shown in the dashboard's timeline)")
+@click.option("--by", "by_email", default=None, metavar="EMAIL", help="who moved it (a member of the organisation)")
+@click.option("--status", "new_status", default=None, type=click.Choice(["planned", "in_progress", "released"]),
+              help="also change the release's status")
+@db_option
+@transaction
+def releases_set_target(session, settings, org: str, release_ref: str, date_text: str, reason: str | None,
+                        by_email: str | None, new_status: str | None) -> None:
+    """Move a release's target date; the change is kept in its date history. Prints the release id."""
+    from .services.accounts import AdminError, get_org, get_user_by_email
+    from .services.releases import find_release, parse_date, set_status, set_target
+
+    organisation = get_org(session, org)
+    release = find_release(session, organisation, release_ref)
+    by = get_user_by_email(session, by_email) if by_email else None
+    if by is not None and by.org_id != organisation.id:
+        raise AdminError(f"{by.email} is not a member of {org!r}")
+    old = release.target_date
+    change = set_target(session, release, parse_date(date_text, "--date"), reason=reason, changed_by=by)
+    if new_status:
+        set_status(release, new_status)
+    _status(f"release {release.name!r}: target {old or 'none'} -> {release.target_date}" if change else
+            f"release {release.name!r}: target already {release.target_date}, nothing recorded")
+    click.echo(release.id)
+
+
+@releases.command("set-status")
+@click.option("--org", required=True)
+@click.option("--release", "release_ref", required=True, metavar="NAME_OR_ID")
+@click.argument("new_status", metavar="STATUS", type=click.Choice(["planned", "in_progress", "released"]))
+@db_option
+@transaction
+def releases_set_status(session, settings, org: str, release_ref: str, new_status: str) -> None:
+    """Set a release's status: planned, in_progress or released. Prints the release id."""
+    from .services.accounts import get_org
+    from .services.releases import find_release, set_status
+
+    release = find_release(session, get_org(session, org), release_ref)
+    set_status(release, new_status)
+    _status(f"release {release.name!r} is now {new_status}")
+    click.echo(release.id)
+
+
 @main.group()
 def items() -> None:
     """Create work items directly (for setups and tests)."""
@@ -386,6 +433,43 @@ def credits_show(session, settings, org: str) -> None:
     from .services.credits import balance
 
     click.echo(balance(session, get_org(session, org).id))
+
+
+@main.group()
+def categories() -> None:
+    """An organisation's product categories: what a release-notes entry's category may name (or Other)."""
+
+
+@categories.command("set")
+@click.option("--org", required=True)
+@click.argument("names", nargs=-1, required=True, metavar="CAT [CAT...]")
+@db_option
+@transaction
+def categories_set(session, settings, org: str, names: tuple[str, ...]) -> None:
+    """Replace the categories with CAT..., in this order; prints them, one per line."""
+    from .services.accounts import get_org
+    from .services.release_notes import set_categories
+
+    saved = set_categories(session, get_org(session, org), names)
+    _status(f"{len(saved)} product categories of {org!r} saved (Other is always allowed)")
+    for name in saved:
+        click.echo(name)
+
+
+@categories.command("show")
+@click.option("--org", required=True)
+@db_option
+@transaction
+def categories_show(session, settings, org: str) -> None:
+    """Print the categories, one per line, in their order."""
+    from .services.accounts import get_org
+    from .services.release_notes import org_categories
+
+    names = org_categories(session, get_org(session, org).id)
+    if not names:
+        _status(f"{org!r} has no product categories: release-notes entries can only use Other")
+    for name in names:
+        click.echo(name)
 
 
 # --- demo ----------------------------------------------------------------------------------

@@ -21,8 +21,10 @@ from .problems import PROBLEM_JSON, Problem
 from .engines import check as _check, docflow as _docflow, refresh as _refresh, revise as _revise  # noqa: F401
 from .engines import screenshots as _screenshots, sync as _sync  # noqa: F401  (importing registers a job handler)
 from .engines import conversion as _conversion, scan as _scan  # noqa: F401
+from .engines import capture as _capture, chat as _chat, feature_author as _feature_author  # noqa: F401
 from .jobs.scheduler import KeepInSync
-from .routes import admin, convert, docflows, items, jobs, me, oas, releases, repos, search
+from .routes import (admin, captures, chats, convert, dashboard, diagrams, docflows, feature_drafts, items, jobs, me, oas,
+                     release_notes, releases, repos, search)
 from .settings import ServerSettings
 from .storage import FileStore
 
@@ -91,7 +93,8 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
     app.state.store = FileStore(settings.data_dir)
     app.state.pool = pool
 
-    routers = [module.router for module in (items, jobs, me, releases, admin, repos, search, docflows, convert, oas)]
+    routers = [module.router for module in (items, jobs, me, releases, admin, repos, search, docflows, convert, oas,
+                                            dashboard, chats, captures, diagrams, feature_drafts, release_notes)]
     for router in routers:
         app.include_router(router, prefix=API_PREFIX)
 

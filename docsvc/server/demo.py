@@ -6,6 +6,7 @@ The tour runs the real ``docsvc`` command in subprocesses over HTTP, exactly as 
 
 from __future__ import annotations
 
+import datetime as dt
 import os
 import shlex
 import shutil
@@ -34,6 +35,7 @@ class DemoData:
     capture_id: int
     spare_capture_id: int
     draft_id: int
+    notes_id: int
     diagram_id: int
     suggestion_id: int
     integration_id: int
@@ -58,7 +60,8 @@ def seed(session, settings, workdir: Path) -> DemoData:
     from .services.accounts import add_user, create_key, create_org
     from .services.integrations import add_integration
     from .services.items import add_item
-    from .services.releases import add_release
+    from .services.release_notes import set_categories
+    from .services.releases import add_release, set_status, set_target
     from .storage import FileStore
 
     store = FileStore(settings.data_dir)
@@ -69,6 +72,10 @@ def seed(session, settings, workdir: Path) -> DemoData:
     _, admin_key = create_key(session, admin, "demo admin")
     _, writer_key = create_key(session, wes, "demo writer")
     r24 = add_release(session, org, "2.4", "2026-12-15")
+    session.flush()
+    set_target(session, r24, dt.date(2027, 1, 12), reason="QA needs two more weeks", changed_by=admin)
+    set_status(r24, "in_progress")
+    set_categories(session, org, ["Deploy", "Exports", "API"])
     add_release(session, org, "2.5", "2027-02-01")
 
     media = workdir / "media"
@@ -88,7 +95,8 @@ def seed(session, settings, workdir: Path) -> DemoData:
                           ("audio", media / "narration.wav")])
     spare = item("captures", "Old settings page capture", files=[("screenshot", media / "login-step-2.png")])
     draft = item("feature-drafts", "Draft: SSO with SAML", release_id=r24.id)
-    item("release-notes", "Release 2.4 notes", release_id=r24.id, writer_user_id=wes.id, work_status="in_progress")
+    notes = item("release-notes", "Release 2.4 notes", release_id=r24.id, writer_user_id=wes.id,
+                 work_status="in_progress")
     item("conversions", "Payments API reference (OpenAPI → Docusaurus)", work_status="done")
     item("chats", "How do I rotate an API key?", by=wes)
     item("chats", "Where is the rate-limit page?", by=rita)
@@ -121,7 +129,7 @@ def seed(session, settings, workdir: Path) -> DemoData:
     last = max(i.id for i in (capture, spare, draft, diagram, suggestion))
     return DemoData(admin_key=admin_key, writer_key=writer_key, writer_id=wes.id, other_writer_id=rita.id,
                     release_id=r24.id, capture_id=capture.id, spare_capture_id=spare.id, draft_id=draft.id,
-                    diagram_id=diagram.id, suggestion_id=suggestion.id, integration_id=app.id,
+                    notes_id=notes.id, diagram_id=diagram.id, suggestion_id=suggestion.id, integration_id=app.id,
                     unsynced_integration_id=site.id, docs_work=docs_work, docs_bare=docs_bare, cli_dir=cli_dir,
                     next_item_id=last + 2)
 
@@ -224,9 +232,51 @@ def _silent_wav(seconds: float = 0.2, rate: int = 8000) -> bytes:
             struct.pack("<IHHIIHH", 16, 1, 1, rate, rate * 2, 2, 16) + b"data" + struct.pack("<I", len(frames)) + frames)
 
 
-def tour(data: DemoData, base_url: str) -> list[tuple[list[str] | str, int]]:
+# A page for the capture to walk: a small menu button (zoomed in auto mode), a field, a large button.
+_PAGE = """<!doctype html><html><head><title>Demo app settings</title></head>
+<body style="font-family: sans-serif; margin: 2em">
+<button id="menu" style="width: 30px; height: 20px; padding: 0">&#9776;</button>
+<h1>Settings</h1><label>Name <input id="name"></label>
+<p><button id="save" style="width: 200px; height: 60px" onclick="location.href='/done.html'">Save</button></p>
+</body></html>
+"""
+_DONE = "<!doctype html><html><head><title>Saved</title></head><body><h1>Saved</h1></body></html>\n"
+BRIEF = """Bulk export downloads every report of a workspace as one ZIP file.
+
+Users can export all reports from the CLI or the Exports page. Users can pick CSV or JSON.
+
+1. Open Exports.
+2. Choose Bulk export.
+
+- --format: csv or json (default csv)
+
+Exports larger than 2 GB are split into parts."""
+DIAGRAM = ("The CLI calls the service. The service sends the job to the worker. "
+           "The worker returns the result to the service.")
+
+
+def serve_page(folder: Path) -> tuple[str, object]:
+    """Serve the capture's page on a free loopback port; returns its address and the server."""
+    from functools import partial
+    from http.server import SimpleHTTPRequestHandler, ThreadingHTTPServer
+
+    folder.mkdir(parents=True, exist_ok=True)
+    (folder / "index.html").write_text(_PAGE, encoding="utf-8")
+    (folder / "done.html").write_text(_DONE, encoding="utf-8")
+
+    class Quiet(SimpleHTTPRequestHandler):
+        def log_message(self, *args) -> None:  # the tour's output is the CLI's, not the page server's
+            pass
+
+    server = ThreadingHTTPServer(("127.0.0.1", 0), partial(Quiet, directory=str(folder)))
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    return f"http://127.0.0.1:{server.server_address[1]}", server
+
+
+def tour(data: DemoData, base_url: str, page_url: str) -> list[tuple[object, object]]:
     """The steps of the tour: (docsvc arguments, who runs them) — 0 the writer, 1 the admin — or
-    (a description, an action) for something that happens outside docsvc."""
+    (a description, an action) for something that happens outside docsvc. Arguments may be a
+    function that makes them when the step runs (to name an item an earlier step created)."""
     W, A = 0, 1
     c, s = str(data.capture_id), str(data.spare_capture_id)
     app = str(data.integration_id)
@@ -252,6 +302,16 @@ def tour(data: DemoData, base_url: str) -> list[tuple[list[str] | str, int]]:
                    lambda: head_of(data.cli_dir / "values.md", 14))] \
         if (data.cli_dir / "values.yaml").is_file() else []
     scan = data.next_item_id + 2 + bool(helm_steps)  # after the suggestion and the conversions
+
+    def newest(tool: str) -> str:
+        import httpx
+
+        answer = httpx.get(f"{base_url}/api/v1/items/{tool}", timeout=30,
+                           headers={"Authorization": f"Bearer {data.writer_key}"})
+        answer.raise_for_status()
+        return str(answer.json()[0]["id"])
+
+    rid = str(data.release_id)
 
     def docs_branch() -> list[str]:
         done = subprocess.run(["git", "log", "--oneline", "-1", f"docsvc/suggestion-{suggestion}"],
@@ -303,6 +363,22 @@ def tour(data: DemoData, base_url: str) -> list[tuple[list[str] | str, int]]:
         (["api-scan", "open-pr", str(scan), "--to", "source", "--to", "docs", "--repo", app,
           "--path", "docs/reference/openapi.yaml"], W),
         (["items", "list", "api-scans"], W),
+        (["feature-drafts", "create", "--title", "Bulk export", "--release", rid, "--brief", BRIEF], W),
+        (lambda: ["items", "release-notes", "feature-drafts", newest("feature-drafts")], W),
+        (lambda: ["items", "approve", "feature-drafts", newest("feature-drafts"), "--notes", "include",
+                  "--section", "feature", "--category", "Exports"], W),
+        (["release-notes", "show", str(data.notes_id)], W),
+        (["capture", "create", "--url", page_url + "/", "--title", "Change the name in Settings",
+          "--step", "click:#menu:Open the menu", "--step", "type:#name:Ada:Enter the name",
+          "--step", "click:#save:Save", "--step", "navigate:/done.html:Open the result page"], W),
+        (lambda: ["capture", "zoom", newest("captures")], W),
+        (lambda: ["capture", "zoom", newest("captures"), "--mode", "always", "--step", "s1=off"], W),
+        (lambda: ["capture", "zoom", newest("captures"), "--step", "s9=on"], W),  # refused: no step s9
+        (["diagram", DIAGRAM], W),
+        (["diagram", "1. Open Exports\n2. Choose Bulk export\n3. Download the ZIP"], W),
+        (["chat", "ask", "How many requests per minute does the API allow?"], W),
+        (["dashboard", "--release", rid], W),
+        (["dashboard", "--mine"], W),
     ]
 
 
@@ -363,7 +439,10 @@ def run_demo(*, port: int, workdir: Path, serve: bool) -> int:
     click.echo("Wes Writer (a Writer) runs the commands; Ada Admin (a System Administrator) the marked ones.\n")
 
     keys = [data.writer_key, data.admin_key]
-    for args, who in tour(data, base_url):
+    page_url, page_server = serve_page(workdir / "site")
+    for args, who in tour(data, base_url, page_url):
+        if callable(args):
+            args = args()
         if isinstance(args, str):
             click.secho(f"# {args}", fg="magenta")
             for line in who() or ():
@@ -385,6 +464,7 @@ def run_demo(*, port: int, workdir: Path, serve: bool) -> int:
     deleted = not (settings.data_dir / "items" / str(data.spare_capture_id)).exists()
     click.echo(f"Capture {data.spare_capture_id}'s files removed from disk: {'yes' if deleted else 'NO'}")
     if not serve:
+        page_server.shutdown()
         server.should_exit = True
         thread.join(10)
         return 0 if deleted else 1

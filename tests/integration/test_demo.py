@@ -15,6 +15,12 @@ def test_the_demo_tour(tmp_path):
                      "+| `--docs-dir` | `docs` | folder of the docs |", "+| `--dry-run` | — | show what would happen |",
                      "Approved suggestion 12 into release 2.6: branch docsvc/suggestion-12",
                      "Docs for PR #482: Deploy: rename --docs-root, add --dry-run",
-                     "Capture 2's files removed from disk: yes", " open · 1 blocked · "):
+                     "Capture 2's files removed from disk: yes", " open · 1 blocked · ",
+                     # issue 7: a draft approved into the release notes, a capture with zoom settings,
+                     # a diagram, a chat with its citation, the dashboard
+                     "Editor: passed", "- Bulk export downloads every report of a workspace as one ZIP file. "
+                     "_[Feature Author]_", "s1  default  on    Open the menu", "unknown step s9",
+                     "sequenceDiagram", "flowchart TD", "[1] docs/limits.md:5-5",
+                     "first planned 2026-12-15", "2026-12-15 -> 2027-01-12  by Ada Admin  QA needs two more weeks"):
         assert expected in out, expected
     assert "Traceback" not in out + done.stderr

@@ -161,6 +161,9 @@ def test_request_changes_applies_what_it_can_read_and_costs_credits(project, ser
     history = project("items", "history", "docflows", suggestion).stdout.splitlines()
     assert any(line.startswith("Changes requested by ada: replace") for line in history)
     assert "Writer (revision): applied 1 of 3 instruction(s) [version 2]" in history
+    # Two instructions are still open: the dashboard shows the request as needing attention.
+    board = json.loads(project("dashboard", "--json").stdout)
+    assert (int(suggestion), "ada") in [(i["id"], i["requested_by"]) for i in board["attention"]["changes_requested"]]
     assert service.admin("credits", "show", "--org", "Flows") == "92"  # 100 - 8
 
     service.admin("credits", "set", "--org", "Flows", "--amount", "3")

@@ -10,11 +10,13 @@ import pytest
 from docsvc.client import NOT_GIVEN, Client
 from docsvc.client.testing import MockAPI, fake_client, json_response, multipart_parts
 from docsvc.endpoints import ENDPOINTS
-from docsvc.models.captures import ZoomSetting
+from docsvc.models.captures import Capture, ZoomSetting
+from docsvc.models.chats import Chat
 from docsvc.models.dashboard import Dashboard
 from docsvc.models.diagrams import Diagram
 from docsvc.models.docflows import ApproveResult, DocflowSummary, HistoryRound
-from docsvc.models.feature_drafts import ReleaseNotesDecision
+from docsvc.models.feature_drafts import FeatureDraft, ReleaseNotesDecision
+from docsvc.models.release_notes import ReleaseNoteEntry, ReleaseNotes
 from docsvc.models.integrations import Integration
 from docsvc.models.items import DeleteResult, Item
 from docsvc.models.jobs import Job, JobRef
@@ -129,6 +131,21 @@ CASES = [
                                                   rn_note="Fixed"),
      {"release_notes": "include"}, "PUT", "/feature-drafts/8/release-notes", {},
      {"release_notes": "include", "rn_section": "bug", "rn_note": "Fixed"}, ReleaseNotesDecision),
+    ("feature_drafts.create", lambda c: c.feature_drafts.create(title="Export", brief="Users can export."), JOB,
+     "POST", "/feature-drafts", {}, {"title": "Export", "brief": "Users can export."}, JobRef),
+    ("feature_drafts.create release",
+     lambda c: c.feature_drafts.create(title="Export", brief="b", release_id=3), JOB,
+     "POST", "/feature-drafts", {}, {"title": "Export", "brief": "b", "release_id": 3}, JobRef),
+    ("feature_drafts.get", lambda c: c.feature_drafts.get(8),
+     {"id": 8, "title": "Export", "page": "# Export\n", "editor": {"passed": False, "comments": [{"line": 3}]},
+      "sign_off": None}, "GET", "/feature-drafts/8", {}, None, FeatureDraft),
+    ("release_notes.create", lambda c: c.release_notes.create(release_id=2), {"id": 9, "title": "Release notes"},
+     "POST", "/release-notes", {}, {"release_id": 2}, Item),
+    ("release_notes.get", lambda c: c.release_notes.get(9),
+     {"item_id": 9, "release_id": 2, "markdown": "# Release notes: 5.0\n", "entries": [{"id": 1, "badge": None}]},
+     "GET", "/release-notes/9", {}, None, ReleaseNotes),
+    ("release_notes.queue", lambda c: c.release_notes.queue(2), [{"id": 1, "rn_section": "feature"}],
+     "GET", "/releases/2/release-notes", {}, None, ReleaseNoteEntry),
     ("captures.get_zoom", lambda c: c.captures.get_zoom(6), {"mode": "auto", "steps": {}},
      "GET", "/captures/6/zoom", {}, None, ZoomSetting),
     ("captures.set_zoom", lambda c: c.captures.set_zoom(6, mode="always", steps={"s1": "off"}),
@@ -136,6 +153,19 @@ CASES = [
      {"mode": "always", "steps": {"s1": "off"}}, ZoomSetting),
     ("captures.set_zoom steps", lambda c: c.captures.set_zoom(6, steps={"s2": "default"}),
      {"mode": "auto"}, "PUT", "/captures/6/zoom", {}, {"steps": {"s2": "default"}}, ZoomSetting),
+    ("captures.create", lambda c: c.captures.create(start_url="http://app.test/", title="Tour", steps=[
+        {"action": "click", "selector": "#go", "description": "Go"}]), JOB, "POST", "/captures", {},
+     {"title": "Tour", "start_url": "http://app.test/",
+      "steps": [{"action": "click", "selector": "#go", "description": "Go"}]}, JobRef),
+    ("captures.get", lambda c: c.captures.get(6),
+     {"id": 6, "title": "Tour", "mode": "auto", "steps": [{"id": "s1", "target": {"width": 30, "height": 20}}]},
+     "GET", "/captures/6", {}, None, Capture),
+    ("chats.create", lambda c: c.chats.create("How do I rotate a key?"), JOB, "POST", "/chats", {},
+     {"question": "How do I rotate a key?"}, JobRef),
+    ("chats.get", lambda c: c.chats.get(9),
+     {"id": 9, "question": "Q?", "answer": "A. [1]", "citations": [{"path": "docs/a.md", "start_line": 3,
+                                                                     "end_line": 4}]},
+     "GET", "/chats/9", {}, None, Chat),
     ("dashboard.get", lambda c: c.dashboard.get(), {"counts": {"open": 2}},
      "GET", "/dashboard", {}, None, Dashboard),
     ("dashboard.get filters", lambda c: c.dashboard.get(release_id=2, writer_id="me",
@@ -324,9 +354,11 @@ def test_summary_keeps_nested_and_unknown_fields():
 
 
 def test_diagram_without_image_is_still_multipart():
-    api = MockAPI(json_response(200, {"id": 1, "format": "mermaid", "source": "graph TD"}))
+    api = MockAPI(json_response(201, {"item_id": 1, "kind": "flowchart", "format": "mermaid", "title": "login flow",
+                                      "mermaid": "flowchart TD\n", "warnings": [], "layout": "dagre"}))
     diagram = fake_client(api).diagrams.generate(description="login flow")
-    assert isinstance(diagram, Diagram) and diagram.format == "mermaid"
+    assert isinstance(diagram, Diagram) and diagram.kind == "flowchart" and diagram.item_id == 1
+    assert diagram.mermaid == "flowchart TD\n" and diagram.layout == "dagre"  # unknown fields are kept
     assert api.last.url.path == "/api/v1/diagram/generate"
     assert [(p.name, p.filename, p.content) for p in multipart_parts(api.last)] == [
         ("description", None, b"login flow")]

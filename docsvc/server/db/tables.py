@@ -275,3 +275,48 @@ class CreditCharge(Base):
     item_id: Mapped[int | None] = mapped_column(Integer)
     job_id: Mapped[str | None] = mapped_column(String(36))
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ProductCategory(Base):
+    """One of an organisation's product categories: what a release-notes entry's ``rn_category``
+    may name (besides ``Other``). Set with ``docsvc-server categories set``."""
+
+    __tablename__ = "product_categories"
+    __table_args__ = (UniqueConstraint("org_id", "name"),)
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    org_id: Mapped[int] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"), index=True)
+    name: Mapped[str] = mapped_column(String(200))
+    position: Mapped[int] = mapped_column(Integer, default=0)
+
+
+class ReleaseDateChange(Base):
+    """Each setting of a release's target date, the first included (``old_date`` None): the
+    dashboard's timeline shows the first planned date and every change since."""
+
+    __tablename__ = "release_date_changes"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    release_id: Mapped[int] = mapped_column(ForeignKey("releases.id", ondelete="CASCADE"), index=True)
+    old_date: Mapped[dt.date | None] = mapped_column(Date)
+    new_date: Mapped[dt.date | None] = mapped_column(Date)
+    reason: Mapped[str | None] = mapped_column(Text)
+    changed_by_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))
+    changed_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+
+
+class ReleaseNoteEntry(Base):
+    """An entry of a release's release-notes queue, from an approved Docflows suggestion or Feature
+    Author draft. One per source item; it stays when the item is dismissed as done or deleted."""
+
+    __tablename__ = "release_note_entries"
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    org_id: Mapped[int] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"), index=True)
+    release_id: Mapped[int] = mapped_column(ForeignKey("releases.id", ondelete="CASCADE"), index=True)
+    item_id: Mapped[int | None] = mapped_column(ForeignKey("items.id", ondelete="SET NULL"), unique=True)
+    tool: Mapped[str] = mapped_column(String(40))  # the source item's tool: docflows | feature-drafts
+    title: Mapped[str] = mapped_column(String(500))
+    section: Mapped[str] = mapped_column(String(30))  # feature | enhancement | bug | known-issue | developer
+    category: Mapped[str] = mapped_column(String(200))  # a product category or "Other"
+    note: Mapped[str] = mapped_column(Text)
+    badge: Mapped[str | None] = mapped_column(String(60))  # "Feature Author" for drafts
+    created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)

@@ -4,6 +4,9 @@ Each comment names the check that made it: broken relative links and image paths
 code fences, heading levels that skip, duplicate headings, and old names left behind by a rename.
 The draft passes when there is no comment. Markdown and MDX are checked; other formats get the
 checks that do not depend on Markdown syntax (leftover names).
+
+The Editor also suggests a release-notes entry for a change (``suggest_release_notes``): include
+or skip, section, category and a one-line note, each with the rule that chose it.
 """
 
 from __future__ import annotations
@@ -14,7 +17,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Callable, Iterable
 
-__all__ = ["Comment", "Review", "review"]
+__all__ = ["Comment", "Review", "review", "suggest_release_notes"]
 
 _LINK = re.compile(r"(!?)\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
@@ -137,3 +140,78 @@ def _leftovers(path: str, lines: list[str], renames: list[tuple[str, str]]) -> l
             if pattern.search(line):
                 out.append(Comment(path, n, "leftover-name", f"'{old}' is still here; it was renamed to '{new}'"))
     return out
+
+
+# The release-notes rules, first match wins; each is (section, pattern, what the rule says).
+_SECTION_RULES = (
+    ("known-issue", re.compile(r"\bknown (?:issue|problem|limitation)s?\b|\bworkaround\b", re.I),
+     "names a known issue or a workaround"),
+    ("bug", re.compile(r"\b(?:fix(?:es|ed)?|bug(?:fix)?s?|crash(?:es|ed)?|regression|no longer fails?)\b", re.I),
+     "names a fix"),
+    ("enhancement", re.compile(r"\b(?:improve[sd]?|improvements?|faster|quicker|speeds? up|better|enhance[sd]?|"
+                               r"reduces?|performance)\b", re.I), "says it improves something that exists"),
+    ("developer", re.compile(r"\b(?:APIs?|SDKs?|(?i:webhooks?|endpoints?|for developers))\b"),
+     "is about an API, SDK, webhook or endpoint"),
+)
+_SKIP = re.compile(r"\b(?:internal(?:ly)? only|refactor(?:ing|ed)?|no user[- ]facing change|not user[- ]facing)\b",
+                   re.I)
+_SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])")
+_MARKUP = re.compile(r"^\s*(?:#{1,6}\s+|[-*+]\s+|\d+[.)]\s+|>\s*)")
+
+
+def _first_sentence(text: str) -> str:
+    """The first sentence of the first prose line (headings, list markers and code fences skipped)."""
+    for line in text.splitlines():
+        stripped = line.strip()
+        if not stripped or _FENCE.match(line) or _HEADING.match(stripped) or stripped.startswith("|"):
+            continue
+        return _SENTENCE_END.split(_MARKUP.sub("", stripped), 1)[0].strip()
+    return ""
+
+
+def suggest_release_notes(title: str, text: str, categories: Iterable[str]) -> dict:
+    """The Editor's release-notes suggestion for a change described by ``title`` and ``text``.
+
+    Section: the first of known-issue, bug, enhancement, developer whose words the title names,
+    else the text, else ``feature`` (a new capability). Skip only when the text says the change is
+    internal. Category: the first of the organisation's ``categories`` the title names, else the
+    first the text names, else ``Other``. Note: the text's first sentence, else the title, on one
+    line. ``rules`` says which rule made each choice."""
+    rules = []
+    section = None
+    for where, source in (("title", title), ("text", text)):
+        for name, pattern, says in _SECTION_RULES:
+            match = pattern.search(source)
+            if match:
+                section = name
+                rules.append(f"section {name}: the {where} {says} ('{match.group(0)}')")
+                break
+        if section:
+            break
+    if section is None:
+        section = "feature"
+        rules.append("section feature: no words of a fix, an improvement, a known issue or an API, so a new "
+                     "capability")
+    skip = _SKIP.search(f"{title}\n{text}")
+    release_notes = "skip" if skip else "include"
+    rules.append(f"skip: it says '{skip.group(0)}'" if skip else "include: nothing says the change is internal")
+    category = None
+    for where, source in (("title", title), ("text", text)):
+        found = []
+        for name in categories:
+            match = re.search(rf"(?<![\w-]){re.escape(name)}(?![\w-])", source, re.I)
+            if match:
+                found.append((match.start(), name))
+        if found:
+            category = min(found)[1]
+            rules.append(f"category {category}: the {where} names it")
+            break
+    if category is None:
+        category = "Other"
+        rules.append("category Other: no product category of the organisation is named")
+    note = " ".join((_first_sentence(text) or title).split())
+    if len(note) > 300:
+        note = note[:299].rstrip() + "…"
+    rules.append("note: the first sentence of the text" if _first_sentence(text) else "note: the title")
+    return {"release_notes": release_notes, "rn_section": section, "rn_category": category, "rn_note": note,
+            "rules": rules}

@@ -76,7 +76,8 @@ def passages(lines: list[str]) -> list[Passage]:
     def flush() -> None:
         text = "\n".join(buffer).strip()
         for offset in range(0, len(text), _CHUNK_CHARS):
-            out.append(Passage(start + 1, text[offset:offset + _CHUNK_CHARS]))
+            # A piece of a long paragraph starts on the line its first character is on.
+            out.append(Passage(start + 1 + text.count("\n", 0, offset), text[offset:offset + _CHUNK_CHARS]))
 
     for n, line in enumerate(lines):
         if not line.strip():

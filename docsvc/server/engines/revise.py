@@ -62,6 +62,15 @@ def apply(instruction: str, text: str) -> tuple[str, bool]:
     return text, False
 
 
+def _still_requested(who: User | None, feedback: str, not_applied: list[str]) -> dict | None:
+    """What stays requested after the Writer's revision: the instructions it could not apply,
+    or None when the new draft answers the whole request."""
+    if not not_applied:
+        return None
+    return {"by": who.name if who else None, "at": utcnow().isoformat(), "feedback": feedback,
+            "pending": not_applied}
+
+
 @handler(KIND)
 def run_revise(ctx: JobContext) -> dict:
     item_id, feedback, target = ctx.params["item_id"], ctx.params["feedback"], ctx.params.get("target_file")
@@ -101,7 +110,15 @@ def run_revise(ctx: JobContext) -> dict:
             rounds.append({"round": len(rounds) + 1, "stage": "Editor", "comments": comments,
                            "summary": "passed" if result.passed else f"{len(comments)} comment(s)"})
             stored.data = {**data, "files": files, "versions": versions, "rounds": rounds,
-                           "editor_passed": result.passed, "editor_comments": comments}
+                           "editor_passed": result.passed, "editor_comments": comments,
+                           "changes_requested": _still_requested(who, feedback, not_applied)}
+            session.commit()
+    elif not_applied:
+        # Nothing the Writer could apply: the request stays open for a person to answer
+        # (``GET /me/work`` and the dashboard count it).
+        with ctx.sessions() as session:
+            stored = session.get(Item, item_id)
+            stored.data = {**(stored.data or {}), "changes_requested": _still_requested(who, feedback, not_applied)}
             session.commit()
     return {"applied": applied, "not_applied": not_applied, "editor_passed": result.passed,
             "editor_comments": comments, "charged": COST if applied else 0}

@@ -10,11 +10,17 @@ refused before a browser starts. No browser is ever downloaded: ``DOCSVC_SERVER_
 from __future__ import annotations
 
 import os
+from contextlib import contextmanager
 from pathlib import Path
+from typing import TYPE_CHECKING, Iterator
 from urllib.parse import urljoin, urlparse
+
+if TYPE_CHECKING:
+    from playwright.sync_api import Page
 
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
                  "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+VIEWPORT = {"width": 1280, "height": 800}
 
 
 class ScreenshotError(Exception):
@@ -49,8 +55,10 @@ def resolve(route: str, base: str) -> str:
     return target
 
 
-def take(addresses: list[str], folder: Path, timeout_ms: int = 30000) -> list[tuple[str, Path]]:
-    """Shoot each address into ``folder``; returns (address, PNG path) pairs."""
+@contextmanager
+def chromium_page(viewport: dict[str, int] | None = None) -> Iterator["Page"]:
+    """A page in a fresh headless Debian Chromium, closed afterwards (shared by every engine that
+    drives a browser). Playwright errors raised while the page is in use become ScreenshotError."""
     try:
         from playwright.sync_api import Error as PlaywrightError
         from playwright.sync_api import sync_playwright
@@ -60,24 +68,29 @@ def take(addresses: list[str], folder: Path, timeout_ms: int = 30000) -> list[tu
     if not Path(executable).exists():
         raise ScreenshotError(f"no Chromium at {executable} (apt-get install chromium, or set "
                               "DOCSVC_SERVER_CHROMIUM)")
-    folder.mkdir(parents=True, exist_ok=True)
-    shots = []
     try:
         with sync_playwright() as p:
             browser = p.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
             try:
-                page = browser.new_page(viewport={"width": 1280, "height": 800})
-                for n, address in enumerate(addresses, 1):
-                    response = page.goto(address, wait_until="load", timeout=timeout_ms)
-                    if response is not None and response.status >= 400:
-                        raise ScreenshotError(f"{address} answered {response.status}")
-                    target = folder / f"shot-{n}-{abs(hash(address)) % 10**8}.png"
-                    page.screenshot(path=str(target), full_page=True)
-                    shots.append((address, target))
+                yield browser.new_page(viewport=viewport or VIEWPORT)
             finally:
                 browser.close()
     except PlaywrightError as exc:
         raise ScreenshotError(str(exc).splitlines()[0]) from None
+
+
+def take(addresses: list[str], folder: Path, timeout_ms: int = 30000) -> list[tuple[str, Path]]:
+    """Shoot each address into ``folder``; returns (address, PNG path) pairs."""
+    folder.mkdir(parents=True, exist_ok=True)
+    shots = []
+    with chromium_page() as page:
+        for n, address in enumerate(addresses, 1):
+            response = page.goto(address, wait_until="load", timeout=timeout_ms)
+            if response is not None and response.status >= 400:
+                raise ScreenshotError(f"{address} answered {response.status}")
+            target = folder / f"shot-{n}-{abs(hash(address)) % 10**8}.png"
+            page.screenshot(path=str(target), full_page=True)
+            shots.append((address, target))
     return shots
 
 

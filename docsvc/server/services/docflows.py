@@ -14,6 +14,7 @@ from ..db.tables import Item
 from ..engines import docflow as engine
 from ..jobs import queue
 from ..problems import Problem, invalid, not_found
+from . import release_notes
 from .accounts import Caller
 from .repos import org_integration
 
@@ -116,15 +117,27 @@ def parse_pr_json(raw: str) -> Any:
 
 def dismiss(session: Session, caller: Caller, item_id: int, reason: str | None) -> Item:
     """Rejected; or Done with reason "done" (the docs already hold the change), whose release
-    notes stay queued."""
+    notes stay queued: the entry of an approval stays, and a suggestion tagged with a release whose
+    decision (or the service's suggestion) is include joins that release's queue now. A rejected
+    suggestion leaves the queue."""
     item = get_suggestion(session, caller, item_id)
     if reason not in (None, "done"):
         raise invalid("reason", "the only reason is 'done'")
     if (item.data or {}).get("dismissed"):
         raise Problem(409, f"Docflows suggestion {item_id} is already dismissed ({item.work_status})")
     item.work_status = "done" if reason == "done" else "rejected"
+    queued = False
+    if reason == "done":
+        queued = release_notes.entry_of(session, item.id) is not None
+        if not queued and item.release_id is not None:
+            approval = (item.data or {}).get("approval") or {}
+            decision = {k: approval.get(k) for k in ("rn_section", "rn_category", "rn_note")}
+            decision["release_notes"] = approval.get("release_notes") or suggested_release_notes(item)
+            queued = queue_entry(session, item, item.release_id, decision) is not None
+    else:
+        release_notes.remove_entry(session, item.id)
     item.data = {**(item.data or {}), "dismissed": True, "dismissed_as": item.work_status,
-                 "release_notes_queued": reason == "done"}
+                 "release_notes_queued": queued}
     session.commit()
     session.refresh(item)
     return item
@@ -177,7 +190,20 @@ def restore(session: Session, caller: Caller, item_id: int, version: int) -> dic
     return {"id": item_id, "restored": version, "kept_as": kept}
 
 
-RN_SECTIONS = ("feature", "enhancement", "bug", "known-issue", "developer")
+def queue_entry(session: Session, item: Item, release_id: int, decision: dict):
+    """The suggestion's entry in the release's release-notes queue when the decision includes it
+    (the fields not given come from the Editor's suggestion for the pull request), else none."""
+    if decision["release_notes"] != "include":
+        release_notes.remove_entry(session, item.id)
+        return None
+    from ..engines.editor import suggest_release_notes
+
+    pr = (item.data or {}).get("pr") or {}
+    suggestion = suggest_release_notes(pr.get("title") or item.title, pr.get("body") or "",
+                                       release_notes.org_categories(session, item.org_id))
+    pick = lambda key: decision.get(key) or suggestion[key]  # noqa: E731
+    return release_notes.put_entry(session, item, release_id, section=pick("rn_section"),
+                                   category=pick("rn_category"), note=pick("rn_note"), badge=None)
 
 
 def suggested_release_notes(item: Item) -> str:
@@ -219,11 +245,8 @@ def approve(session: Session, caller: Caller, item_id: int, body: dict, data_dir
     assignee_id = caller.user_id if assignee in (None, "me") else assignee
     if not isinstance(assignee_id, int) or org_member(session, caller.org_id, assignee_id) is None:
         raise invalid("assignee_id", f"user {assignee} is not a member of your organisation")
-    notes = body.get("release_notes") or suggested_release_notes(item)
-    if notes not in ("include", "skip"):
-        raise invalid("release_notes", "must be include or skip")
-    if body.get("rn_section") and body["rn_section"] not in RN_SECTIONS:
-        raise invalid("rn_section", f"must be one of {', '.join(RN_SECTIONS)}")
+    given = release_notes.check_decision(session, caller.org_id, body)
+    notes = given["release_notes"] or suggested_release_notes(item)
     integration = session.get(Integration, data.get("integration_id"))
     if integration is None:
         raise Problem(409, "the suggestion's integration no longer exists")
@@ -239,9 +262,11 @@ def approve(session: Session, caller: Caller, item_id: int, body: dict, data_dir
     item.release_id, item.writer_user_id, item.work_status = release.id, assignee_id, "in_review"
     item.pull_request = {"url": branch_url(integration.docs_repo, integration.docs_branch, branch), "state": "open",
                          "review": "review required", "branch": branch, "commit": commit}
+    entry = queue_entry(session, item, release.id, {**given, "release_notes": notes})
     data["approval"] = {"by": caller.name, "at": utcnow().isoformat(), "release_id": release.id,
-                        "release_notes": notes, "rn_section": body.get("rn_section"),
-                        "rn_category": body.get("rn_category"), "rn_note": body.get("rn_note")}
+                        "release_notes": notes, "rn_section": entry.section if entry else given["rn_section"],
+                        "rn_category": entry.category if entry else given["rn_category"],
+                        "rn_note": entry.note if entry else given["rn_note"]}
     item.data = data
     session.commit()
     session.refresh(item)

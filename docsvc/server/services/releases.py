@@ -1,4 +1,8 @@
-"""Releases (the release tags of items)."""
+"""Releases (the release tags of items): their target date, its history, and their status.
+
+Every setting of a target date is kept as a ``ReleaseDateChange`` (the first one with ``old_date``
+None), so the dashboard can show the first planned date and each change since.
+"""
 
 from __future__ import annotations
 
@@ -7,8 +11,10 @@ import datetime as dt
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
-from ..db.tables import Organization, Release
+from ..db.tables import Organization, Release, ReleaseDateChange, User
 from .accounts import AdminError
+
+RELEASE_STATUSES = ("planned", "in_progress", "released")
 
 
 def add_release(session: Session, org: Organization, name: str, target: str | None = None) -> Release:
@@ -17,16 +23,56 @@ def add_release(session: Session, org: Organization, name: str, target: str | No
         raise AdminError("release name must not be empty")
     if session.scalar(select(Release).where(Release.org_id == org.id, Release.name == name)):
         raise AdminError(f"release {name!r} already exists in {org.name!r}")
-    target_date = None
-    if target:
-        try:
-            target_date = dt.date.fromisoformat(target)
-        except ValueError:
-            raise AdminError(f"--target must be a date YYYY-MM-DD, got {target!r}") from None
-    release = Release(org_id=org.id, name=name, target_date=target_date)
+    target_date = parse_date(target, "--target") if target else None
+    release = Release(org_id=org.id, name=name)
     session.add(release)
     session.flush()
+    if target_date is not None:
+        set_target(session, release, target_date)  # the first setting is history too
     return release
+
+
+def parse_date(text: str, option: str) -> dt.date:
+    try:
+        return dt.date.fromisoformat(text.strip())
+    except ValueError:
+        raise AdminError(f"{option} must be a date YYYY-MM-DD, got {text!r}") from None
+
+
+def find_release(session: Session, org: Organization, name_or_id: str) -> Release:
+    """A release of ``org`` by name, or by id when no release has that name."""
+    release = session.scalar(select(Release).where(Release.org_id == org.id, Release.name == name_or_id.strip()))
+    if release is None and name_or_id.strip().isdigit():
+        release = org_release(session, org.id, int(name_or_id))
+    if release is None:
+        raise AdminError(f"no release {name_or_id!r} in {org.name!r}")
+    return release
+
+
+def set_target(session: Session, release: Release, new_date: dt.date | None, *, reason: str | None = None,
+               changed_by: User | None = None) -> ReleaseDateChange | None:
+    """Set the target date and record the change; None when the date is already that one."""
+    if release.target_date == new_date:
+        return None
+    change = ReleaseDateChange(release_id=release.id, old_date=release.target_date, new_date=new_date,
+                               reason=(reason or "").strip() or None,
+                               changed_by_id=changed_by.id if changed_by is not None else None)
+    release.target_date = new_date
+    session.add(change)
+    session.flush()
+    return change
+
+
+def set_status(release: Release, status: str) -> None:
+    if status not in RELEASE_STATUSES:
+        raise AdminError(f"status must be one of {', '.join(RELEASE_STATUSES)}, got {status!r}")
+    release.status = status
+
+
+def date_changes(session: Session, release_id: int) -> list[ReleaseDateChange]:
+    """The release's target-date history, oldest first."""
+    return list(session.scalars(select(ReleaseDateChange).where(ReleaseDateChange.release_id == release_id)
+                                .order_by(ReleaseDateChange.changed_at, ReleaseDateChange.id)))
 
 
 def list_releases(session: Session, org_id: int) -> list[Release]:

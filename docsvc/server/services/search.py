@@ -75,27 +75,61 @@ def search(session: Session, org_id: int, query: str, *, integration_id: int | N
     if not terms:
         raise Problem(422, "q: give at least one word to search for",
                       errors=[{"loc": ["query", "q"], "msg": "no searchable words"}])
+    hits = []
+    for integration, path, title, line, body, rank in _matches(session, org_id, terms, every=True,
+                                                               integration_id=integration_id, limit=limit):
+        offset, snippet = _matching_line(body, terms)
+        hits.append(Hit(integration, path, line + offset, snippet, title, round(-float(rank), 4)))
+    return hits
+
+
+@dataclass(frozen=True)
+class Passage:
+    """A whole indexed passage: ``line`` is its first line in the file."""
+
+    integration_id: int
+    path: str
+    title: str | None
+    line: int
+    text: str
+    score: float
+
+
+def passages_with_any(session: Session, org_id: int, terms: list[str], *, limit: int = 10) -> list[Passage]:
+    """Whole passages holding any of ``terms``, best first (the DocOps Assistant reads these)."""
+    if not terms:
+        return []
+    return [Passage(integration, path, title, line, body, round(-float(rank), 4))
+            for integration, path, title, line, body, rank in _matches(session, org_id, terms[:16], every=False,
+                                                                       limit=limit)]
+
+
+def _matches(session: Session, org_id: int, terms: list[str], *, every: bool, integration_id: int | None = None,
+             limit: int = 20):
+    """Rows (integration, path, title, line, text, rank: lower is better) of the chunks holding
+    every term, or any of them."""
     scope = "d.org_id = :org" + (" AND d.integration_id = :integration" if integration_id else "")
     params = {"org": org_id, "integration": integration_id, "limit": limit}
     if session.get_bind().dialect.name == "sqlite":
-        params["match"] = " ".join('"' + t.replace('"', '""') + '"' for t in terms)
+        params["match"] = (" " if every else " OR ").join('"' + t.replace('"', '""') + '"' for t in terms)
         sql = f"""SELECT d.integration_id, d.path, d.title, c.line, c.text, bm25(search_fts) AS rank
                   FROM search_fts JOIN search_chunks c ON c.id = search_fts.rowid
                   JOIN search_docs d ON d.id = c.doc_id
                   WHERE search_fts MATCH :match AND {scope}
                   ORDER BY rank LIMIT :limit"""
     else:
-        params["q"] = " ".join(terms)
+        if every:
+            params["q"] = " ".join(terms)
+            query = "plainto_tsquery('english', :q)"
+        else:  # each term on its own, joined with tsquery's OR
+            params.update({f"t{n}": term for n, term in enumerate(terms)})
+            query = "(" + " || ".join(f"plainto_tsquery('english', :t{n})" for n in range(len(terms))) + ")"
         sql = f"""SELECT d.integration_id, d.path, d.title, c.line, c.text,
-                         -ts_rank(c.tsv, plainto_tsquery('english', :q)) AS rank
+                         -ts_rank(c.tsv, {query}) AS rank
                   FROM search_chunks c JOIN search_docs d ON d.id = c.doc_id
-                  WHERE c.tsv @@ plainto_tsquery('english', :q) AND {scope}
+                  WHERE c.tsv @@ {query} AND {scope}
                   ORDER BY rank, d.path, c.line LIMIT :limit"""
-    hits = []
-    for integration, path, title, line, body, rank in session.execute(text(sql), params):
-        offset, snippet = _matching_line(body, terms)
-        hits.append(Hit(integration, path, line + offset, snippet, title, round(-float(rank), 4)))
-    return hits
+    return session.execute(text(sql), params).all()
 
 
 def _matching_line(body: str, terms: list[str]) -> tuple[int, str]:

@@ -1,0 +1,67 @@
+"""``docsvc diagram``: a Mermaid diagram from a description and an optional image of text."""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+import click
+
+from . import exit_codes
+from .context import CliExit, client
+from .convert import write_atomically
+from .output import emit, json_option, status
+
+
+def _refused(exc, image: Path | None) -> CliExit:
+    """The service's 422 as one line; about the image, it names the file."""
+    problem = getattr(exc, "problem", None)
+    detail = (problem.detail if problem is not None else None) or str(exc)
+    if image is not None and detail.startswith("image_file: "):
+        detail = f"{image}: {detail.removeprefix('image_file: ')}"
+    return CliExit(detail, exit_codes.USAGE)
+
+
+@click.command()
+@click.argument("description", required=False, default="")
+@click.option("--image", type=click.Path(path_type=Path, exists=True, dir_okay=False), default=None,
+              help="an image with text in it (a whiteboard photo, a screenshot of boxes and arrows): its text "
+                   "is read with OCR and drawn too")
+@click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="write the Mermaid text to this file instead of printing it")
+@json_option
+def diagram(description: str, image: Path | None, output: Path | None, as_json: bool) -> None:
+    """[addition] Generate a Mermaid diagram from DESCRIPTION ("-" reads it from stdin) and an
+    optional --image, print it (or write it with -o) and save it as a diagrams item.
+
+    Wraps POST /diagram/generate, which the interface leaves without a CLI command. Steps
+    ("1. ...", "first ..., then ...") and decisions ("if ... then ... otherwise ...") make a
+    flowchart; "A calls B", "A sends X to B", "B returns Y to A" and arrows "A -> B: label" make a
+    sequence diagram; plain arrows "A -> B" are edges of a flowchart."""
+    from ..client import UnprocessableEntityError
+
+    if description == "-":
+        description = sys.stdin.read()
+    if not description.strip() and image is None:
+        raise click.UsageError("give a DESCRIPTION of the diagram, or an --image FILE with text in it")
+    try:
+        answer = client().diagrams.generate(description=description, image_file=image)
+    except UnprocessableEntityError as exc:
+        raise _refused(exc, image) from None
+    if not isinstance(answer.mermaid, str):
+        raise CliExit("diagram: the service's answer holds no diagram", exit_codes.FAILED)
+    for warning in answer.warnings or []:
+        status(f"warning: {warning}")
+    saved = f"Saved as diagrams item {answer.item_id} ({answer.kind}): {answer.title}"
+    if output is not None:
+        write_atomically(output, answer.mermaid)
+        data = {**answer.model_dump(mode="json"), "path": str(output)}
+        emit(data, as_json, lambda d: [f"Written to {d['path']}", saved])
+        return
+    if not as_json:
+        status(saved)
+    emit(answer, as_json, lambda a: a.mermaid.rstrip("\n"))
+
+
+def register(cli: click.Group) -> None:
+    cli.add_command(diagram)

@@ -1,0 +1,152 @@
+"""``docsvc feature-drafts`` (create, show) and the Feature Author commands under ``docsvc items``:
+``items release-notes feature-drafts`` and the draft half of ``items approve``."""
+
+from __future__ import annotations
+
+import click
+
+from .context import client
+from .items import items
+from .output import emit, json_option, status
+from .progress import wait_for_job
+
+RN_SECTIONS = ("feature", "enhancement", "bug", "known-issue", "developer")
+NOTES = click.Choice(["include", "skip"])
+SECTION = click.Choice(RN_SECTIONS)
+
+
+def editor_lines(passed: bool, comments) -> list[str]:
+    """The Editor's verdict: passed, or each comment as path:line: message (check)."""
+    if passed:
+        return ["Editor: passed"]
+    lines = [f"Editor: not passed, {len(comments)} comment(s):"]
+    for c in comments:
+        get = c.get if isinstance(c, dict) else lambda k, c=c: getattr(c, k, None)
+        lines.append(f"  {get('path')}:{get('line')}: {get('message')} ({get('check')})")
+    return lines
+
+
+def decision_lines(d) -> list[str]:
+    """A release-notes decision or suggestion, saying which it is."""
+    extra = d.model_extra or {}
+    which = "the recorded decision" if d.source == "decision" else "the Editor's suggestion; no decision recorded yet"
+    release = extra.get("release_name") or d.release_id
+    lines = [f"Release notes ({which}): {d.release_notes}",
+             f"  section: {d.rn_section}", f"  category: {d.rn_category}", f"  note: {d.rn_note}",
+             f"  release: {release if release is not None else 'none (needed to include it)'}"]
+    lines += [f"  rule: {rule}" for rule in extra.get("rules") or []]
+    return lines
+
+
+@click.group("feature-drafts")
+def feature_drafts() -> None:
+    """[addition] Feature Author drafts: a page drafted from a feature brief, reviewed by the Editor."""
+
+
+@feature_drafts.command("create")
+@click.option("--title", required=True, help="the feature's name (the page title)")
+@click.option("--brief", default=None, help="the feature brief (free text or Markdown)")
+@click.option("--brief-file", type=click.File("r", encoding="utf-8"), default=None,
+              help="read the brief from this file ('-' for stdin)")
+@click.option("--release", "release_id", type=click.IntRange(min=1), default=None, help="release ID to tag it with")
+@click.option("--timeout", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
+              help="stop waiting after this long (exit 8); the draft is still made")
+@json_option
+def create(title, brief, brief_file, release_id, timeout, as_json) -> None:
+    """[addition] Draft a page from a feature brief and have the Editor review it; waits.
+
+    Wraps POST /feature-drafts, which the interface does not list. The rule-based Writer sorts
+    the brief into overview, what you can do, how to use it, options and limitations; the Editor
+    passes the page or lists its comments. Approve it with: docsvc items approve feature-drafts ID."""
+    if (brief is None) == (brief_file is None):
+        raise click.UsageError("give exactly one of --brief or --brief-file")
+    text = brief if brief is not None else brief_file.read()
+    if not text.strip():
+        raise click.BadParameter("the brief is empty", param_hint="--brief/--brief-file")
+    if not title.strip():
+        raise click.BadParameter("must not be empty", param_hint="--title")
+    api = client()
+    ref = api.feature_drafts.create(title=title, brief=text, release_id=release_id)
+    status(f"Feature draft {title!r} queued (job {ref.job_id})")
+    result = wait_for_job(api, ref, "feature-drafts create", timeout)
+
+    def render(r) -> list[str]:
+        lines = [f"Draft {r['item_id']}: {r['title']} ({r['path']})"]
+        lines += editor_lines(r.get("editor_passed"), r.get("editor_comments") or [])
+        s = r.get("release_notes_suggestion") or {}
+        lines.append(f"Editor's release-notes suggestion: {s.get('release_notes')}, section {s.get('rn_section')}, "
+                     f"category {s.get('rn_category')}")
+        lines.append(f"See it with: docsvc feature-drafts show {r['item_id']}")
+        return lines
+
+    emit(result, as_json, render)
+
+
+@feature_drafts.command("show")
+@click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
+@json_option
+def show(item_id: int, as_json: bool) -> None:
+    """[addition] Show a draft: its page, the Editor's verdict, release notes and sign-off."""
+    draft = client().feature_drafts.get(item_id)
+
+    def render(d) -> list[str]:
+        lines = [f"Draft {d.id}: {d.title} [{d.work_status}]"]
+        lines += editor_lines(d.editor.passed if d.editor else False, d.editor.comments if d.editor else [])
+        if d.release_notes is not None:
+            lines += decision_lines(d.release_notes)
+        s = d.sign_off
+        lines.append(f"Signed off by {s.name} (user {s.user_id}) at {s.at}" if s else "Not signed off yet")
+        lines += ["", (d.page or "").rstrip("\n")]
+        return lines
+
+    emit(draft, as_json, render)
+
+
+@items.command("release-notes")
+@click.argument("tool", type=click.Choice(["feature-drafts"]))
+@click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
+@click.option("--notes", type=NOTES, default=None, help="change the decision: include or skip")
+@click.option("--section", type=SECTION, default=None)
+@click.option("--category", default=None, help="one of your product categories, or Other")
+@click.option("--note", default=None, help="the release-notes entry")
+@click.option("--release", "release_id", type=click.IntRange(min=1), default=None,
+              help="release ID, for a draft without one")
+@json_option
+def release_notes(tool, item_id, notes, section, category, note, release_id, as_json) -> None:
+    """Without --notes, show a draft's release-notes decision or the Editor's suggestion (it says
+    which). With --notes, change the decision, at any stage: an approved draft's queue entry follows."""
+    api = client().feature_drafts
+    if notes is None:
+        given = [name for name, value in (("--section", section), ("--category", category), ("--note", note),
+                                          ("--release", release_id)) if value is not None]
+        if given:
+            raise click.UsageError(f"{', '.join(given)} change the decision: give --notes include or --notes skip too")
+        decision = api.get_release_notes(item_id)
+    else:
+        decision = api.set_release_notes(item_id, release_notes=notes, rn_section=section, rn_category=category,
+                                         rn_note=note, release_id=release_id)
+    emit(decision, as_json, decision_lines)
+
+
+def approve_draft(item_id: int, notes, section, category, note, as_json: bool) -> None:
+    """``items approve feature-drafts ID``: sign off a draft the Editor passed."""
+    from ..models.feature_drafts import FeatureDraft
+
+    draft = FeatureDraft.model_validate(client().feature_drafts.approve(
+        item_id, release_notes=notes, rn_section=section, rn_category=category, rn_note=note))
+
+    def render(d) -> list[str]:
+        s, rn = d.sign_off, d.release_notes
+        lines = [f"Approved draft {d.id}: signed off by {s.name} at {s.at}; status {d.work_status}"]
+        if rn.release_notes == "include":
+            lines.append(f"Release notes: included in release {(rn.model_extra or {}).get('release_name')} "
+                         f"({rn.rn_section}, {rn.rn_category}) with the Feature Author badge: {rn.rn_note}")
+        else:
+            lines.append("Release notes: skipped")
+        return lines
+
+    emit(draft, as_json, render)
+
+
+def register(cli: click.Group) -> None:
+    cli.add_command(feature_drafts)

@@ -1,0 +1,39 @@
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import APIRouter, Body, Depends, Request
+from sqlalchemy.orm import Session
+
+from ..services import captures as service
+from ..services.accounts import Caller
+from .deps import get_caller, get_session
+from .jobs import accepted
+
+router = APIRouter(tags=["captures"])
+
+
+@router.post("/captures", status_code=202)
+def create(request: Request, body: Any = Body(None), caller: Caller = Depends(get_caller),
+           session: Session = Depends(get_session)):
+    """``{title?, start_url, steps: [{action, selector?, text?, url?, description}]}``; checked now,
+    walked in Chromium by the job."""
+    job = service.start(session, caller, body, request.app.state.settings.job_max_attempts)
+    return accepted(request, job)
+
+
+@router.get("/captures/{item_id}")
+def get_capture(item_id: int, caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
+    return service.capture_view(service.get_capture(session, caller, item_id))
+
+
+@router.get("/captures/{item_id}/zoom")
+def get_zoom(item_id: int, caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
+    return service.get_zoom(session, caller, item_id)
+
+
+@router.put("/captures/{item_id}/zoom")
+def set_zoom(item_id: int, body: Any = Body(None), caller: Caller = Depends(get_caller),
+             session: Session = Depends(get_session)):
+    """``{mode?, steps?: {step_id: on|off|default}}``; all or nothing."""
+    return service.set_zoom(session, caller, item_id, body)

@@ -1,0 +1,30 @@
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, Request
+from sqlalchemy.orm import Session
+
+from ..problems import Problem
+from ..services import chats as service
+from ..services.accounts import Caller
+from .deps import get_caller, get_session
+from .jobs import accepted
+
+router = APIRouter(tags=["chats"])
+
+
+@router.post("/chats", status_code=202)
+async def create_chat(request: Request, caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
+    """``{question}``: a job answers it from the docs index and saves it as the caller's chat
+    (an addition to the interface)."""
+    try:
+        body = await request.json()
+    except ValueError:
+        raise Problem(400, "The request body is not valid JSON") from None
+    job = service.start(session, caller, body, request.app.state.settings.job_max_attempts)
+    return accepted(request, job)
+
+
+@router.get("/chats/{chat_id}")
+def get_chat(chat_id: int, caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
+    """One of the caller's own chats: question, answer and citations (an addition)."""
+    return service.chat_view(service.get_chat(session, caller, chat_id))

@@ -1,0 +1,27 @@
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, File, Form, Request, UploadFile
+from sqlalchemy.orm import Session
+
+from ..problems import Problem
+from ..services import diagrams as service
+from ..services.accounts import Caller
+from .deps import get_caller, get_session
+
+router = APIRouter(tags=["diagrams"])
+
+
+@router.post("/diagram/generate", status_code=201)
+async def generate(request: Request, description: str | None = Form(None), image_file: UploadFile | None = File(None),
+                   caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
+    """multipart/form-data: ``description`` (text), optional ``image_file``. Answers at once with
+    the diagram, saved as a ``diagrams`` item."""
+    import anyio
+
+    kind = request.headers.get("content-type", "")
+    if not kind.startswith(("multipart/form-data", "application/x-www-form-urlencoded")):
+        raise Problem(400, "Send multipart/form-data with a description field and an optional image_file")
+    image = (image_file.filename, await image_file.read()) if image_file is not None else None
+    # OCR runs a subprocess for up to a minute: off the event loop.
+    return await anyio.to_thread.run_sync(lambda: service.generate(
+        session, caller, request.app.state.store, description, image))

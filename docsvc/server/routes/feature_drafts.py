@@ -1,0 +1,55 @@
+from __future__ import annotations
+
+from fastapi import APIRouter, Depends, Request
+from pydantic import BaseModel, ConfigDict
+from sqlalchemy.orm import Session
+
+from ..problems import Problem
+from ..services import feature_drafts as service
+from ..services.accounts import Caller
+from .deps import get_caller, get_session
+from .jobs import accepted
+
+router = APIRouter(tags=["feature-drafts"])
+
+
+@router.post("/feature-drafts", status_code=202)
+async def create(request: Request, caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
+    """``{title, brief, release_id?}``: the Writer drafts the page, the Editor reviews it (a job)."""
+    try:
+        body = await request.json()
+    except ValueError:
+        raise Problem(400, "The request body is not valid JSON") from None
+    job = service.start(session, caller, body, request.app.state.settings.job_max_attempts)
+    return accepted(request, job)
+
+
+@router.get("/feature-drafts/{item_id}")
+def get_draft(item_id: int, caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
+    return service.view(session, service.get_draft(session, caller, item_id))
+
+
+class DecisionBody(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    release_notes: str | None = None
+    rn_section: str | None = None
+    rn_category: str | None = None
+    rn_note: str | None = None
+    release_id: int | None = None
+
+
+@router.get("/feature-drafts/{item_id}/release-notes")
+def get_release_notes(item_id: int, caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
+    return service.current_release_notes(service.get_draft(session, caller, item_id))
+
+
+@router.put("/feature-drafts/{item_id}/release-notes")
+def set_release_notes(item_id: int, body: DecisionBody, caller: Caller = Depends(get_caller),
+                      session: Session = Depends(get_session)):
+    return service.set_release_notes(session, caller, item_id, body.model_dump())
+
+
+@router.post("/feature-drafts/{item_id}/approve")
+def approve(item_id: int, body: DecisionBody | None = None, caller: Caller = Depends(get_caller),
+            session: Session = Depends(get_session)):
+    return service.approve(session, caller, item_id, body.model_dump() if body else {})

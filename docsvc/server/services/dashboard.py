@@ -1,0 +1,218 @@
+"""The dashboard (``GET /dashboard``): numbers computed from the database for the caller's
+organisation.
+
+Filters: ``release_id`` (an id, or ``none`` for items without a release), ``writer_id`` (an id,
+``none`` for items without a writer, ``me``, or ``all``: the default), ``tool``. They narrow the
+item counts, the work per writer and the items that need attention. A release's progress is a
+property of the release: it always counts all of its items (``done`` / all but ``rejected``: a
+rejected item is dropped work, not work left to do).
+
+Sections of the answer:
+- ``release``: with ``release_id`` an id, its timeline: status, target date, first planned date,
+  progress and every date change (old, new, when, who, why);
+- ``counts``: items by tool and by work status;
+- ``releases``: each release's progress, when no release is picked;
+- ``writers``: work per writer (open / done / total), ``Unassigned`` for items without a writer;
+- ``attention``: blocked items, Docflows suggestions whose pull request has new commits, items on
+  which changes were requested and are not answered yet, releases past their target date and
+  not released.
+
+Chats are private: other users' chats are never counted or shown.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass
+from typing import Any, Iterable
+
+from sqlalchemy import func, or_, select
+from sqlalchemy.orm import Session
+
+from ...endpoints import TOOLS, WORK_STATUSES
+from ..db.session import rfc3339
+from ..db.tables import Item, Release, ReleaseDateChange, User
+from ..problems import Problem, not_found
+from .accounts import Caller, org_member
+from .items import OPEN_STATUSES
+from .releases import org_release
+
+UNASSIGNED = "Unassigned"
+
+
+@dataclass(frozen=True)
+class Filters:
+    """The parsed query: ``None`` = no filter, ``"none"`` = untagged, else an id."""
+
+    release: int | str | None
+    writer: int | str | None
+    tool: str | None
+
+    def view(self) -> dict[str, Any]:
+        return {"release_id": self.release, "writer_id": self.writer if self.writer is not None else "all",
+                "tool": self.tool}
+
+
+def _query_value(value: str | None, name: str, words: tuple[str, ...]) -> int | str | None:
+    """An id or one of ``words``; anything else is a 422 naming the parameter."""
+    if value is None or value == "":
+        return None
+    text = value.strip().lower()
+    if text in words:
+        return text
+    if text.isdigit() and int(text) > 0:
+        return int(text)
+    allowed = "an ID or " + " or ".join(repr(w) for w in words)
+    raise Problem(422, f"{name} must be {allowed}, got {value!r}", errors=[{"loc": ["query", name], "msg": allowed}])
+
+
+def parse_filters(session: Session, caller: Caller, release_id: str | None, writer_id: str | None,
+                  tool: str | None) -> Filters:
+    """Check the query; unknown release or writer ids (other organisations' too) are 404."""
+    release = _query_value(release_id, "release_id", ("none",))
+    writer = _query_value(writer_id, "writer_id", ("none", "me", "all"))
+    if isinstance(release, int) and org_release(session, caller.org_id, release) is None:
+        raise not_found("Release", release)
+    if writer == "all":
+        writer = None
+    elif writer == "me":
+        writer = caller.user_id
+    elif isinstance(writer, int) and org_member(session, caller.org_id, writer) is None:
+        raise not_found("User", writer)
+    if tool is not None and tool not in TOOLS:
+        raise Problem(422, f"tool must be one of {', '.join(TOOLS)}, got {tool!r}",
+                      errors=[{"loc": ["query", "tool"], "msg": "unknown tool"}])
+    return Filters(release, writer, tool)
+
+
+def _visible(caller: Caller) -> list:
+    """Every item of the organisation, except other users' chats."""
+    return [Item.org_id == caller.org_id, or_(Item.tool != "chats", Item.created_by_id == caller.user_id)]
+
+
+def _filtered(caller: Caller, filters: Filters) -> list:
+    conditions = _visible(caller)
+    for column, value in ((Item.release_id, filters.release), (Item.writer_user_id, filters.writer)):
+        if value == "none":
+            conditions.append(column.is_(None))
+        elif value is not None:
+            conditions.append(column == value)
+    if filters.tool is not None:
+        conditions.append(Item.tool == filters.tool)
+    return conditions
+
+
+def progress(by_status: dict[str, int]) -> dict[str, int]:
+    """``done`` of ``total`` (rejected items left out) and the rounded-down percentage."""
+    total = sum(n for status, n in by_status.items() if status != "rejected")
+    done = by_status.get("done", 0)
+    return {"done": done, "total": total, "percent": (100 * done // total) if total else 0}
+
+
+def past_target(release: Release, today: dt.date) -> bool:
+    return release.target_date is not None and release.target_date < today and release.status != "released"
+
+
+def work_rows(counts: Iterable[tuple[int | None, str, int]], names: dict[int, str]) -> list[dict[str, Any]]:
+    """Work per writer from (writer id, status, count) rows: open / done / total each, busiest
+    first, ``Unassigned`` (writer None) last."""
+    rows: dict[int | None, dict[str, Any]] = {}
+    for writer_id, status, n in counts:
+        row = rows.setdefault(writer_id, {"writer_id": writer_id,
+                                          "name": names.get(writer_id, UNASSIGNED) if writer_id else UNASSIGNED,
+                                          "open": 0, "done": 0, "total": 0})
+        row["total"] += n
+        if status in OPEN_STATUSES:
+            row["open"] += n
+        elif status == "done":
+            row["done"] += n
+    return sorted(rows.values(), key=lambda r: (r["writer_id"] is None, -r["open"], -r["total"], r["name"]))
+
+
+def _release_summary(release: Release, by_status: dict[str, int], today: dt.date) -> dict[str, Any]:
+    return {"id": release.id, "name": release.name, "status": release.status,
+            "target_date": release.target_date.isoformat() if release.target_date else None,
+            "progress": progress(by_status), "past_target": past_target(release, today)}
+
+
+def _timeline(session: Session, release: Release, by_status: dict[str, int], today: dt.date) -> dict[str, Any]:
+    changes = session.execute(
+        select(ReleaseDateChange, User.name).outerjoin(User, User.id == ReleaseDateChange.changed_by_id)
+        .where(ReleaseDateChange.release_id == release.id)
+        .order_by(ReleaseDateChange.changed_at, ReleaseDateChange.id)
+    ).all()
+    # The first record sets the first date (old None); a release dated before its history was
+    # kept starts with a move, whose old date is the first one.
+    first = (changes[0][0].old_date or changes[0][0].new_date) if changes else release.target_date
+    return {**_release_summary(release, by_status, today),
+            "first_planned_date": first.isoformat() if first else None,
+            "date_changes": [{"old_date": c.old_date.isoformat() if c.old_date else None,
+                              "new_date": c.new_date.isoformat() if c.new_date else None,
+                              "changed_at": rfc3339(c.changed_at), "changed_by": name, "reason": c.reason}
+                             for c, name in changes]}
+
+
+def _by_release(session: Session, caller: Caller) -> dict[int, dict[str, int]]:
+    """Status counts of each release's items (all of them: progress is the release's own)."""
+    out: dict[int, dict[str, int]] = {}
+    rows = session.execute(select(Item.release_id, Item.work_status, func.count()).where(
+        *_visible(caller), Item.release_id.is_not(None)).group_by(Item.release_id, Item.work_status))
+    for release_id, status, n in rows:
+        out.setdefault(release_id, {})[status] = n
+    return out
+
+
+def _item_ref(item: Item, **extra: Any) -> dict[str, Any]:
+    return {"id": item.id, "tool": item.tool, "title": item.title,
+            "writer_name": item.writer.name if item.writer else None,
+            "release_name": item.release.name if item.release else None, **extra}
+
+
+def _attention(session: Session, caller: Caller, filters: Filters, releases: list[Release],
+               today: dt.date) -> dict[str, list[dict[str, Any]]]:
+    from .docflows import new_commits
+
+    open_items = list(session.scalars(select(Item).where(*_filtered(caller, filters),
+                                                         Item.work_status.in_(OPEN_STATUSES))
+                                      .order_by(Item.created_at, Item.id)).unique())
+    blocked = [_item_ref(i, note=i.status_note) for i in open_items if i.work_status == "blocked"]
+    requested = []
+    for item in open_items:
+        request = (item.data or {}).get("changes_requested")
+        if request:
+            by = request.get("by") if isinstance(request, dict) else None
+            requested.append(_item_ref(item, requested_by=by))
+    # One ls-remote per open suggestion: the same check GET /docflows/<id> makes.
+    moved = [_item_ref(i) for i in open_items if i.tool == "docflows" and (i.data or {}).get("integration_id")
+             and not (i.data or {}).get("dismissed") and new_commits(i)]
+    late = [{"id": r.id, "name": r.name, "status": r.status, "target_date": r.target_date.isoformat(),
+             "days_late": (today - r.target_date).days} for r in releases if past_target(r, today)]
+    return {"blocked": blocked, "new_commits": moved, "changes_requested": requested, "releases_past_target": late}
+
+
+def dashboard(session: Session, caller: Caller, *, release_id: str | None = None, writer_id: str | None = None,
+              tool: str | None = None, today: dt.date | None = None) -> dict[str, Any]:
+    filters = parse_filters(session, caller, release_id, writer_id, tool)
+    today = today or dt.datetime.now(dt.timezone.utc).date()
+    conditions = _filtered(caller, filters)
+    by_tool = dict(session.execute(select(Item.tool, func.count()).where(*conditions).group_by(Item.tool)).all())
+    by_status = dict(session.execute(select(Item.work_status, func.count()).where(*conditions)
+                                     .group_by(Item.work_status)).all())
+    writer_counts = session.execute(select(Item.writer_user_id, Item.work_status, func.count()).where(*conditions)
+                                    .group_by(Item.writer_user_id, Item.work_status)).all()
+    names = dict(session.execute(select(User.id, User.name).where(User.org_id == caller.org_id)).all())
+    per_release = _by_release(session, caller)
+    releases = list(session.scalars(select(Release).where(Release.org_id == caller.org_id)
+                                    .order_by(Release.target_date.is_(None), Release.target_date, Release.id)))
+    picked = next((r for r in releases if r.id == filters.release), None) if isinstance(filters.release, int) else None
+    return {
+        "filters": {**filters.view(), "writer_name": names.get(filters.writer) if isinstance(filters.writer, int)
+                    else None},
+        "release": _timeline(session, picked, per_release.get(picked.id, {}), today) if picked else None,
+        "counts": {"total": sum(by_tool.values()),
+                   "by_tool": {t: by_tool.get(t, 0) for t in TOOLS if filters.tool in (None, t)},
+                   "by_status": {s: by_status.get(s, 0) for s in WORK_STATUSES}},
+        "releases": [] if picked else [_release_summary(r, per_release.get(r.id, {}), today) for r in releases],
+        "writers": work_rows(writer_counts, names),
+        "attention": _attention(session, caller, filters, [picked] if picked else releases, today),
+    }
