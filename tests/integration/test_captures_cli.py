@@ -139,7 +139,7 @@ def test_zoom_listing_changes_and_refusals(world):
     assert as_json(cli("capture", "zoom", ident, "--json"))["steps"]["s3"] == "off"
 
     hidden = cli("capture", "zoom", ident, key=world["other_key"])
-    assert hidden.returncode == 1 and f"Item {ident} not found" in hidden.stderr
+    assert hidden.returncode == 1 and f"Capture {ident} not found" in hidden.stderr
 
 
 def test_a_failing_step_is_named_and_saves_nothing(world):

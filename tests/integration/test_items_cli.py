@@ -260,8 +260,9 @@ def test_api_errors_are_problem_json(world: World):
     assert httpx.get(f"{base}/items/diagrams").status_code == 401
     wrong = httpx.get(f"{base}/items/diagrams", headers={"Authorization": "Bearer dsv_nope"})
     assert wrong.status_code == 401 and wrong.json()["detail"] == "Unknown or revoked API key"
-    unserved = httpx.get(f"{base}/dashboard", headers=auth)  # until issue 7 serves it
-    assert unserved.status_code == 501 and "does not implement GET /api/v1/dashboard" in unserved.json()["detail"]
+    no_tool = httpx.get(f"{base}/items/widgets", headers=auth)
+    assert no_tool.status_code == 404 and no_tool.headers["content-type"] == "application/problem+json"
+    assert no_tool.json()["detail"].startswith("Unknown tool 'widgets'; tools are: feature-drafts, ")
 
 
 def test_lists_page_with_link_headers(world: World):

@@ -3,10 +3,9 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, Request
 from sqlalchemy.orm import Session
 
-from ..problems import Problem
 from ..services import chats as service
 from ..services.accounts import Caller
-from .deps import get_caller, get_session
+from .deps import get_caller, get_session, json_body
 from .jobs import accepted
 
 router = APIRouter(tags=["chats"])
@@ -16,10 +15,7 @@ router = APIRouter(tags=["chats"])
 async def create_chat(request: Request, caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
     """``{question}``: a job answers it from the docs index and saves it as the caller's chat
     (an addition to the interface)."""
-    try:
-        body = await request.json()
-    except ValueError:
-        raise Problem(400, "The request body is not valid JSON") from None
+    body = await json_body(request)
     job = service.start(session, caller, body, request.app.state.settings.job_max_attempts)
     return accepted(request, job)
 

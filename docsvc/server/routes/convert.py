@@ -4,10 +4,9 @@ from fastapi import APIRouter, Depends, Request
 from fastapi.responses import Response
 from sqlalchemy.orm import Session
 
-from ..problems import Problem
 from ..services import conversions as service
 from ..services.accounts import Caller, authenticate
-from .deps import get_caller, get_session
+from .deps import get_caller, get_session, json_body
 from .jobs import accepted
 
 router = APIRouter(tags=["convert"])
@@ -18,10 +17,7 @@ async def convert(request: Request, caller: Caller = Depends(get_caller), sessio
     """``{source_type, content, target_format}``; the spec is checked now, converted by the job."""
     import anyio
 
-    try:
-        body = await request.json()
-    except ValueError:
-        raise Problem(400, "The request body is not valid JSON") from None
+    body = await json_body(request)
     settings = request.app.state.settings
     # Parsing a large spec takes a moment: off the event loop.
     job = await anyio.to_thread.run_sync(lambda: service.start(

@@ -2,11 +2,13 @@
 
 from __future__ import annotations
 
-from typing import Iterator
+import json
+from typing import Any, Iterator
 
 from fastapi import Depends, Query, Request, Response
 from sqlalchemy.orm import Session
 
+from ..problems import Problem
 from ..services.accounts import Caller, authenticate
 
 
@@ -20,6 +22,18 @@ def get_session(request: Request) -> Iterator[Session]:
 
 def get_caller(request: Request, session: Session = Depends(get_session)) -> Caller:
     return authenticate(session, request.headers.get("authorization"))
+
+
+async def json_body(request: Request, *, optional: bool = False) -> Any:
+    """The request's JSON body (None for an empty one when ``optional``); 400 when it is not JSON.
+    What it must hold is the service's to say."""
+    raw = await request.body()
+    if optional and not raw.strip():
+        return None
+    try:
+        return json.loads(raw)
+    except ValueError:
+        raise Problem(400, "The request body is not valid JSON") from None
 
 
 class Page:

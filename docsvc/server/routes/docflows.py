@@ -8,7 +8,7 @@ from sqlalchemy.orm import Session
 from ..problems import Problem, invalid
 from ..services import docflows as service
 from ..services.accounts import Caller
-from .deps import get_caller, get_session
+from .deps import get_caller, get_session, json_body
 from .jobs import accepted
 
 router = APIRouter(tags=["docflows"])
@@ -29,10 +29,7 @@ async def generate(request: Request, caller: Caller = Depends(get_caller), sessi
         raw_id = form.get("integration_id")
         screenshots = service.save_uploads(settings.data_dir, uploads, routes)
     else:
-        try:
-            body = await request.json()
-        except ValueError:
-            raise Problem(400, "The request body is not valid JSON") from None
+        body = await json_body(request)
         if not isinstance(body, dict):
             raise Problem(400, "The request body must be a JSON object")
         pr, raw_id, screenshots = body.get("pr_data"), body.get("integration_id"), []

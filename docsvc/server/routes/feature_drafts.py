@@ -4,10 +4,9 @@ from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy.orm import Session
 
-from ..problems import Problem
 from ..services import feature_drafts as service
 from ..services.accounts import Caller
-from .deps import get_caller, get_session
+from .deps import get_caller, get_session, json_body
 from .jobs import accepted
 
 router = APIRouter(tags=["feature-drafts"])
@@ -16,10 +15,7 @@ router = APIRouter(tags=["feature-drafts"])
 @router.post("/feature-drafts", status_code=202)
 async def create(request: Request, caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
     """``{title, brief, release_id?}``: the Writer drafts the page, the Editor reviews it (a job)."""
-    try:
-        body = await request.json()
-    except ValueError:
-        raise Problem(400, "The request body is not valid JSON") from None
+    body = await json_body(request)
     job = service.start(session, caller, body, request.app.state.settings.job_max_attempts)
     return accepted(request, job)
 

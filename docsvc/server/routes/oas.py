@@ -3,32 +3,19 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, Request
 from sqlalchemy.orm import Session
 
-from ..problems import Problem
 from ..services import api_specs as service
 from ..services.accounts import Caller
-from .deps import get_caller, get_session
+from .deps import get_caller, get_session, json_body
 from .jobs import accepted
 
 router = APIRouter(tags=["api-readiness"])
-
-
-async def _json_body(request: Request, *, optional: bool = False):
-    raw = await request.body()
-    if not raw.strip() and optional:
-        return None
-    try:
-        import json
-
-        return json.loads(raw)
-    except ValueError:
-        raise Problem(400, "The request body is not valid JSON") from None
 
 
 @router.post("/oas/validate", status_code=202)
 async def validate(request: Request, caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
     """Optional booleans ``run_swagger``, ``run_redocly``, ``run_ai_fix``, ``run_ai_content``;
     an absent one keeps the saved configuration's choice."""
-    body = await _json_body(request, optional=True)
+    body = await json_body(request, optional=True)
     job = service.start_validate(session, caller, body, request.app.state.settings.job_max_attempts)
     return accepted(request, job)
 
@@ -40,7 +27,7 @@ async def pull_request(scan_id: int, request: Request, caller: Caller = Depends(
     ``source_file_path``, ``spec`` (``corrected`` default, or ``prepped``), ``commit_message``."""
     import anyio
 
-    body = await _json_body(request)
+    body = await json_body(request)
     data_dir = request.app.state.settings.data_dir
     return await anyio.to_thread.run_sync(
         lambda: service.open_pull_requests(session, caller, scan_id, body, data_dir))

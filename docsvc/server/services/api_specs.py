@@ -17,9 +17,10 @@ from sqlalchemy.orm import Session
 
 from ..db.tables import ApiSpecConfig, Integration, Item, Organization, utcnow
 from ..jobs import queue
-from ..problems import Problem, invalid, not_found
+from ..problems import Problem, invalid
 from ..storage import FileStore
 from .accounts import AdminError, Caller
+from .items import get_item
 
 KIND = "oas.validate"
 STAGES = ("run_swagger", "run_redocly", "run_ai_fix", "run_ai_content")
@@ -82,10 +83,7 @@ def start_validate(session: Session, caller: Caller, body: Any, max_attempts: in
 
 
 def get_scan(session: Session, caller: Caller, scan_id: int) -> Item:
-    item = session.get(Item, scan_id)
-    if item is None or item.org_id != caller.org_id or item.tool != "api-scans":
-        raise not_found("API scan", scan_id)
-    return item
+    return get_item(session, caller, "api-scans", scan_id, "API scan")
 
 
 def _check_pr_body(body: Any) -> dict[str, Any]:

@@ -190,7 +190,7 @@ def start(session: Session, caller: Caller, body: Any, max_attempts: int):
 
 
 def get_capture(session: Session, caller: Caller, item_id: int) -> Item:
-    return get_item(session, caller, "captures", item_id)  # 404 for other organisations' ids too
+    return get_item(session, caller, "captures", item_id, "Capture")
 
 
 def capture_view(item: Item) -> dict[str, Any]:

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from typing import Any
 
-from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..db.tables import Item
 from ..engines.chat import KIND, METHOD
 from ..jobs import queue
-from ..problems import Problem, invalid, not_found
+from ..problems import Problem, invalid
 from ..views import item_view
 from .accounts import Caller
+from .items import get_item
 
 MAX_QUESTION = 2000
 
@@ -35,11 +35,7 @@ def start(session: Session, caller: Caller, body: Any, max_attempts: int):
 
 
 def get_chat(session: Session, caller: Caller, chat_id: int) -> Item:
-    item = session.scalar(select(Item).where(Item.id == chat_id, Item.tool == "chats",
-                                             Item.org_id == caller.org_id, Item.created_by_id == caller.user_id))
-    if item is None:
-        raise not_found("Chat", chat_id)  # someone else's chat does not exist for the caller
-    return item
+    return get_item(session, caller, "chats", chat_id, "Chat")  # someone else's chat does not exist for them
 
 
 def chat_view(item: Item) -> dict[str, Any]:

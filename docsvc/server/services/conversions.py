@@ -15,7 +15,6 @@ from typing import Any
 
 from sqlalchemy.orm import Session
 
-from ...endpoints import CONVERT_TARGETS
 from ..db.tables import Item
 from ..engines.convert import SOURCE_TYPES, TARGETS, SpecError, parse
 from ..jobs import queue

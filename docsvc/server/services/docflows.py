@@ -13,10 +13,11 @@ from ...images import sniff
 from ..db.tables import Item
 from ..engines import docflow as engine
 from ..jobs import queue
-from ..problems import Problem, invalid, not_found
+from ..problems import Problem, invalid
 from . import release_notes
 from .accounts import Caller
 from .repos import org_integration
+from .items import get_item
 
 _PR_REQUIRED = ("number", "title", "author")
 
@@ -58,10 +59,7 @@ def save_uploads(data_dir: Path, uploads: list[tuple[str, bytes]], routes: dict[
 
 
 def get_suggestion(session: Session, caller: Caller, item_id: int) -> Item:
-    item = session.get(Item, item_id)
-    if item is None or item.org_id != caller.org_id or item.tool != "docflows":
-        raise not_found("Docflows suggestion", item_id)
-    return item
+    return get_item(session, caller, "docflows", item_id, "Docflows suggestion")
 
 
 def summary(item: Item) -> dict:

@@ -19,10 +19,11 @@ from ..db.session import rfc3339
 from ..db.tables import Item, User, utcnow
 from ..engines.feature_author import KIND
 from ..jobs import queue
-from ..problems import Problem, invalid, not_found
+from ..problems import Problem, invalid
 from . import release_notes
 from .accounts import Caller
 from .releases import org_release
+from .items import get_item
 
 MAX_BRIEF = 100_000
 
@@ -57,10 +58,7 @@ def start(session: Session, caller: Caller, body: Any, max_attempts: int):
 
 
 def get_draft(session: Session, caller: Caller, item_id: int) -> Item:
-    item = session.get(Item, item_id)
-    if item is None or item.org_id != caller.org_id or item.tool != "feature-drafts":
-        raise not_found("Feature Author draft", item_id)
-    return item
+    return get_item(session, caller, "feature-drafts", item_id, "Feature Author draft")
 
 
 def current_release_notes(item: Item) -> dict:

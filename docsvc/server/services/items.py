@@ -86,10 +86,12 @@ def list_items(
     return list(rows.unique()), total
 
 
-def get_item(session: Session, caller: Caller, tool: str, item_id: int) -> Item:
+def get_item(session: Session, caller: Caller, tool: str, item_id: int, noun: str = "Item") -> Item:
+    """The caller's item of ``tool``; 404 (saying ``noun``) for an unknown id, another organisation's
+    or another user's chat: never leak existence."""
     item = session.scalar(select(Item).where(Item.id == item_id, *_visible(caller, check_tool(tool))))
     if item is None:
-        raise not_found("Item", item_id)  # also for other organisations' ids: never leak existence
+        raise not_found(noun, item_id)
     return item
 
 

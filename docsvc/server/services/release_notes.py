@@ -19,6 +19,7 @@ from ..db.tables import Item, Organization, ProductCategory, Release, ReleaseNot
 from ..problems import Problem, invalid, not_found
 from .accounts import AdminError, Caller
 from .releases import org_release
+from .items import get_item
 
 # Sections in the order the notes show them, with their headings.
 SECTIONS = {"feature": "New features", "enhancement": "Enhancements", "bug": "Bug fixes",
@@ -178,10 +179,7 @@ def create_composer(session: Session, caller: Caller, release_id, title: str | N
 
 
 def get_composer(session: Session, caller: Caller, item_id: int) -> Item:
-    item = session.get(Item, item_id)
-    if item is None or item.org_id != caller.org_id or item.tool != "release-notes":
-        raise not_found("Release Composer item", item_id)
-    return item
+    return get_item(session, caller, "release-notes", item_id, "Release Composer item")
 
 
 def composer_view(session: Session, item: Item) -> dict:
