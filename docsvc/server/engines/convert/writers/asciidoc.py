@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import re
 
-from ..doc import BulletList, Code, CodeBlock, Document, Heading, Inline, Link, Para, Strong, Table
+from ..doc import BulletList, Code, CodeBlock, Document, Heading, Inline, Link, Strong, Table
 from .common import BlockWriter, Notice, Outline
 
 __all__ = ["render_asciidoc"]
@@ -156,8 +156,11 @@ class _Writer(BlockWriter):
         heading = f"{'=' * block.level} {_title(block.text)}"
         return f"[[{_id(block.anchor)}]]\n{heading}" if block.anchor else heading
 
-    def para(self, block: Para) -> str:
-        return _line(block.parts)
+    def para(self, parts: list[Inline]) -> str:
+        return _line(parts)
+
+    def cell(self, parts: list[Inline]) -> str:
+        return _line(parts, cell=True)
 
     def notice(self, block: Notice) -> str:
         label = _LABEL[block.kind]
@@ -176,7 +179,7 @@ class _Writer(BlockWriter):
         lines.extend(f"| {_line([text], cell=True)}".rstrip() for text in table.header)
         for row in table.rows:
             lines.append("")
-            lines.extend(f"| {_line(cell, cell=True)}".rstrip() for cell in row)
+            lines.extend(f"| {self.cell_text(cell)}".rstrip() for cell in row)
         lines.append("|===")
         return "\n".join(lines)
 

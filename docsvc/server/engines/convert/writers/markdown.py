@@ -25,7 +25,7 @@ import string
 import unicodedata
 from dataclasses import dataclass
 
-from ..doc import BulletList, Code, CodeBlock, Document, Heading, Inline, Link, Para, Strong, Table
+from ..doc import BulletList, Code, CodeBlock, Document, Heading, Inline, Link, Strong, Table
 from .common import BlockWriter, Notice, Outline
 
 __all__ = ["render_markdown", "render_docusaurus"]
@@ -86,8 +86,11 @@ class _Writer(BlockWriter):
         out.append(self.heading(Heading(1, page.title, page.title_anchor)))
         return out
 
-    def para(self, block: Para) -> str:
-        return self.line(block.parts)
+    def para(self, parts: list[Inline]) -> str:
+        return self.line(parts)
+
+    def cell(self, parts: list[Inline]) -> str:
+        return self.line(parts, table=True)
 
     def bullets(self, block: BulletList, after_list: bool) -> str:
         # The second of two lists in a row uses the other bullet.
@@ -153,7 +156,7 @@ class _Writer(BlockWriter):
             "| " + " | ".join(self.inline(text) for text in table.header) + " |",
             "| " + " | ".join("---" for _ in table.header) + " |",
         ]
-        rows.extend("| " + " | ".join(self.line(cell, table=True) for cell in row) + " |" for row in table.rows)
+        rows.extend("| " + " | ".join([self.cell_text(cell) for cell in row]) + " |" for row in table.rows)
         return "\n".join(rows)
 
     def code(self, block: CodeBlock) -> str:

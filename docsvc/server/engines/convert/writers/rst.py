@@ -30,7 +30,7 @@ import json
 import re
 import unicodedata
 
-from ..doc import BulletList, Code, CodeBlock, Document, Heading, Inline, Link, Para, Strong, Table
+from ..doc import BulletList, Code, CodeBlock, Document, Heading, Inline, Link, Strong, Table
 from .common import BlockWriter, Notice, Outline
 
 __all__ = ["render_rst", "render_sphinx"]
@@ -161,8 +161,11 @@ class _Writer(BlockWriter):
         heading = f"{text}\n{_UNDERLINE[block.level] * width(text)}"
         return f".. _{block.anchor}:\n\n{heading}" if block.anchor else heading
 
-    def para(self, block: Para) -> str:
-        return _line(block.parts)
+    def para(self, parts: list[Inline]) -> str:
+        return _line(parts)
+
+    def cell(self, parts: list[Inline]) -> str:
+        return _line(parts)
 
     def notice(self, block: Notice) -> str:
         body = "\n\n".join(f"   {_line(parts)}" for parts in block.paragraphs)
@@ -178,7 +181,7 @@ class _Writer(BlockWriter):
         lines = [".. list-table::", "   :header-rows: 1", ""] if table.rows else [".. list-table::", ""]
         for row in [[[text] if text else [] for text in table.header], *table.rows]:
             for n, cell in enumerate(row):
-                lines.append(f"{'   * -' if n == 0 else '     -'} {_line(cell)}".rstrip())
+                lines.append(f"{'   * -' if n == 0 else '     -'} {self.cell_text(cell)}".rstrip())
         return "\n".join(lines)
 
     def code(self, block: CodeBlock) -> str:
