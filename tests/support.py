@@ -6,15 +6,20 @@ Integration tests talk to ``docsvc-server run`` over HTTP on a free loopback por
 
 from __future__ import annotations
 
+import http.server
+import json
 import os
 import signal
 import socket
 import subprocess
 import sys
+import threading
 import time
 import uuid
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
+from typing import Callable, Iterator
 
 import httpx
 
@@ -172,8 +177,8 @@ class GitRemote:
         git("checkout", "-q", "-b", "main", cwd=self.work)
         self.commit(files, "initial")
 
-    def commit(self, files: dict[str, str | None], message: str) -> str:
-        """Write (or, with None, delete) files, commit and push; returns the new commit."""
+    def commit(self, files: dict[str, str | None], message: str, branch: str = "main") -> str:
+        """Write (or, with None, delete) files, commit and push ``branch``; returns the new commit."""
         for path, content in files.items():
             target = self.work / path
             if content is None:
@@ -183,8 +188,17 @@ class GitRemote:
             target.write_text(content)
             git("add", path, cwd=self.work)
         git("commit", "-q", "-m", message, cwd=self.work)
-        git("push", "-q", "origin", "main", cwd=self.work)
+        git("push", "-q", "origin", branch, cwd=self.work)
         return git("rev-parse", "HEAD", cwd=self.work)
+
+    def branch(self, name: str, files: dict[str, str | None], message: str) -> str:
+        """A pull request's branch: one commit of ``files`` on top of main, pushed; the working clone
+        goes back to main. Returns the branch's commit."""
+        git("checkout", "-q", "-b", name, "main", cwd=self.work)
+        try:
+            return self.commit(files, message, branch=name)
+        finally:
+            git("checkout", "-q", "main", cwd=self.work)
 
 
 def connected_org(svc: LocalService, root: Path, org: str, docs: dict[str, str] | None = None) -> tuple[str, str]:
@@ -198,3 +212,49 @@ def connected_org(svc: LocalService, root: Path, org: str, docs: dict[str, str] 
     integration = svc.admin("integrations", "add", "--org", org, "--name", "app", "--code-repo", str(code.bare),
                             "--docs-repo", str(docs_remote.bare))
     return key, integration
+
+
+@contextmanager
+def serve_html(page: Callable[[str], str | None]) -> Iterator[str]:
+    """Serve HTML on a free loopback port for the service's browser: ``page(path)`` is a path's
+    HTML, or None for a 404. Yields the address."""
+
+    class Page(http.server.BaseHTTPRequestHandler):
+        def do_GET(self):
+            body = page(self.path)
+            data = (body if body is not None else "not here").encode()
+            self.send_response(200 if body is not None else 404)
+            self.send_header("Content-Type", "text/html; charset=utf-8")
+            self.send_header("Content-Length", str(len(data)))
+            self.end_headers()
+            self.wfile.write(data)
+
+        def log_message(self, *args):
+            pass
+
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}"
+    finally:
+        server.shutdown()
+
+
+def require_chromium() -> None:
+    """Skip without the browser the service drives, except in CI, where its absence is a failure."""
+    import pytest
+
+    if not Path(os.environ.get("DOCSVC_SERVER_CHROMIUM", "/usr/bin/chromium")).exists():
+        if os.environ.get("CI"):
+            pytest.fail("chromium is missing: scripts/setup-ci-tools installs it")
+        pytest.skip("chromium is not installed (scripts/setup-ci-tools installs it)")
+
+
+def new_suggestion(cli: Callable[..., subprocess.CompletedProcess], number: int,
+                   branch: str = "rename-docs-root") -> str:
+    """Trigger a Docflows suggestion for pull request ``number`` on ``branch`` with ``cli`` (a test's
+    project, which runs docsvc where docsvc.yaml names the integration); returns its id."""
+    made = cli("docflow", "--pr-number", str(number), "--pr-title", f"PR {number}", "--pr-body", "",
+               "--pr-author", "ana", "--pr-branch", branch, "--json")
+    assert made.returncode == 0, made.stderr
+    return str(json.loads(made.stdout)["suggestion_id"])

@@ -232,9 +232,7 @@ def test_docflow_with_screenshots_under_act(job_python, tmp_path):
         from tests.support import GitRemote
 
         code = GitRemote(tmp_path, "code", {"app/cli.py": PY_OLD})
-        git("checkout", "-q", "-b", "feature", cwd=code.work)
-        head = code.commit({"app/cli.py": PY_NEW}, "the PR").strip()
-        git("push", "-q", "origin", "feature", cwd=code.work)
+        head = code.branch("feature", {"app/cli.py": PY_NEW}, "the PR").strip()
         docs = GitRemote(tmp_path, "docs", DOCS)
         integration = svc.admin("integrations", "add", "--org", "Flow CI", "--name", "app", "--code-repo",
                                 str(code.bare), "--docs-repo", str(docs.bare))

@@ -5,16 +5,12 @@ files."""
 
 from __future__ import annotations
 
-import http.server
 import json
-import os
-import threading
-from pathlib import Path
 
 import pytest
 import sqlalchemy
 
-from tests.support import run_cli
+from tests.support import require_chromium, run_cli, serve_html
 
 PAGES = {
     "/": """<!doctype html><html><body style="margin:0;font:16px sans-serif">
@@ -30,31 +26,13 @@ PNG_MAGIC = b"\x89PNG\r\n\x1a\n"
 
 @pytest.fixture(scope="module")
 def site():
-    class Page(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            body = PAGES.get(self.path)
-            self.send_response(200 if body else 404)
-            data = (body or "not here").encode()
-            self.send_header("Content-Type", "text/html; charset=utf-8")
-            self.send_header("Content-Length", str(len(data)))
-            self.end_headers()
-            self.wfile.write(data)
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
+    with serve_html(PAGES.get) as address:
+        yield address
 
 
 @pytest.fixture(scope="module")
 def world(service, site):
-    if not Path(os.environ.get("DOCSVC_SERVER_CHROMIUM", "/usr/bin/chromium")).exists():
-        if os.environ.get("CI"):
-            pytest.fail("chromium is missing: scripts/setup-ci-tools installs it")
-        pytest.skip("chromium is not installed (scripts/setup-ci-tools installs it)")
+    require_chromium()
     key = service.admin("init", "--org", "Shots Inc", "--admin-email", "ada@shots.test")
     other_key = service.admin("init", "--org", "Elsewhere", "--admin-email", "eve@elsewhere.test")
     cli = lambda *a, key=key: run_cli(*a, key=key, base_url=service.base_url, timeout=180)  # noqa: E731

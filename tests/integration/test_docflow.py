@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.support import GitRemote, git, run_cli
+from tests.support import GitRemote, git, new_suggestion, run_cli
 from tests.unit.test_facts import PY_NEW, PY_OLD
 from tests.unit.test_planner_writer import DOCS
 
@@ -16,14 +16,8 @@ def project(service, tmp_path_factory):
     root = tmp_path_factory.mktemp("docflow")
     key = service.admin("init", "--org", "Flows", "--admin-email", "ada@flows.test")
     code = GitRemote(root, "code", {"app/cli.py": PY_OLD, "tests/test_cli.py": "def test_a():\n    pass\n"})
-    git("checkout", "-q", "-b", "rename-docs-root", cwd=code.work)
-    (code.work / "app" / "cli.py").write_text(PY_NEW)
-    git("commit", "-q", "-am", "Rename --docs-root, add --dry-run", cwd=code.work)
-    git("push", "-q", "origin", "rename-docs-root", cwd=code.work)
-    git("checkout", "-q", "-b", "only-tests", "main", cwd=code.work)
-    (code.work / "tests" / "test_cli.py").write_text("def test_b():\n    pass\n")
-    git("commit", "-q", "-am", "Only tests", cwd=code.work)
-    git("push", "-q", "origin", "only-tests", cwd=code.work)
+    code.branch("rename-docs-root", {"app/cli.py": PY_NEW}, "Rename --docs-root, add --dry-run")
+    code.branch("only-tests", {"tests/test_cli.py": "def test_b():\n    pass\n"}, "Only tests")
     docs = GitRemote(root, "docs", DOCS)
     integration = service.admin("integrations", "add", "--org", "Flows", "--name", "app", "--code-repo",
                                 str(code.bare), "--docs-repo", str(docs.bare))
@@ -84,13 +78,6 @@ def test_an_unknown_branch_fails_with_the_reason(project):
     done = project("docflow", "--pr-number", "99", "--pr-title", "t", "--pr-body", "b", "--pr-author", "a",
                    "--pr-branch", "no-such-branch")
     assert done.returncode == 1 and "Pull request not found" in done.stderr
-
-
-def new_suggestion(project, number: int) -> str:
-    made = project("docflow", "--pr-number", str(number), "--pr-title", f"PR {number}", "--pr-body", "",
-                   "--pr-author", "ana", "--pr-branch", "rename-docs-root", "--json")
-    assert made.returncode == 0, made.stderr
-    return str(json.loads(made.stdout)["suggestion_id"])
 
 
 def test_history_and_restore(project):

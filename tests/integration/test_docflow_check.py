@@ -16,11 +16,7 @@ class Project:
     def __init__(self, service, root):
         self.key = service.admin("init", "--org", "Checks", "--admin-email", "ada@checks.test")
         self.code = GitRemote(root, "code", {"app/cli.py": PY_OLD})
-        git("checkout", "-q", "-b", "feature", cwd=self.code.work)
-        (self.code.work / "app" / "cli.py").write_text(PY_NEW)
-        git("commit", "-q", "-am", "feature", cwd=self.code.work)
-        git("push", "-q", "origin", "feature", cwd=self.code.work)
-        git("checkout", "-q", "main", cwd=self.code.work)
+        self.code.branch("feature", {"app/cli.py": PY_NEW}, "feature")
         self.docs = GitRemote(root, "docs", DOCS)
         integration = service.admin("integrations", "add", "--org", "Checks", "--name", "app", "--code-repo",
                                     str(self.code.bare), "--docs-repo", str(self.docs.bare))
@@ -143,11 +139,7 @@ def test_check_needs_an_id_or_all_and_knows_unknown_ids(project):
 
 
 def test_a_pull_request_whose_branch_is_gone_is_closed(project):
-    git("checkout", "-q", "-b", "attempts", "main", cwd=project.code.work)
-    (project.code.work / "app" / "cli.py").write_text(PY_NEW.replace("--retries", "--attempts"))
-    git("commit", "-q", "-am", "rename --retries", cwd=project.code.work)
-    git("push", "-q", "origin", "attempts", cwd=project.code.work)
-    git("checkout", "-q", "main", cwd=project.code.work)
+    project.code.branch("attempts", {"app/cli.py": PY_NEW.replace("--retries", "--attempts")}, "rename --retries")
     made = project("docflow", "--pr-number", "5", "--pr-title", "t", "--pr-body", "", "--pr-author", "a",
                    "--pr-branch", "attempts", "--json")
     suggestion = str(json.loads(made.stdout)["suggestion_id"])

@@ -3,16 +3,12 @@ preview served on loopback, and refused outside the preview host."""
 
 from __future__ import annotations
 
-import http.server
 import json
-import os
 import re
-import threading
-from pathlib import Path
 
 import pytest
 
-from tests.support import GitRemote, git, run_cli
+from tests.support import GitRemote, git, require_chromium, run_cli, serve_html
 from tests.unit.test_facts import PY_NEW, PY_OLD
 
 PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 16
@@ -24,37 +20,18 @@ DOCS = {
 
 @pytest.fixture(scope="module")
 def preview():
-    class Page(http.server.BaseHTTPRequestHandler):
-        def do_GET(self):
-            body = f"<html><body style='background:#2563eb'><h1>Preview of {self.path}</h1></body></html>".encode()
-            self.send_response(200)
-            self.send_header("Content-Type", "text/html")
-            self.send_header("Content-Length", str(len(body)))
-            self.end_headers()
-            self.wfile.write(body)
-
-        def log_message(self, *args):
-            pass
-
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    yield f"http://127.0.0.1:{server.server_address[1]}"
-    server.shutdown()
+    with serve_html(lambda path: f"<html><body style='background:#2563eb'><h1>Preview of {path}</h1></body></html>") \
+            as address:
+        yield address
 
 
 @pytest.fixture(scope="module")
 def project(service, preview, tmp_path_factory):
-    if not Path(os.environ.get("DOCSVC_SERVER_CHROMIUM", "/usr/bin/chromium")).exists():
-        if os.environ.get("CI"):
-            pytest.fail("chromium is missing: scripts/setup-ci-tools installs it")
-        pytest.skip("chromium is not installed (scripts/setup-ci-tools installs it)")
+    require_chromium()
     root = tmp_path_factory.mktemp("shots")
     key = service.admin("init", "--org", "Shots", "--admin-email", "ada@shots.test")
     code = GitRemote(root, "code", {"app/cli.py": PY_OLD})
-    git("checkout", "-q", "-b", "feature", cwd=code.work)
-    (code.work / "app" / "cli.py").write_text(PY_NEW)
-    git("commit", "-q", "-am", "feature", cwd=code.work)
-    git("push", "-q", "origin", "feature", cwd=code.work)
+    code.branch("feature", {"app/cli.py": PY_NEW}, "feature")
     docs = GitRemote(root, "docs", DOCS)
     (docs.work / "docs" / "img").mkdir()
     (docs.work / "docs" / "img" / "settings__billing.png").write_bytes(PNG)

@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from tests.support import GitRemote, git, run_cli
+from tests.support import GitRemote, new_suggestion, run_cli
 from tests.unit.test_facts import PY_NEW, PY_OLD
 from tests.unit.test_planner_writer import DOCS
 
@@ -29,10 +29,7 @@ def project(service, tmp_path_factory):
     root = tmp_path_factory.mktemp("drafts")
     key = service.admin("init", "--org", "Authors", "--admin-email", "ada@authors.test", "--admin-name", "Ada")
     code = GitRemote(root, "code", {"app/cli.py": PY_OLD})
-    git("checkout", "-q", "-b", "rename-docs-root", cwd=code.work)
-    (code.work / "app" / "cli.py").write_text(PY_NEW)
-    git("commit", "-q", "-am", "Rename --docs-root", cwd=code.work)
-    git("push", "-q", "origin", "rename-docs-root", cwd=code.work)
+    code.branch("rename-docs-root", {"app/cli.py": PY_NEW}, "Rename --docs-root")
     docs = GitRemote(root, "docs", DOCS)
     integration = service.admin("integrations", "add", "--org", "Authors", "--name", "app", "--code-repo",
                                 str(code.bare), "--docs-repo", str(docs.bare))
@@ -136,13 +133,6 @@ def test_an_included_draft_needs_a_release(project):
     assert refused.returncode == 1 and "a release is required" in refused.stderr
     skipped = project("items", "approve", "feature-drafts", draft, "--notes", "skip")
     assert skipped.returncode == 0 and skipped.stdout.splitlines()[1] == "Release notes: skipped"
-
-
-def new_suggestion(project, number: int) -> str:
-    made = project("docflow", "--pr-number", str(number), "--pr-title", f"PR {number}", "--pr-body", "",
-                   "--pr-author", "ana", "--pr-branch", "rename-docs-root", "--json")
-    assert made.returncode == 0, made.stderr
-    return str(json.loads(made.stdout)["suggestion_id"])
 
 
 def test_release_notes_assemble_the_queue_and_follow_new_entries(project):
