@@ -143,10 +143,11 @@ def run_check(ctx: JobContext) -> dict:
             data["docs_commit"] = head
         with ctx.sessions() as session:
             stored = session.get(Item, item.id)
-            if dismissed:  # only "already in the docs", never "probably"
-                stored.work_status = "done"
-                data.update(dismissed=True, dismissed_as="done", release_notes_queued=True)
             stored.data = data
+            if dismissed:  # only "already in the docs", never "probably"
+                from ..services.docflows import close
+
+                close(session, stored, "done")
             session.commit()
         results.append({"id": item.id, "verdict": verdict, "files": findings,
                         "pr_state": pr_state(code, integration, data), "dismissed": dismissed,

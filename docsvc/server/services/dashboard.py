@@ -26,7 +26,7 @@ import datetime as dt
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from sqlalchemy import func, or_, select
+from sqlalchemy import func, select
 from sqlalchemy.orm import Session
 
 from ...endpoints import TOOLS, WORK_STATUSES
@@ -34,7 +34,7 @@ from ..db.session import rfc3339
 from ..db.tables import Item, Release, ReleaseDateChange, User
 from ..problems import Problem, not_found
 from .accounts import Caller, org_member
-from .items import OPEN_STATUSES
+from .items import OPEN_STATUSES, visible_items
 from .releases import org_release
 
 UNASSIGNED = "Unassigned"
@@ -85,13 +85,8 @@ def parse_filters(session: Session, caller: Caller, release_id: str | None, writ
     return Filters(release, writer, tool)
 
 
-def _visible(caller: Caller) -> list:
-    """Every item of the organisation, except other users' chats."""
-    return [Item.org_id == caller.org_id, or_(Item.tool != "chats", Item.created_by_id == caller.user_id)]
-
-
 def _filtered(caller: Caller, filters: Filters) -> list:
-    conditions = _visible(caller)
+    conditions = visible_items(caller)
     for column, value in ((Item.release_id, filters.release), (Item.writer_user_id, filters.writer)):
         if value == "none":
             conditions.append(column.is_(None))
@@ -156,7 +151,7 @@ def _by_release(session: Session, caller: Caller) -> dict[int, dict[str, int]]:
     """Status counts of each release's items (all of them: progress is the release's own)."""
     out: dict[int, dict[str, int]] = {}
     rows = session.execute(select(Item.release_id, Item.work_status, func.count()).where(
-        *_visible(caller), Item.release_id.is_not(None)).group_by(Item.release_id, Item.work_status))
+        *visible_items(caller), Item.release_id.is_not(None)).group_by(Item.release_id, Item.work_status))
     for release_id, status, n in rows:
         out.setdefault(release_id, {})[status] = n
     return out

@@ -114,15 +114,24 @@ def parse_pr_json(raw: str) -> Any:
 
 
 def dismiss(session: Session, caller: Caller, item_id: int, reason: str | None) -> Item:
-    """Rejected; or Done with reason "done" (the docs already hold the change), whose release
-    notes stay queued: the entry of an approval stays, and a suggestion tagged with a release whose
-    decision (or the service's suggestion) is include joins that release's queue now. A rejected
-    suggestion leaves the queue."""
+    """Dismiss a suggestion (see ``close``); 409 when it already is."""
     item = get_suggestion(session, caller, item_id)
     if reason not in (None, "done"):
         raise invalid("reason", "the only reason is 'done'")
     if (item.data or {}).get("dismissed"):
         raise Problem(409, f"Docflows suggestion {item_id} is already dismissed ({item.work_status})")
+    close(session, item, reason)
+    session.commit()
+    session.refresh(item)
+    return item
+
+
+def close(session: Session, item: Item, reason: str | None) -> None:
+    """Rejected; or Done with reason "done" (the docs already hold the change), whose release
+    notes stay queued: the entry of an approval stays, and a suggestion tagged with a release whose
+    decision (or the service's suggestion) is include joins that release's queue now. A rejected
+    suggestion leaves the queue. The dismissal of ``items dismiss`` and of check-docs'
+    ``--dismiss-done`` alike; the caller commits."""
     item.work_status = "done" if reason == "done" else "rejected"
     queued = False
     if reason == "done":
@@ -136,9 +145,6 @@ def dismiss(session: Session, caller: Caller, item_id: int, reason: str | None) 
         release_notes.remove_entry(session, item.id)
     item.data = {**(item.data or {}), "dismissed": True, "dismissed_as": item.work_status,
                  "release_notes_queued": queued}
-    session.commit()
-    session.refresh(item)
-    return item
 
 
 def _versions(item: Item) -> list[dict]:

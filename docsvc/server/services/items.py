@@ -14,7 +14,7 @@ from __future__ import annotations
 from pathlib import Path
 from typing import Any
 
-from sqlalchemy import func, select
+from sqlalchemy import func, or_, select
 from sqlalchemy.orm import Session
 
 from ...endpoints import TOOLS, WORK_STATUSES
@@ -35,12 +35,14 @@ def check_tool(tool: str) -> str:
     return tool
 
 
+def visible_items(caller: Caller) -> list:
+    """The filter every item query starts from: the caller's organisation, and of chats (private to
+    their creator) only the caller's own."""
+    return [Item.org_id == caller.org_id, or_(Item.tool != "chats", Item.created_by_id == caller.user_id)]
+
+
 def _visible(caller: Caller, tool: str):
-    """The filter every item query starts from: the caller's organisation (and own chats)."""
-    conditions = [Item.org_id == caller.org_id, Item.tool == tool]
-    if tool == "chats":
-        conditions.append(Item.created_by_id == caller.user_id)
-    return conditions
+    return [*visible_items(caller), Item.tool == tool]
 
 
 def _tag_filter(column, value: str | None, name: str):

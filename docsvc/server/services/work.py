@@ -15,14 +15,11 @@ from sqlalchemy.orm import Session
 
 from ..db.tables import Item
 from .accounts import Caller
-from .items import OPEN_STATUSES
+from .items import OPEN_STATUSES, visible_items
 
 
 def work_summary(session: Session, caller: Caller) -> dict[str, int]:
-    mine_open = [Item.org_id == caller.org_id, Item.writer_user_id == caller.user_id,
-                 Item.work_status.in_(OPEN_STATUSES)]
-    # A chat is private to its creator; it only counts for that person.
-    not_others_chat = or_(Item.tool != "chats", Item.created_by_id == caller.user_id)
+    mine_open = [*visible_items(caller), Item.writer_user_id == caller.user_id, Item.work_status.in_(OPEN_STATUSES)]
 
     def count(*conditions) -> int:
         return session.scalar(select(func.count()).select_from(Item).where(*conditions)) or 0
@@ -32,8 +29,8 @@ def work_summary(session: Session, caller: Caller) -> dict[str, int]:
         select(Item.data).where(*docflows_open, Item.writer_user_id == caller.user_id)
     )
     return {
-        "open": count(*mine_open, not_others_chat),
-        "blocked": count(*mine_open, not_others_chat, Item.work_status == "blocked"),
+        "open": count(*mine_open),
+        "blocked": count(*mine_open, Item.work_status == "blocked"),
         "docflows": count(*docflows_open, or_(Item.writer_user_id == caller.user_id,
                                               Item.writer_user_id.is_(None))),
         "changes_requested": sum(1 for data in my_suggestions if (data or {}).get("changes_requested")),
