@@ -9,7 +9,7 @@ import sys
 from pathlib import Path
 from typing import Mapping, Sequence, TextIO
 
-from ..cli import exit_codes
+from .. import exit_codes
 from . import context as ci_context
 from .operations import PLANNERS, Outcome, carry_out
 from .providers import Finding, reporter_for
@@ -83,7 +83,6 @@ def _dry_run(plan, settings: CiSettings, reporter, ctx) -> int:
 
 
 def _run(plan, settings: CiSettings, reporter, ctx, transport) -> int:
-    from ..cli.errors import to_cli_exit
     from ..client import Client
 
     options = {"transport": transport} if transport is not None else {}
@@ -93,12 +92,13 @@ def _run(plan, settings: CiSettings, reporter, ctx, transport) -> int:
     except InputError as exc:
         outcome = Outcome(plan.title, "failed", error=str(exc))
     except Exception as exc:  # a client error: one line, its exit code
-        cli_exit = to_cli_exit(exc)
-        if cli_exit is None:
+        failure = exit_codes.for_error(exc)
+        if failure is None:
             raise
-        outcome = Outcome(plan.title, "failed", error=cli_exit.message)
+        message, code = failure
+        outcome = Outcome(plan.title, "failed", error=message)
         _report(outcome, reporter, ctx)
-        return cli_exit.exit_code
+        return code
     _report(outcome, reporter, ctx)
     if outcome.status == "running":
         if settings.timeout_ok:

@@ -9,7 +9,7 @@ from typing import Any
 
 import click
 
-from . import exit_codes
+from .. import exit_codes
 from .context import CliExit, client
 from .output import columns, emit, json_option, status
 from .progress import wait_for_job

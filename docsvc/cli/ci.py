@@ -6,7 +6,7 @@ from pathlib import Path
 
 import click
 
-from . import exit_codes
+from .. import exit_codes
 from .context import CliExit
 from .output import status
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 import click
 
 from ..config import ConfigError, Settings, git_tracks, load_settings
-from . import exit_codes
+from .. import exit_codes
 from .output import status
 
 

@@ -8,7 +8,7 @@ from pathlib import Path
 import click
 
 from ..endpoints import CONVERT_SOURCES, CONVERT_TARGETS
-from . import exit_codes
+from .. import exit_codes
 from .context import CliExit, client
 from .output import emit, json_option, status
 from .progress import wait_for_job

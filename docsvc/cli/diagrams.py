@@ -7,7 +7,7 @@ from pathlib import Path
 
 import click
 
-from . import exit_codes
+from .. import exit_codes
 from .context import CliExit, client
 from .convert import write_atomically
 from .output import emit, json_option, status

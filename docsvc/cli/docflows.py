@@ -8,7 +8,7 @@ import sys
 import click
 
 from ..images import split_route_pair
-from . import exit_codes
+from .. import exit_codes
 from .context import CliExit, client, settings
 from .items import items
 from .output import emit, json_option, status

@@ -5,7 +5,7 @@ from __future__ import annotations
 import click
 
 from ..endpoints import TOOLS, WORK_STATUSES
-from . import exit_codes
+from .. import exit_codes
 from .context import CliExit, client, my_user_id
 from .output import columns, emit, json_option, status, stdin_is_tty
 

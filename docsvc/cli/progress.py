@@ -73,7 +73,7 @@ class JobProgress:
 def wait_for_job(api, ref, label: str, timeout: float | None = None):
     """Wait for a job with progress; its result, or one ``Error: <label> failed: ...`` line and exit 1.
     A timeout raises JobTimeoutError (exit 8, mapped by the root command)."""
-    from . import exit_codes
+    from .. import exit_codes
     from .context import CliExit
 
     with JobProgress(label) as progress:

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from . import exit_codes
+from .. import exit_codes
 from .context import CliExit, client
 from .output import columns, emit, json_option, status
 from .progress import wait_for_job

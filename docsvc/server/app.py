@@ -18,15 +18,12 @@ from .idempotency import IdempotencyMiddleware
 from .limits import BodyLimitMiddleware
 from .jobs.worker import WorkerPool
 from .problems import PROBLEM_JSON, Problem
-from .engines import check as _check, docflow as _docflow, refresh as _refresh, revise as _revise  # noqa: F401
-from .engines import screenshots as _screenshots, sync as _sync  # noqa: F401  (importing registers a job handler)
-from .engines import conversion as _conversion, scan as _scan  # noqa: F401
-from .engines import capture as _capture, chat as _chat, feature_author as _feature_author  # noqa: F401
-from .jobs.scheduler import KeepInSync
 from .routes import (admin, captures, chats, convert, dashboard, diagrams, docflows, feature_drafts, items, jobs, me, oas,
                      release_notes, releases, repos, search)
 from .settings import ServerSettings
 from .storage import FileStore
+from . import tasks as _tasks  # noqa: F401  (importing registers every job handler)
+from .tasks.keep_in_sync import KeepInSync
 
 API_PREFIX = "/api/v1"
 log = logging.getLogger("docsvc.server")

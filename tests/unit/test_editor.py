@@ -1,6 +1,6 @@
 """The Editor's checks (groundwork for issue 5)."""
 
-from docsvc.server.engines.editor import review
+from docsvc.server.engines.docflows.editor import review
 
 EXISTING = {"docs/install.md", "docs/img/flow.png", "docs/guide/index.md"}
 

@@ -2,7 +2,7 @@
 
 import pytest
 
-from docsvc.server.engines.facts import facts_of_change
+from docsvc.server.engines.docflows.facts import facts_of_change
 
 
 def described(path, old, new):
@@ -162,7 +162,7 @@ def test_added_and_deleted_files_and_broken_configs():
 
 
 def test_facts_between_two_commits_of_a_real_repository(tmp_path):
-    from docsvc.server.engines.facts import facts_between
+    from docsvc.server.engines.docflows.facts import facts_between
     from docsvc.server.engines.git import Mirror
     from tests.support import GitRemote, git
 

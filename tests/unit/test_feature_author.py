@@ -3,7 +3,7 @@ release's notes (issue 7)."""
 
 from types import SimpleNamespace
 
-from docsvc.server.engines.editor import review, suggest_release_notes
+from docsvc.server.engines.docflows.editor import review, suggest_release_notes
 from docsvc.server.engines.feature_author import draft_path, write_draft
 from docsvc.server.services.release_notes import render
 

@@ -5,7 +5,8 @@ from aiosmtpd.controller import Controller
 from aiosmtpd.smtp import AuthResult
 
 from docsvc.server.db.tables import OutboxMail
-from docsvc.server.engines.mail import MailError, SmtpTarget, send
+from docsvc.server.engines.mail import MailError, SmtpTarget
+from docsvc.server.services.outbox import send
 from tests.support import free_port
 from tests.unit.dbfixtures import db  # noqa: F401  (fixture)
 

@@ -1,9 +1,9 @@
 """Information Architect and Writer on a realistic pull request (groundwork for issue 5)."""
 
-from docsvc.server.engines.editor import review
-from docsvc.server.engines.facts import facts_of_change
-from docsvc.server.engines.planner import NO_CHANGE, plan
-from docsvc.server.engines.writer import write
+from docsvc.server.engines.docflows.editor import review
+from docsvc.server.engines.docflows.facts import facts_of_change
+from docsvc.server.engines.docflows.planner import NO_CHANGE, plan
+from docsvc.server.engines.docflows.writer import write
 from tests.unit.test_facts import PY_NEW, PY_OLD
 
 DOCS = {

@@ -15,17 +15,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
-from ..db.tables import Item, SearchDoc
-from ..jobs.registry import JobContext, handler
-
-KIND = "chat.answer"
 METHOD = ("extractive: sentences quoted from the indexed docs that hold the most words of the question "
           "(rule-based, no language model)")
 NO_DOCS = "The docs have no answer to this question: nothing is indexed yet (sync a repository first)."
 NO_ANSWER = "The docs have no answer to this question: no indexed passage holds enough of its words."
 _MAX_SENTENCES = 4
 _MAX_CHARS = 700
-_PASSAGES_READ = 12
+PASSAGES_READ = 12
 _WORD = re.compile(r"[\w][\w\-]*", re.UNICODE)
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[\"'(\[]?[A-Z0-9`])")
 # Markup at the start of a line that is not part of a sentence: list bullets, quote marks, table
@@ -164,31 +160,3 @@ def compose(question: str, passages: list, *, indexed: bool = True) -> Answer:
         citation["end_line"] = max(citation["end_line"], sentence.last_line)
         parts.append(f"{sentence.text} [{numbers[rank]}]")
     return Answer(" ".join(parts), citations, terms)
-
-
-@handler(KIND)
-def run(ctx: JobContext) -> dict:
-    from sqlalchemy import func, select
-
-    from ..services.search import passages_with_any
-
-    question = ctx.params["question"]
-    terms = question_terms(question)
-    ctx.progress("Reading the docs index")
-    with ctx.sessions() as session:
-        indexed = (session.scalar(select(func.count()).select_from(SearchDoc)
-                                  .where(SearchDoc.org_id == ctx.org_id)) or 0) > 0
-        found = passages_with_any(session, ctx.org_id, terms, limit=_PASSAGES_READ) if indexed else []
-    answer = compose(question, found, indexed=indexed)
-    ctx.progress("Saving the chat")
-    title = " ".join(question.split())
-    with ctx.sessions() as session:
-        item = Item(org_id=ctx.org_id, tool="chats", created_by_id=ctx.user_id,
-                    title=title if len(title) <= 120 else title[:119] + "…",
-                    data={"question": question, "answer": answer.answer, "citations": answer.citations,
-                          "terms": answer.terms, "method": METHOD, "job_id": ctx.job_id})
-        session.add(item)
-        session.commit()
-        chat_id = item.id
-    return {"chat_id": chat_id, "item_id": chat_id, "question": question, "answer": answer.answer,
-            "citations": answer.citations, "answered": bool(answer.citations), "method": METHOD}

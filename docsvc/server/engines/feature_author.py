@@ -1,4 +1,5 @@
-"""Feature Author: the ``feature_drafts.create`` job turns a feature brief into a draft page.
+"""Feature Author: a feature brief turned into a draft page (the ``feature_drafts.create`` job in
+``tasks/feature_draft`` saves it).
 
 The rule-based Writer (a language model may replace it later) reads the brief, free text or
 Markdown, and sorts each part into the page's sections; every placement is noted with the rule
@@ -25,15 +26,8 @@ import posixpath
 import re
 from dataclasses import dataclass, field
 
-from sqlalchemy import select
+__all__ = ["Draft", "write_draft", "draft_path"]
 
-from ..db.tables import Integration, Item, SearchDoc
-from ..jobs.registry import JobContext, JobFailure, handler
-from .editor import review, suggest_release_notes
-
-__all__ = ["KIND", "Draft", "write_draft", "draft_path"]
-
-KIND = "feature_drafts.create"
 
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
@@ -227,41 +221,3 @@ def slug(title: str) -> str:
 def draft_path(title: str, docs_path: str | None) -> str:
     """Where the page would live: ``<docs folder>/features/<slug>.md`` (relative links resolve from it)."""
     return posixpath.join(docs_path or "", "features", f"{slug(title)}.md")
-
-
-@handler(KIND)
-def run(ctx: JobContext) -> dict:
-    title, brief, release_id = ctx.params["title"], ctx.params["brief"], ctx.params.get("release_id")
-    ctx.progress("Writer: drafting the page from the brief")
-    draft = write_draft(title, brief)
-    with ctx.sessions() as session:
-        from ..services.release_notes import org_categories
-
-        integration = session.scalar(select(Integration).where(Integration.org_id == ctx.org_id)
-                                     .order_by(Integration.id).limit(1))
-        # Relative links are checked against the organisation's indexed docs.
-        known = set(session.scalars(select(SearchDoc.path).where(SearchDoc.org_id == ctx.org_id)))
-        categories = org_categories(session, ctx.org_id)
-    path = draft_path(title, integration.docs_path if integration else None)
-    ctx.progress("Editor: reviewing the draft")
-    verdict = review({path: draft.markdown}, lambda p: p == path or p in known)
-    suggestion = suggest_release_notes(title, brief, categories)
-    comments = [c.__dict__ for c in verdict.comments]
-    with ctx.sessions() as session:
-        if release_id is not None:
-            from ..db.tables import Release
-
-            release = session.get(Release, release_id)
-            if release is None or release.org_id != ctx.org_id:
-                raise JobFailure("Unknown release", f"release {release_id} no longer exists")
-        item = Item(org_id=ctx.org_id, tool="feature-drafts", title=title[:500], created_by_id=ctx.user_id,
-                    release_id=release_id, work_status="in_review" if verdict.passed else "in_progress",
-                    data={"brief": brief, "page": draft.markdown, "path": path, "writer_notes": draft.notes,
-                          "editor_passed": verdict.passed, "editor_comments": comments,
-                          "rn_suggestion": suggestion, "job_id": ctx.job_id})
-        session.add(item)
-        session.commit()
-        item_id = item.id
-    return {"item_id": item_id, "draft_id": item_id, "title": title, "path": path, "page": draft.markdown,
-            "editor_passed": verdict.passed, "editor_comments": comments, "release_notes_suggestion": suggestion,
-            "writer_notes": draft.notes}

@@ -1,5 +1,5 @@
-"""Outgoing mail over SMTP, from ``DOCSVC_SERVER_SMTP_URL``; every mail is also kept in the
-outbox table, so with no SMTP configured nothing is lost (and the service log says so).
+"""Outgoing mail over SMTP, to the server ``DOCSVC_SERVER_SMTP_URL`` names. (The outbox that
+keeps every mail is ``services/outbox``.)
 
 URL forms: ``smtp://host:25`` (plain; STARTTLS when the server offers it and ``?starttls=1``),
 ``smtp+starttls://user:pass@host:587`` (STARTTLS required), ``smtps://user:pass@host:465``
@@ -8,7 +8,6 @@ URL forms: ``smtp://host:25`` (plain; STARTTLS when the server offers it and ``?
 
 from __future__ import annotations
 
-import logging
 import smtplib
 import socket
 import ssl
@@ -16,11 +15,7 @@ from dataclasses import dataclass
 from email.message import EmailMessage
 from urllib.parse import parse_qs, unquote, urlparse
 
-from sqlalchemy.orm import Session
-
-from ..db.tables import OutboxMail, utcnow
-
-log = logging.getLogger("docsvc.server.mail")
+__all__ = ["MailError", "SmtpTarget", "deliver"]
 
 
 class MailError(Exception):
@@ -54,35 +49,12 @@ class SmtpTarget:
                    sender=query.get("from", [f"docsvc@{socket.gethostname()}"])[0])
 
 
-@dataclass(frozen=True)
-class Delivery:
-    sent: bool  # True: handed to the SMTP server; False: kept in the outbox only
-    outbox_id: int
-    recipients: list[str]
-
-
-def send(session: Session, smtp_url: str | None, *, org_id: int, recipients: list[str], subject: str,
-         body: str) -> Delivery:
-    """Send one mail, or keep it in the outbox when no SMTP is configured. Raises MailError when
-    the configured server fails (the row in the caller's transaction then carries the error)."""
-    record = OutboxMail(org_id=org_id, recipients=recipients, subject=subject, body=body)
-    session.add(record)
-    session.flush()
-    if not smtp_url:
-        log.warning("no SMTP configured: mail %d to %s kept in the outbox: %s", record.id,
-                    ", ".join(recipients), subject)
-        log.info("mail %d:\n%s", record.id, body)
-        return Delivery(False, record.id, recipients)
+def deliver(smtp_url: str, recipients: list[str], subject: str, body: str) -> None:
+    """Hand one mail to the SMTP server; MailError says why it could not."""
     try:
-        target = SmtpTarget.parse(smtp_url)
-        _deliver(target, recipients, subject, body)
-    except (MailError, OSError, smtplib.SMTPException) as exc:
-        record.error = str(exc) or type(exc).__name__
-        session.flush()
-        raise MailError(record.error) from None
-    record.sent_at = utcnow()
-    session.flush()
-    return Delivery(True, record.id, recipients)
+        _deliver(SmtpTarget.parse(smtp_url), recipients, subject, body)
+    except (OSError, smtplib.SMTPException) as exc:
+        raise MailError(str(exc) or type(exc).__name__) from None
 
 
 def _deliver(target: SmtpTarget, recipients: list[str], subject: str, body: str) -> None:

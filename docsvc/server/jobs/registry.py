@@ -1,4 +1,4 @@
-"""Job handlers by kind. An engine registers ``@handler("sync")``; a worker looks it up."""
+"""Job handlers by kind. A module of ``server/tasks`` registers ``@handler("sync")``; a worker looks it up."""
 
 from __future__ import annotations
 

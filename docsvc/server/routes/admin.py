@@ -7,7 +7,7 @@ from sqlalchemy.orm import Session
 from ..db.tables import User
 from ..services.accounts import Caller, require_admin
 from ..services.integrations import list_integrations
-from ..views import integration_view, user_view
+from ..services.views import integration_view, user_view
 from .deps import get_caller, get_session
 
 router = APIRouter(tags=["admin"])

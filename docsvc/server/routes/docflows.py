@@ -60,7 +60,7 @@ class DismissBody(BaseModel):
 @router.post("/docflows/{item_id}/dismiss")
 def dismiss(item_id: int, body: DismissBody | None = None, caller: Caller = Depends(get_caller),
             session: Session = Depends(get_session)):
-    from ..views import item_view
+    from ..services.views import item_view
 
     return item_view(service.dismiss(session, caller, item_id, body.reason if body else None))
 
@@ -111,16 +111,8 @@ class CheckManyBody(CheckOneBody):
 
 def _check(request: Request, caller: Caller, session: Session, ids: list[int] | None, dismiss_done: bool,
            ai: bool | None):
-    from ..engines import check
-    from ..jobs import queue
-
-    if ids:
-        for item_id in ids:
-            service.get_suggestion(session, caller, item_id)  # 404 for unknown or foreign ids, before any job
-    job = queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=check.KIND,
-                        params={"ids": ids, "dismiss_done": dismiss_done, "ai": ai},
-                        max_attempts=request.app.state.settings.job_max_attempts)
-    return accepted(request, job)
+    return accepted(request, service.start_check(session, caller, ids, dismiss_done, ai,
+                                                 request.app.state.settings.job_max_attempts))
 
 
 @router.post("/docflows/check-docs", status_code=202)
@@ -144,33 +136,16 @@ class RequestChangesBody(BaseModel):
 @router.post("/docflows/{item_id}/request-changes", status_code=202)
 def request_changes(item_id: int, body: RequestChangesBody, request: Request, caller: Caller = Depends(get_caller),
                     session: Session = Depends(get_session)):
-    from ..engines import revise
-    from ..jobs import queue
-    from ..services import credits
-
-    item = service.get_suggestion(session, caller, item_id)
-    if body.target_file and body.target_file not in ((item.data or {}).get("files") or {}):
-        raise invalid("target_file", f"{body.target_file} is not one of the suggestion's files")
-    credits.require(session, caller.org_id, revise.COST, "request-changes")
-    job = queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=revise.KIND,
-                        params={"item_id": item_id, "feedback": body.feedback, "target_file": body.target_file},
-                        concurrency_key=f"docflow:{item_id}", max_attempts=request.app.state.settings.job_max_attempts)
+    job = service.request_changes(session, caller, item_id, body.feedback, body.target_file,
+                                  request.app.state.settings.job_max_attempts)
     return accepted(request, job)
 
 
 @router.post("/docflows/{item_id}/sync", status_code=202)
 def sync_latest_code(item_id: int, request: Request, caller: Caller = Depends(get_caller),
                      session: Session = Depends(get_session)):
-    from ..engines import refresh
-    from ..jobs import queue
-    from ..services import credits
-
-    service.get_suggestion(session, caller, item_id)
-    credits.require(session, caller.org_id, refresh.COST, "Sync Latest Code")
-    job = queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=refresh.KIND,
-                        params={"item_id": item_id}, concurrency_key=f"docflow:{item_id}",
-                        max_attempts=request.app.state.settings.job_max_attempts)
-    return accepted(request, job)
+    return accepted(request, service.sync_latest_code(session, caller, item_id,
+                                                      request.app.state.settings.job_max_attempts))
 
 
 class ScreenshotsBody(BaseModel):
@@ -181,21 +156,5 @@ class ScreenshotsBody(BaseModel):
 @router.post("/docflows/{item_id}/screenshots", status_code=202)
 def take_screenshots(item_id: int, body: ScreenshotsBody, request: Request, caller: Caller = Depends(get_caller),
                      session: Session = Depends(get_session)):
-    from ..db.tables import Integration
-    from ..engines import screenshots
-    from ..jobs import queue
-
-    item = service.get_suggestion(session, caller, item_id)
-    data = item.data or {}
-    integration = session.get(Integration, data.get("integration_id"))
-    pr = data.get("pr") or {}
-    try:
-        base = screenshots.preview_base(integration.preview_url if integration else None, pr.get("head_branch"),
-                                        pr.get("head_sha") or data.get("head_sha"))
-        shots = [{"route": route, "address": screenshots.resolve(route, base)} for route in body.routes]
-    except screenshots.ScreenshotError as exc:
-        raise invalid("routes", str(exc)) from None
-    job = queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=screenshots.KIND,
-                        params={"item_id": item_id, "shots": shots}, concurrency_key=f"docflow:{item_id}",
-                        max_attempts=request.app.state.settings.job_max_attempts)
-    return accepted(request, job)
+    return accepted(request, service.take_screenshots(session, caller, item_id, body.routes,
+                                                      request.app.state.settings.job_max_attempts))

@@ -1,12 +1,14 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Depends, Request, Response
+from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict
 from sqlalchemy.orm import Session
 
+from ..services import docflows
 from ..services import items as service
 from ..services.accounts import Caller
-from ..views import item_view
+from ..services.views import item_view
 from .deps import Page, get_caller, get_session
 
 router = APIRouter(tags=["items"])
@@ -60,11 +62,10 @@ def delete_item(
     caller: Caller = Depends(get_caller),
     session: Session = Depends(get_session),
 ):
-    dismissed = service.delete_item(session, caller, tool, item_id, request.app.state.store)
-    if dismissed is None:
+    if tool != "docflows":
+        service.delete_item(session, caller, tool, item_id, request.app.state.store)
         return Response(status_code=204)
-    from fastapi.responses import JSONResponse
-
+    dismissed = docflows.reject(session, caller, item_id)
     return JSONResponse({
         "id": item_id,
         "deleted": False,

@@ -6,7 +6,7 @@ from sqlalchemy.orm import Session
 from ..db.tables import User
 from ..services.accounts import Caller
 from ..services.work import work_summary
-from ..views import user_view
+from ..services.views import user_view
 from .deps import get_caller, get_session
 
 router = APIRouter(tags=["me"])

@@ -6,7 +6,7 @@ from sqlalchemy.orm import Session
 
 from ..services import release_notes as service
 from ..services.accounts import Caller
-from ..views import item_view
+from ..services.views import item_view
 from .deps import get_caller, get_session
 
 router = APIRouter(tags=["release-notes"])

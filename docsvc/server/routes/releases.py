@@ -5,7 +5,7 @@ from sqlalchemy.orm import Session
 
 from ..services.accounts import Caller
 from ..services.releases import list_releases
-from ..views import release_view
+from ..services.views import release_view
 from .deps import get_caller, get_session
 
 router = APIRouter(tags=["releases"])

@@ -197,7 +197,7 @@ def capture_view(item: Item) -> dict[str, Any]:
     """The capture as ``GET /captures/<id>`` shows it: the item's fields, its start address, mode
     and each step with its target size, zoom setting, effective zoom and screenshot. Typed text
     is never shown back (it may be a password)."""
-    from ..views import item_view
+    from .views import item_view
 
     data = item.data or {}
     mode = data.get("mode") or "auto"

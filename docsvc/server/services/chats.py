@@ -12,12 +12,14 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ..db.tables import Item
-from ..engines.chat import KIND, METHOD
+from ..engines.chat import METHOD
 from ..jobs import queue
 from ..problems import Problem, invalid
-from ..views import item_view
+from .views import item_view
 from .accounts import Caller
 from .items import get_item
+
+KIND = "chat.answer"  # the job kind (``tasks/chat``)
 
 MAX_QUESTION = 2000
 

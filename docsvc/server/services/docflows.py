@@ -1,4 +1,5 @@
-"""Docflows suggestions: starting one, and reading its summary and diff."""
+"""Docflows suggestions: starting one and the jobs that work on it (check, request changes, Sync
+Latest Code, screenshots), and reading its summary and diff."""
 
 from __future__ import annotations
 
@@ -11,13 +12,20 @@ from sqlalchemy.orm import Session
 
 from ...images import sniff
 from ..db.tables import Item
-from ..engines import docflow as engine
+from ..engines import browser
+from ..engines.docflows.drafts import counts, unified_diff
 from ..jobs import queue
 from ..problems import Problem, invalid
-from . import release_notes
+from . import credits, release_notes
 from .accounts import Caller
 from .repos import org_integration
 from .items import get_item
+
+# Job kinds (the handlers in ``server/tasks`` register under these) and prices in credits.
+GENERATE, CHECK, REVISE, REFRESH, SCREENSHOTS = ("docflow.generate", "docflow.check", "docflow.revise",
+                                                 "docflow.sync", "docflow.screenshots")
+REVISE_COST = 8  # request-changes, taken only when the Writer applied something
+REFRESH_COST, REFRESH_COST_WITH_UPDATE = 5, 8  # Sync Latest Code; nothing new to sync costs nothing
 
 _PR_REQUIRED = ("number", "title", "author")
 
@@ -36,9 +44,55 @@ def check_pr_data(pr: Any) -> dict:
 def start(session: Session, caller: Caller, integration_id: int, pr: dict, screenshots: list[dict],
           max_attempts: int):
     org_integration(session, caller, integration_id)
-    return queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=engine.KIND,
+    return queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=GENERATE,
                          params={"integration_id": integration_id, "pr_data": check_pr_data(pr),
                                  "screenshots": screenshots}, max_attempts=max_attempts)
+
+
+def start_check(session: Session, caller: Caller, ids: list[int] | None, dismiss_done: bool, ai: bool | None,
+                max_attempts: int):
+    """Check suggestions (the given ones, else every open one) against the docs as they are now."""
+    for item_id in ids or ():
+        get_suggestion(session, caller, item_id)  # 404 for unknown or foreign ids, before any job
+    return queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=CHECK,
+                         params={"ids": ids, "dismiss_done": dismiss_done, "ai": ai}, max_attempts=max_attempts)
+
+
+def request_changes(session: Session, caller: Caller, item_id: int, feedback: str, target_file: str | None,
+                    max_attempts: int):
+    item = get_suggestion(session, caller, item_id)
+    if target_file and target_file not in ((item.data or {}).get("files") or {}):
+        raise invalid("target_file", f"{target_file} is not one of the suggestion's files")
+    credits.require(session, caller.org_id, REVISE_COST, "request-changes")
+    return queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=REVISE,
+                         params={"item_id": item_id, "feedback": feedback, "target_file": target_file},
+                         concurrency_key=f"docflow:{item_id}", max_attempts=max_attempts)
+
+
+def sync_latest_code(session: Session, caller: Caller, item_id: int, max_attempts: int):
+    get_suggestion(session, caller, item_id)
+    credits.require(session, caller.org_id, REFRESH_COST, "Sync Latest Code")
+    return queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=REFRESH,
+                         params={"item_id": item_id}, concurrency_key=f"docflow:{item_id}", max_attempts=max_attempts)
+
+
+def take_screenshots(session: Session, caller: Caller, item_id: int, routes: list[str], max_attempts: int):
+    """Screenshots of the given routes under the integration's preview of the pull request."""
+    from ..db.tables import Integration
+
+    item = get_suggestion(session, caller, item_id)
+    data = item.data or {}
+    integration = session.get(Integration, data.get("integration_id"))
+    pr = data.get("pr") or {}
+    try:
+        base = browser.preview_base(integration.preview_url if integration else None, pr.get("head_branch"),
+                                    pr.get("head_sha") or data.get("head_sha"))
+        shots = [{"route": route, "address": browser.resolve(route, base)} for route in routes]
+    except browser.ScreenshotError as exc:
+        raise invalid("routes", str(exc)) from None
+    return queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=SCREENSHOTS,
+                         params={"item_id": item_id, "shots": shots}, concurrency_key=f"docflow:{item_id}",
+                         max_attempts=max_attempts)
 
 
 def save_uploads(data_dir: Path, uploads: list[tuple[str, bytes]], routes: dict[str, str]) -> list[dict]:
@@ -63,8 +117,6 @@ def get_suggestion(session: Session, caller: Caller, item_id: int) -> Item:
 
 
 def summary(item: Item) -> dict:
-    from ..engines.docflow import counts
-
     data = item.data or {}
     files = []
     for path, entry in sorted((data.get("files") or {}).items()):
@@ -100,8 +152,6 @@ def new_commits(item: Item) -> bool:
 
 
 def diff_text(item: Item) -> str:
-    from ..engines.docflow import unified_diff
-
     files = {p: (e.get("old", ""), e.get("new", "")) for p, e in ((item.data or {}).get("files") or {}).items()}
     return unified_diff(files)
 
@@ -121,6 +171,15 @@ def dismiss(session: Session, caller: Caller, item_id: int, reason: str | None) 
     if (item.data or {}).get("dismissed"):
         raise Problem(409, f"Docflows suggestion {item_id} is already dismissed ({item.work_status})")
     close(session, item, reason)
+    session.commit()
+    session.refresh(item)
+    return item
+
+
+def reject(session: Session, caller: Caller, item_id: int) -> Item:
+    """What deleting a suggestion does: suggestions are dismissed as rejected, never deleted."""
+    item = get_suggestion(session, caller, item_id)
+    close(session, item, None)
     session.commit()
     session.refresh(item)
     return item
@@ -200,7 +259,7 @@ def queue_entry(session: Session, item: Item, release_id: int, decision: dict):
     if decision["release_notes"] != "include":
         release_notes.remove_entry(session, item.id)
         return None
-    from ..engines.editor import suggest_release_notes
+    from ..engines.docflows.editor import suggest_release_notes
 
     pr = (item.data or {}).get("pr") or {}
     suggestion = suggest_release_notes(pr.get("title") or item.title, pr.get("body") or "",

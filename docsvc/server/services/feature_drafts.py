@@ -17,13 +17,14 @@ from sqlalchemy.orm import Session
 
 from ..db.session import rfc3339
 from ..db.tables import Item, User, utcnow
-from ..engines.feature_author import KIND
 from ..jobs import queue
 from ..problems import Problem, invalid
 from . import release_notes
 from .accounts import Caller
 from .releases import org_release
 from .items import get_item
+
+KIND = "feature_drafts.create"  # the job kind (``tasks/feature_draft``)
 
 MAX_BRIEF = 100_000
 
@@ -75,7 +76,7 @@ def current_release_notes(item: Item) -> dict:
 
 
 def view(session: Session, item: Item) -> dict:
-    from ..views import item_view
+    from .views import item_view
 
     data = item.data or {}
     entry = release_notes.entry_of(session, item.id)

@@ -138,18 +138,9 @@ def update_item(session: Session, caller: Caller, tool: str, item_id: int, chang
     return item
 
 
-def delete_item(session: Session, caller: Caller, tool: str, item_id: int, store: FileStore) -> Item | None:
-    """Delete an item; a Docflows suggestion is dismissed instead and returned."""
+def delete_item(session: Session, caller: Caller, tool: str, item_id: int, store: FileStore) -> None:
+    """Delete an item with its files. (A Docflows suggestion is dismissed instead: ``docflows.reject``.)"""
     item = get_item(session, caller, tool, item_id)
-    if tool == "docflows":
-        from .release_notes import remove_entry
-
-        item.work_status = "rejected"
-        item.data = {**(item.data or {}), "dismissed": True}
-        remove_entry(session, item.id)  # a rejected suggestion leaves the release-notes queue
-        session.commit()
-        session.refresh(item)
-        return item
     recorded = [f.path for f in item.files]  # screenshots, audio, video, attachments
     session.delete(item)
     session.commit()
@@ -157,7 +148,6 @@ def delete_item(session: Session, caller: Caller, tool: str, item_id: int, store
     store.delete_item_files(item_id)
     for path in recorded:  # also any recorded outside the item's own folder
         store.discard(path)
-    return None
 
 
 def add_item(

@@ -16,15 +16,21 @@ from sqlalchemy.orm import Session
 
 from ..db.session import as_utc, rfc3339
 from ..db.tables import Integration, Job, Organization, OutboxMail, RepoState, SyncRequest, User, utcnow
-from ..engines import sync as sync_engine
 from ..engines.git import GitError, Mirror
-from ..engines.mail import MailError, send
 from ..jobs import queue
 from ..problems import Problem, not_found
 from .accounts import Caller
 from .integrations import code_host
+from .outbox import MailError, send
 
 log = logging.getLogger("docsvc.server.repos")
+
+SYNC = "sync"  # the job kind (``tasks/sync``)
+
+
+def sync_key(integration_id: int) -> str:
+    """One sync of an integration at a time."""
+    return f"sync:{integration_id}"
 
 
 def org_integration(session: Session, caller: Caller, integration_id: int) -> Integration:
@@ -36,9 +42,9 @@ def org_integration(session: Session, caller: Caller, integration_id: int) -> In
 
 def start_sync(session: Session, *, org_id: int, user_id: int | None, integration_id: int,
                max_attempts: int) -> Job:
-    return queue.enqueue(session, org_id=org_id, user_id=user_id, kind=sync_engine.KIND,
+    return queue.enqueue(session, org_id=org_id, user_id=user_id, kind=SYNC,
                          params={"integration_id": integration_id},
-                         concurrency_key=sync_engine.concurrency_key(integration_id), max_attempts=max_attempts)
+                         concurrency_key=sync_key(integration_id), max_attempts=max_attempts)
 
 
 def refresh_remote(session: Session, integration: Integration, state: RepoState, data_dir) -> None:

@@ -5,16 +5,17 @@ Editor to review; nothing new to sync costs nothing."""
 from __future__ import annotations
 
 from ..db.tables import Integration, Item, utcnow
+from ..engines.docflows.drafts import fact_view, keep_version, unified_diff
+from ..engines.docflows.editor import review
+from ..engines.docflows.facts import facts_between
+from ..engines.docflows.planner import plan
+from ..engines.docflows.writer import write
+from ..engines.git import GitError, Mirror
 from ..jobs.registry import JobContext, JobFailure, handler
-from .docflow import _fact_view, charge_or_fail, index_finder, keep_version, resolve_head, unified_diff
-from .editor import review
-from .facts import facts_between
-from .git import GitError, Mirror
-from .planner import plan
-from .writer import write
-
-KIND = "docflow.sync"
-COST, COST_WITH_UPDATE = 5, 8
+from ..services.docflows import REFRESH as KIND
+from ..services.docflows import REFRESH_COST as COST
+from ..services.docflows import REFRESH_COST_WITH_UPDATE as COST_WITH_UPDATE
+from ._support import charge_or_fail, index_finder, resolve_head
 
 
 @handler(KIND)
@@ -77,7 +78,7 @@ def run_refresh(ctx: JobContext) -> dict:
             rounds.append({"round": len(rounds) + 1, "stage": "Editor", "comments": [c.__dict__ for c in result.comments],
                            "summary": "passed" if result.passed else f"{len(result.comments)} comment(s)"})
         stored.data = {**data, "files": files, "versions": versions, "rounds": rounds, "head_sha": head,
-                       "facts": (data.get("facts") or []) + [_fact_view(f) for f in facts]}
+                       "facts": (data.get("facts") or []) + [fact_view(f) for f in facts]}
         session.commit()
     return {"new_commits": True, "head_sha": head, "added": [f.describe() for f in facts],
             "updated_files": sorted(changed), "charged": cost,

@@ -6,12 +6,12 @@ The result holds the document, the item's id, the share link, the title, warning
 
 from __future__ import annotations
 
-from ..db.tables import Item, StoredFile
-from ..jobs.registry import JobContext, JobFailure, handler
 from ...endpoints import CONVERT_TARGETS
+from ..db.tables import Item, StoredFile
+from ..engines.convert import SpecError, convert
+from ..jobs.registry import JobContext, JobFailure, handler
 from ..services.conversions import KIND, new_share_key, share_url
 from ..storage import FileStore
-from .convert import SpecError, convert
 
 
 @handler(KIND)

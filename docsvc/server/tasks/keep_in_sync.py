@@ -10,7 +10,7 @@ from sqlalchemy import select
 
 from ..db.tables import Integration, Job, RepoState
 from ..engines.git import GitError, ls_remote_head
-from ..engines.sync import concurrency_key
+from ..services.repos import start_sync, sync_key
 
 log = logging.getLogger("docsvc.server.keep_in_sync")
 
@@ -25,13 +25,11 @@ def moved(integration: Integration, state: RepoState | None) -> bool:
 
 def check_once(sessions, settings, notify) -> list[int]:
     """Enqueue a sync for each Keep-in-sync integration whose remote moved; returns their ids."""
-    from ..services.repos import start_sync
-
     started = []
     with sessions() as session:
         for integration in session.scalars(select(Integration).where(Integration.keep_in_sync.is_(True))).all():
             pending = session.scalar(select(Job.id).where(
-                Job.concurrency_key == concurrency_key(integration.id), Job.state.in_(("queued", "running"))))
+                Job.concurrency_key == sync_key(integration.id), Job.state.in_(("queued", "running"))))
             if pending is not None:
                 continue
             try:

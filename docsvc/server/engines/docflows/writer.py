@@ -193,3 +193,9 @@ def _table_row(lines: list[str], index: int, sibling: str, name: str, descriptio
         else:
             out.append("—")
     return "| " + " | ".join(out) + " |"
+
+
+def reword(line: str, old: str, new: str) -> str:
+    """The line with the old name, as a whole word, renamed (the Writer's answer to the Editor's
+    'leftover-name' comment)."""
+    return _word(old).sub(new, line)

@@ -4,16 +4,16 @@ stages (``engines/validate``) and save the scan as an ``api-scans`` item."""
 from __future__ import annotations
 
 from ..db.tables import ApiSpecConfig, Item, StoredFile
+from ..engines.git import GitError, Mirror
+from ..engines.specload import SpecError
 from ..jobs.registry import JobContext, JobFailure, handler
 from ..services.api_specs import KIND
 from ..storage import FileStore
-from .git import GitError, Mirror
-from .specload import SpecError
 
 
 @handler(KIND)
 def run(ctx: JobContext) -> dict:
-    from . import validate
+    from ..engines import validate  # heavy: only when a scan runs
 
     stages = ctx.params["stages"]
     with ctx.sessions() as session:

@@ -12,17 +12,11 @@ from __future__ import annotations
 import time
 
 from ..db.tables import Integration, RepoState, utcnow
+from ..engines.git import GitError, Mirror
+from ..engines.indexer import candidate, index_file
 from ..jobs.registry import JobContext, JobFailure, handler
 from ..services import search
-from .git import GitError, Mirror
-from .indexer import candidate, index_file
-
-KIND = "sync"
-
-
-def concurrency_key(integration_id: int) -> str:
-    return f"sync:{integration_id}"
-
+from ..services.repos import SYNC as KIND
 
 def _fetch(mirror: Mirror, branch: str, what: str) -> str:
     try:

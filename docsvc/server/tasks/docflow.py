@@ -10,124 +10,19 @@ reasons, and no suggestion is made.
 
 from __future__ import annotations
 
-import difflib
 import time
 from typing import Any
 
 from ..db.tables import Integration, Item, RepoState, utcnow
+from ..engines.docflows.drafts import fact_view, kept_versions, suggest_screenshots, unified_diff
+from ..engines.docflows.editor import review
+from ..engines.docflows.facts import facts_between
+from ..engines.docflows.planner import plan
+from ..engines.docflows.writer import reword, write
+from ..engines.git import GitError, Mirror
 from ..jobs.registry import JobContext, JobFailure, handler
-from ..services import search
-from .editor import review
-from .facts import Fact, facts_between
-from .git import GitError, Mirror
-from .planner import plan
-from .writer import write
-
-KIND = "docflow.generate"
-
-
-def resolve_head(mirror: Mirror, pr: dict) -> str:
-    """The PR head: its SHA, else its branch, else the code host's ``refs/pull/<n>/head``."""
-    candidates = []
-    if pr.get("head_sha"):
-        candidates.append(pr["head_sha"])
-    if pr.get("head_branch"):
-        candidates.append(f"refs/heads/{pr['head_branch']}")
-    if pr.get("number"):
-        candidates.append(f"refs/pull/{pr['number']}/head")
-    for ref in candidates:
-        if mirror.has_commit(ref):
-            return mirror.rev(ref)
-    raise JobFailure("Pull request not found", "none of " + ", ".join(candidates or ["(no head given)"]) +
-                     f" exists in {mirror.url}")
-
-
-def unified_diff(files: dict[str, tuple[str, str]]) -> str:
-    out = []
-    for path, (old, new) in sorted(files.items()):
-        out += difflib.unified_diff(old.splitlines(keepends=True), new.splitlines(keepends=True),
-                                    fromfile=f"a/{path}", tofile=f"b/{path}")
-    return "".join(line if line.endswith("\n") else line + "\n" for line in out)
-
-
-def counts(old: str, new: str) -> tuple[int, int]:
-    added = removed = 0
-    for line in difflib.unified_diff(old.splitlines(), new.splitlines(), lineterm="", n=0):
-        if line.startswith("+") and not line.startswith("+++"):
-            added += 1
-        elif line.startswith("-") and not line.startswith("---"):
-            removed += 1
-    return added, removed
-
-
-def suggest_screenshots(files: dict[str, str], tree: set[str]) -> list[dict[str, Any]]:
-    """Images on the planned pages that show a page of the product: each a suggested shot of the
-    route its file name names, replacing that image. (Uploaded screenshots skip this stage.)"""
-    import posixpath
-    import re as _re
-
-    from ...images import route_for_image
-
-    suggested, seen = [], set()
-    for path, text in sorted(files.items()):
-        for image in _re.findall(r"!\[[^\]]*\]\(\s*([^)\s]+)", text):
-            if _re.match(r"^[a-z]+:", image) or not image.lower().endswith((".png", ".jpg", ".jpeg", ".webp")):
-                continue
-            resolved = posixpath.normpath(posixpath.join(posixpath.dirname(path), image))
-            if resolved in seen or resolved not in tree:
-                continue
-            seen.add(resolved)
-            suggested.append({"route": route_for_image(image), "taken": False, "replaces": resolved,
-                              "reason": f"{path} shows {image}, a screen of the product that the change may alter"})
-    return suggested
-
-
-def index_finder(ctx: JobContext, integration_id: int):
-    """``find(term)`` for the planner: the docs pages the integration's index holds for a term."""
-    from ..problems import Problem
-
-    def find(term: str) -> list[str]:
-        with ctx.sessions() as session:
-            try:
-                hits = search.search(session, ctx.org_id, term, integration_id=integration_id, limit=50)
-            except Problem:  # a term the index cannot search (punctuation only): no pages
-                return []
-        return [hit.path for hit in hits]
-
-    return find
-
-
-def keep_version(data: dict, files: dict[str, dict]) -> tuple[list[dict], int]:
-    """The suggestion's versions with the current draft added as the next version number."""
-    versions = list(data.get("versions") or [])
-    version = max([v["version"] for v in versions] or [0]) + 1
-    versions.append({"version": version, "files": {p: e["new"] for p, e in files.items()}})
-    return versions, version
-
-
-def charge_or_fail(session, ctx: JobContext, amount: int, action: str, item_id: int) -> None:
-    """Take the action's price now that it succeeded; a balance that cannot pay fails the job
-    and nothing is saved."""
-    from ..services import credits
-
-    try:
-        credits.charge(session, ctx.org_id, amount, action, item_id=item_id, job_id=ctx.job_id)
-    except credits.NotEnoughCredits as exc:
-        raise JobFailure("Not enough credits", str(exc)) from None
-
-
-def _kept_versions(rounds: list[dict], first: dict[str, str], final: dict[str, str]) -> list[dict]:
-    """The text of each round that has a version number: 1 the Writer's draft, 2 its revision."""
-    versions = [{"version": 1, "files": first}]
-    if any(r.get("version") == 2 for r in rounds):
-        versions.append({"version": 2, "files": final})
-    return versions
-
-
-def _fact_view(fact: Fact) -> dict[str, Any]:
-    return {"kind": fact.kind, "change": fact.change, "name": fact.name, "old": fact.old, "new": fact.new,
-            "path": fact.path, "line": fact.line, "rule": fact.rule, "note": fact.note,
-            "siblings": list(fact.siblings), "text": fact.describe()}
+from ..services.docflows import GENERATE as KIND
+from ._support import index_finder, resolve_head
 
 
 @handler(KIND)
@@ -173,7 +68,7 @@ def run_generate(ctx: JobContext) -> dict:
         "pages": [{"path": p.path, "mode": p.mode, "confidence": p.confidence, "reasons": p.reasons}
                   for p in planned.pages],
         "unaffected": planned.unaffected}]
-    base_result = {"verdict": planned.verdict, "facts": [_fact_view(f) for f in facts], "head_sha": head,
+    base_result = {"verdict": planned.verdict, "facts": [fact_view(f) for f in facts], "head_sha": head,
                    "base_sha": base}
     if not planned.pages:
         return {**base_result, "suggestion_id": None, "reasons": planned.unaffected or ["the pull request "
@@ -195,13 +90,11 @@ def run_generate(ctx: JobContext) -> dict:
     final = first
     if not first.passed:
         # The Writer revises once: old names left behind are renamed; the rest stays listed.
-        from .writer import _word
-
         for comment in first.comments:
             if comment.check == "leftover-name":
                 old, new = next((o, n) for o, n in renames if f"'{o}'" in comment.message)
                 lines = draft.files[comment.path].split("\n")
-                lines[comment.line - 1] = _word(old).sub(new, lines[comment.line - 1])
+                lines[comment.line - 1] = reword(lines[comment.line - 1], old, new)
                 draft.files[comment.path] = "\n".join(lines)
         final = review(draft.files, exists, renames)
         rounds.append({"round": 4, "stage": "Writer (revision)", "version": 2,
@@ -223,7 +116,7 @@ def run_generate(ctx: JobContext) -> dict:
                                   for p, (o, n) in files.items()},
                         "editor_passed": final.passed, "editor_comments": [c.__dict__ for c in final.comments],
                         "rounds": rounds, "screenshots": screenshots,
-                        "versions": _kept_versions(rounds, first_draft, draft.files),
+                        "versions": kept_versions(rounds, first_draft, draft.files),
                         "verdict": planned.verdict})
         session.add(item)
         session.commit()

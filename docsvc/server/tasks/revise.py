@@ -1,65 +1,18 @@
 """The ``docflow.revise`` job (request-changes): a new round where the Writer applies the
-feedback it can read and the Editor reviews the result.
-
-Instructions the rule-based Writer reads, one per line or sentence (quotes optional):
-``replace "X" with "Y"``, ``remove "X"`` (a table row or list item holding X, else the words),
-``add "TEXT" after "HEADING"``, ``rename section "X" to "Y"``. Anything else is reported as not
-applied, plainly. Costs 8 credits, taken only when something was applied.
+feedback it can read (``engines/docflows/feedback``) and the Editor reviews the result. Costs 8
+credits, taken only when something was applied.
 """
 
 from __future__ import annotations
 
-import re
-
 from ..db.tables import Item, User, utcnow
+from ..engines.docflows.drafts import keep_version, unified_diff
+from ..engines.docflows.editor import review
+from ..engines.docflows.feedback import apply, instructions
 from ..jobs.registry import JobContext, JobFailure, handler
-from .docflow import charge_or_fail, keep_version, unified_diff
-from .editor import review
-
-KIND = "docflow.revise"
-COST = 8
-_QUOTED = r"[\"“'`]?(.+?)[\"”'`]?"
-_RULES = [
-    ("replace", re.compile(rf"^replace\s+{_QUOTED}\s+(?:with|by)\s+{_QUOTED}$", re.I)),
-    ("rename-section", re.compile(rf"^rename\s+(?:the\s+)?section\s+{_QUOTED}\s+to\s+{_QUOTED}$", re.I)),
-    ("add-after", re.compile(rf"^add\s+{_QUOTED}\s+after\s+(?:the\s+)?(?:heading\s+|section\s+)?{_QUOTED}$", re.I)),
-    ("remove", re.compile(rf"^(?:remove|delete)\s+{_QUOTED}$", re.I)),
-]
-
-
-def instructions(feedback: str) -> list[str]:
-    parts = re.split(r"\n+|;\s*|(?<=[\"”'`.])\s*\.\s+(?=[A-Z])", feedback)
-    return [p.strip().rstrip(".") for p in parts if p.strip().rstrip(".")]
-
-
-def apply(instruction: str, text: str) -> tuple[str, bool]:
-    for name, pattern in _RULES:
-        match = pattern.match(instruction)
-        if not match:
-            continue
-        if name == "replace":
-            old, new = match.groups()
-            return (text.replace(old, new), old in text)
-        if name == "rename-section":
-            old, new = match.groups()
-            heading = re.compile(rf"^(#{{1,6}}\s+){re.escape(old)}\s*$", re.M)
-            return (heading.sub(lambda m: m.group(1) + new, text), bool(heading.search(text)))
-        if name == "add-after":
-            addition, title = match.groups()
-            heading = re.compile(rf"^#{{1,6}}\s+{re.escape(title)}\s*$", re.M)
-            found = heading.search(text)
-            if not found:
-                return text, False
-            end = found.end()
-            return (text[:end] + f"\n\n{addition}" + text[end:], True)
-        if name == "remove":
-            (target,) = match.groups()
-            lines = text.split("\n")
-            kept = [line for line in lines if not (target in line and re.match(r"^\s*(\||[-*+]\s|\d+[.)]\s)", line))]
-            if len(kept) != len(lines):
-                return "\n".join(kept), True
-            return (text.replace(target, ""), target in text)
-    return text, False
+from ..services.docflows import REVISE as KIND
+from ..services.docflows import REVISE_COST as COST
+from ._support import charge_or_fail
 
 
 def _still_requested(who: User | None, feedback: str, not_applied: list[str]) -> dict | None:

@@ -1,13 +1,13 @@
-"""The wire form of stored records: what routes send back."""
+"""The wire form of stored records: what routes and services send back."""
 
 from __future__ import annotations
 
 from typing import Any
 
-from .db.session import rfc3339
-from .db.tables import Integration, Item, Release, User
-from .services.accounts import ROLE_NAMES
-from .services.integrations import code_host
+from ..db.session import rfc3339
+from ..db.tables import Integration, Item, Release, User
+from .accounts import ROLE_NAMES
+from .integrations import code_host
 
 
 def item_view(item: Item) -> dict[str, Any]:

@@ -1,0 +1,45 @@
+"""The ``docflow.screenshots`` job: screenshots of a suggestion's routes under the integration's
+preview, taken in Chromium (``engines/browser``), kept as the suggestion's files and marked taken."""
+
+from __future__ import annotations
+
+import shutil
+from pathlib import Path
+
+from ..db.tables import Item, StoredFile
+from ..engines.browser import ScreenshotError, take
+from ..jobs.registry import JobContext, JobFailure, handler
+from ..services.docflows import SCREENSHOTS as KIND
+from ..storage import FileStore
+
+
+@handler(KIND)
+def run_screenshots(ctx: JobContext) -> dict:
+    item_id, wanted = ctx.params["item_id"], ctx.params["shots"]  # [{route, address}]
+    ctx.progress(f"taking {len(wanted)} screenshot(s) in Chromium")
+    folder = Path(ctx.settings.data_dir) / "tmp" / ctx.job_id
+    try:
+        shots = take([w["address"] for w in wanted], folder)
+    except ScreenshotError as exc:
+        raise JobFailure("Screenshot failed", str(exc)) from None
+    store = FileStore(ctx.settings.data_dir)
+    with ctx.sessions() as session:
+        item = session.get(Item, item_id)
+        if item is None:
+            raise JobFailure("Unknown suggestion", f"Docflows suggestion {item_id} no longer exists")
+        data = dict(item.data or {})
+        plan = [dict(s) for s in data.get("screenshots") or []]
+        taken = []
+        for want, (_address, path) in zip(wanted, shots):
+            relative, size = store.save_copy(item_id, path)
+            session.add(StoredFile(item_id=item_id, kind="screenshot", path=relative, size=size))
+            entry = next((s for s in plan if s.get("route") == want["route"]), None)
+            if entry is None:
+                entry = {"route": want["route"], "reason": "taken on request"}
+                plan.append(entry)
+            entry.update(file=relative, taken=True, address=want["address"], bytes=size)
+            taken.append({"route": want["route"], "file": relative, "bytes": size})
+        item.data = {**data, "screenshots": plan}
+        session.commit()
+    shutil.rmtree(folder, ignore_errors=True)
+    return {"taken": taken}
