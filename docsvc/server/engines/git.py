@@ -23,6 +23,57 @@ class GitError(Exception):
     """A git command failed; the message is git's own reason (its last stderr lines)."""
 
 
+class UnsafePath(GitError):
+    """A path the service will not write into a checkout: absolute, outside it, under ``.git/``,
+    or through a symbolic link the repository holds."""
+
+
+MAX_PATH_BYTES = 4096
+MAX_NAME_BYTES = 255
+
+
+def repo_path(path: str) -> str:
+    """``path`` as a clean repository-relative file path; UnsafePath says what is wrong with it."""
+    if not isinstance(path, str) or not path.strip():
+        raise UnsafePath("the path is empty")
+    if "\0" in path or "\\" in path:
+        raise UnsafePath(f"{path!r} holds a NUL byte or a backslash")
+    if path.startswith("/") or re.match(r"^[A-Za-z]:", path):
+        raise UnsafePath(f"{path!r} is absolute; give a path inside the repository")
+    parts = [p for p in path.strip().split("/") if p not in ("", ".")]
+    if not parts or path.rstrip().endswith("/"):
+        raise UnsafePath(f"{path!r} names a folder, not a file")
+    if ".." in parts:
+        raise UnsafePath(f"{path!r} leaves the repository (..)")
+    if any(p.lower() == ".git" for p in parts):
+        raise UnsafePath(f"{path!r} is inside .git/, which the service never writes")
+    clean = "/".join(parts)
+    if len(clean.encode()) > MAX_PATH_BYTES or any(len(p.encode()) > MAX_NAME_BYTES for p in parts):
+        raise UnsafePath(f"the path is too long (at most {MAX_NAME_BYTES} bytes a name, {MAX_PATH_BYTES} in all)")
+    return clean
+
+
+def write_inside(root: Path, path: str, text: str) -> Path:
+    """Write ``text`` at ``path`` under the checkout ``root`` without following any symbolic link:
+    a link on the way (``docs/api -> /etc``) or at the file itself is refused, so nothing is
+    written outside the checkout."""
+    clean = repo_path(path)
+    target = root
+    for name in clean.split("/"):
+        target = target / name
+        if target.is_symlink():
+            raise UnsafePath(f"{clean}: {target.relative_to(root)} is a symbolic link in the repository; "
+                             "the service does not write through links")
+    target.parent.mkdir(parents=True, exist_ok=True)
+    if not target.parent.resolve().is_relative_to(root.resolve()):
+        raise UnsafePath(f"{clean} resolves outside the checkout")
+    # O_NOFOLLOW: a link that appears between the check and the write is refused too.
+    fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_TRUNC | getattr(os, "O_NOFOLLOW", 0), 0o644)
+    with os.fdopen(fd, "w", encoding="utf-8", newline="") as handle:
+        handle.write(text)
+    return target
+
+
 def _run(args: list[str], *, cwd: Path | None = None, timeout: float = FETCH_TIMEOUT,
          input: bytes | None = None, env: dict[str, str] | None = None) -> bytes:
     try:
@@ -190,10 +241,8 @@ def push_branch(location: str, base: str, branch: str, files: dict[str, str], me
         _run(["clone", "--quiet", "--no-checkout", remote_url(location), str(clone)])
         _run(["checkout", "--quiet", "-b", branch, base], cwd=clone)
         for path, text in files.items():
-            target = clone / path
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(text, encoding="utf-8")
-            _run(["add", "--", path], cwd=clone)
+            write_inside(clone, path, text)
+            _run(["add", "--", repo_path(path)], cwd=clone)
         _run(["commit", "--quiet", "-m", message], cwd=clone, env=identity)
         _run(["push", "--quiet", "origin", f"{branch}:refs/heads/{branch}"], cwd=clone)
         return _run(["rev-parse", "HEAD"], cwd=clone).decode().strip()

@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ..db.tables import ApiSpecConfig, Integration, Item, Organization, utcnow
+from ..engines.git import GitError, UnsafePath, branch_url, push_branch, repo_path
 from ..jobs import queue
 from ..problems import Problem, invalid
 from ..storage import FileStore
@@ -98,21 +99,22 @@ def _check_pr_body(body: Any) -> dict[str, Any]:
     for name in ("file_path", "source_file_path", "commit_message"):
         if body.get(name) is not None and (not isinstance(body[name], str) or not body[name].strip()):
             raise invalid(name, "must be a non-empty string")
+    for name in ("file_path", "source_file_path"):
+        if body.get(name) is not None:
+            _repo_path(body[name], name)  # refused before any repository is touched
     if "docs" in targets and not isinstance(body.get("integration_id"), int):
         raise invalid("integration_id", "the docs target needs the docs repository's integration_id (an integer)")
     return {**body, "targets": list(dict.fromkeys(targets)), "spec": spec}
 
 
 def _repo_path(path: str, field: str) -> str:
-    clean = path.strip().lstrip("/")
-    if not clean or clean.endswith("/") or ".." in clean.split("/"):
-        raise invalid(field, f"must be a file path inside the repository, got {path!r}")
-    return clean
+    try:
+        return repo_path(path)
+    except UnsafePath as exc:
+        raise invalid(field, f"must be a file path inside the repository: {exc}") from None
 
 
 def open_pull_requests(session: Session, caller: Caller, scan_id: int, body: Any, data_dir: Path) -> dict[str, Any]:
-    from ..engines.git import GitError, branch_url, push_branch
-
     item = get_scan(session, caller, scan_id)
     body = _check_pr_body(body)
     data = dict(item.data or {})

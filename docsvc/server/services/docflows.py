@@ -281,7 +281,7 @@ def approve(session: Session, caller: Caller, item_id: int, body: dict, data_dir
     from sqlalchemy import select
 
     from ..db.tables import Integration, Release, utcnow
-    from ..engines.git import GitError, branch_url, push_branch
+    from ..engines.git import GitError, UnsafePath, branch_url, push_branch
     from .accounts import org_member
     from .releases import org_release
 
@@ -320,6 +320,8 @@ def approve(session: Session, caller: Caller, item_id: int, body: dict, data_dir
         commit = push_branch(integration.docs_repo, data["docs_commit"], branch, files,
                              f"Docs for PR #{pr.get('number')}: {pr.get('title', '')}\n\nDocflows suggestion "
                              f"{item.id}, approved by {caller.name}.", Path(data_dir) / "worktrees")
+    except UnsafePath as exc:
+        raise Problem(422, f"Refused to write the docs branch: {exc}") from None
     except GitError as exc:
         raise Problem(502, f"Could not push the docs branch to {integration.docs_repo}: {exc}") from None
     item.release_id, item.writer_user_id, item.work_status = release.id, assignee_id, "in_review"
