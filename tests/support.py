@@ -102,8 +102,9 @@ class LocalService:
         return self.workdir / "data"
 
     def env(self) -> dict[str, str]:
+        # The tests' pages are on loopback; tests of the egress policy set their own.
         return clean_env(DOCSVC_SERVER_DATABASE_URL=self.db_url, DOCSVC_SERVER_DATA_DIR=str(self.data_dir),
-                         **self.env_extra)
+                         **{"DOCSVC_SERVER_EGRESS_ALLOW": "internal", **self.env_extra})
 
     def start(self) -> "LocalService":
         self.workdir.mkdir(parents=True, exist_ok=True)
@@ -214,14 +215,24 @@ def connected_org(svc: LocalService, root: Path, org: str, docs: dict[str, str] 
     return key, integration
 
 
+class Redirect(str):
+    """What a ``serve_html`` page returns to answer 302 to this address."""
+
+
 @contextmanager
-def serve_html(page: Callable[[str], str | None]) -> Iterator[str]:
-    """Serve HTML on a free loopback port for the service's browser: ``page(path)`` is a path's
-    HTML, or None for a 404. Yields the address."""
+def serve_html(page: Callable[[str], str | None], port: int = 0) -> Iterator[str]:
+    """Serve HTML on a loopback port (a free one by default) for the service's browser:
+    ``page(path)`` is a path's HTML, a Redirect, or None for a 404. Yields the address."""
 
     class Page(http.server.BaseHTTPRequestHandler):
         def do_GET(self):
             body = page(self.path)
+            if isinstance(body, Redirect):
+                self.send_response(302)
+                self.send_header("Location", str(body))
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
             data = (body if body is not None else "not here").encode()
             self.send_response(200 if body is not None else 404)
             self.send_header("Content-Type", "text/html; charset=utf-8")
@@ -232,7 +243,7 @@ def serve_html(page: Callable[[str], str | None]) -> Iterator[str]:
         def log_message(self, *args):
             pass
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Page)
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", port), Page)
     threading.Thread(target=server.serve_forever, daemon=True).start()
     try:
         yield f"http://127.0.0.1:{server.server_address[1]}"

@@ -422,8 +422,10 @@ def run_demo(*, port: int, workdir: Path, serve: bool) -> int:
     if workdir.exists():
         shutil.rmtree(workdir)
     workdir.mkdir(parents=True)
-    settings = ServerSettings.from_env().with_(database_url=f"sqlite:///{workdir.resolve() / 'demo.db'}",
-                                               data_dir=workdir / "data", remote_check_seconds=0)
+    settings = ServerSettings.from_env()
+    # The demo's product pages are on loopback: its browser may open them.
+    settings = settings.with_(database_url=f"sqlite:///{workdir.resolve() / 'demo.db'}", data_dir=workdir / "data",
+                              remote_check_seconds=0, egress_allow=settings.egress_allow or "internal")
     upgrade(settings.database_url)
     engine = make_engine(settings.database_url)
     with session_scope(make_sessionmaker(engine)) as session:

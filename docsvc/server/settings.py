@@ -6,6 +6,8 @@ import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
+from .engines.egress import Egress
+
 DEFAULT_DATABASE_URL = "sqlite:///docsvc.db"
 
 
@@ -17,6 +19,17 @@ def _env_float(name: str, default: float) -> float:
         return float(value)
     except ValueError:
         raise SystemExit(f"Error: {name} must be a number, got {value!r}") from None
+
+
+def _env_bool(name: str, default: bool) -> bool:
+    value = os.environ.get(name, "").strip().lower()
+    if not value:
+        return default
+    if value in ("1", "true", "yes", "on"):
+        return True
+    if value in ("0", "false", "no", "off"):
+        return False
+    raise SystemExit(f"Error: {name} must be 1 or 0, got {value!r}")
 
 
 @dataclass(frozen=True)
@@ -39,6 +52,9 @@ class ServerSettings:
     # Request bodies beyond this are refused with 413 (MS Graph beta, the largest real OpenAPI
     # document we know, is 47 MB; sent as a JSON string it grows by its escapes).
     max_body_bytes: int = 128 * 1024 * 1024
+    # Where the service may connect (browser pages, git remotes): see engines/egress.py.
+    egress_allow: str = ""
+    allow_local_repos: bool = True
 
     @classmethod
     def from_env(cls, database_url: str | None = None) -> "ServerSettings":
@@ -53,7 +69,13 @@ class ServerSettings:
             remote_check_seconds=_env_float("DOCSVC_SERVER_REMOTE_CHECK_SECONDS", 60.0),
             keep_in_sync_seconds=_env_float("DOCSVC_SERVER_KEEP_IN_SYNC_SECONDS", 300.0),
             max_body_bytes=int(_env_float("DOCSVC_SERVER_MAX_BODY_MB", 128) * 1024 * 1024),
+            egress_allow=env.get("DOCSVC_SERVER_EGRESS_ALLOW", ""),
+            allow_local_repos=_env_bool("DOCSVC_SERVER_ALLOW_LOCAL_REPOS", True),
         )
+
+    @property
+    def egress(self) -> Egress:
+        return Egress.from_setting(self.egress_allow, allow_local_repos=self.allow_local_repos)
 
     def with_(self, **changes) -> "ServerSettings":
         return replace(self, **changes)

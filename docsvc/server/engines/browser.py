@@ -10,10 +10,13 @@ refused before a browser starts. No browser is ever downloaded: ``DOCSVC_SERVER_
 from __future__ import annotations
 
 import os
-from contextlib import contextmanager
+from contextlib import ExitStack, contextmanager
 from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 from urllib.parse import urljoin, urlparse
+
+from .egress import Egress
+from .egress_proxy import EgressProxy
 
 if TYPE_CHECKING:
     from playwright.sync_api import Page
@@ -56,9 +59,15 @@ def resolve(route: str, base: str) -> str:
 
 
 @contextmanager
-def chromium_page(viewport: dict[str, int] | None = None) -> Iterator["Page"]:
+def chromium_page(viewport: dict[str, int] | None = None, egress: Egress | None = None,
+                  refused: list[str] | None = None) -> Iterator["Page"]:
     """A page in a fresh headless Debian Chromium, closed afterwards (shared by every engine that
-    drives a browser). Playwright errors raised while the page is in use become ScreenshotError."""
+    drives a browser). Every connection the page makes, redirect hops included, goes through an
+    EgressProxy that holds it to the egress policy (the strict default when none is given);
+    refusals are added to ``refused``. Playwright errors raised while the page is in use become
+    ScreenshotError."""
+    egress = egress or Egress()
+    refused = refused if refused is not None else []
     try:
         from playwright.sync_api import Error as PlaywrightError
         from playwright.sync_api import sync_playwright
@@ -69,25 +78,32 @@ def chromium_page(viewport: dict[str, int] | None = None) -> Iterator["Page"]:
         raise ScreenshotError(f"no Chromium at {executable} (apt-get install chromium, or set "
                               "DOCSVC_SERVER_CHROMIUM)")
     try:
-        with sync_playwright() as p:
-            browser = p.chromium.launch(executable_path=executable, headless=True, args=CHROMIUM_ARGS)
+        with ExitStack() as stack, sync_playwright() as p:
+            args = list(CHROMIUM_ARGS)
+            if not egress.allow_internal:  # with every address allowed there is nothing to hold
+                proxy = stack.enter_context(EgressProxy(egress, refused))
+                # <-loopback> drops Chromium's own rule that loopback never goes through a proxy.
+                args += [f"--proxy-server={proxy.address}", "--proxy-bypass-list=<-loopback>"]
+            browser = p.chromium.launch(executable_path=executable, headless=True, args=args)
             try:
                 yield browser.new_page(viewport=viewport or VIEWPORT)
             finally:
                 browser.close()
     except PlaywrightError as exc:
-        raise ScreenshotError(str(exc).splitlines()[0]) from None
+        raise ScreenshotError(refused[-1] if refused else str(exc).splitlines()[0]) from None
 
 
-def take(addresses: list[str], folder: Path, timeout_ms: int = 30000) -> list[tuple[str, Path]]:
+def take(addresses: list[str], folder: Path, timeout_ms: int = 30000,
+         egress: Egress | None = None) -> list[tuple[str, Path]]:
     """Shoot each address into ``folder``; returns (address, PNG path) pairs."""
     folder.mkdir(parents=True, exist_ok=True)
     shots = []
-    with chromium_page() as page:
+    refused: list[str] = []
+    with chromium_page(egress=egress, refused=refused) as page:
         for n, address in enumerate(addresses, 1):
             response = page.goto(address, wait_until="load", timeout=timeout_ms)
             if response is not None and response.status >= 400:
-                raise ScreenshotError(f"{address} answered {response.status}")
+                raise ScreenshotError(refused[-1] if refused else f"{address} answered {response.status}")
             target = folder / f"shot-{n}-{abs(hash(address)) % 10**8}.png"
             page.screenshot(path=str(target), full_page=True)
             shots.append((address, target))

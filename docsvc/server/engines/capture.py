@@ -13,6 +13,7 @@ from typing import Any, Callable
 from urllib.parse import urljoin
 
 from .browser import VIEWPORT, chromium_page
+from .egress import Egress
 
 
 SETTLE_MS = 3000
@@ -36,22 +37,28 @@ def _describe(step_id: str, step: dict[str, Any]) -> str:
 
 
 def walk(start_url: str, steps: list[dict[str, Any]], folder: Path, *, timeout_s: float,
-         on_step: Callable[[int, str], None] = lambda n, d: None) -> list[Shot]:
+         on_step: Callable[[int, str], None] = lambda n, d: None, egress: Egress | None = None) -> list[Shot]:
     """Open ``start_url``, do each step, screenshot the viewport after it. Raises StepFailed
-    naming the step, or ScreenshotError when the browser itself cannot run."""
+    naming the step (or the address the egress policy refused on the way), or ScreenshotError when
+    the browser itself cannot run."""
     from playwright.sync_api import Error as PlaywrightError
     from playwright.sync_api import TimeoutError as PlaywrightTimeout
 
     timeout_ms = timeout_s * 1000
     folder.mkdir(parents=True, exist_ok=True)
     shots: list[Shot] = []
-    with chromium_page(VIEWPORT) as page:
+    refused: list[str] = []
+    with chromium_page(VIEWPORT, egress, refused) as page:
         page.set_default_timeout(timeout_ms)
 
         def goto(address: str, who: str) -> None:
-            response = page.goto(address, wait_until="load")
+            try:
+                response = page.goto(address, wait_until="load")
+            except PlaywrightError as exc:
+                raise StepFailed(f"{who}: {refused[-1] if refused else str(exc).splitlines()[0]}") from None
             if response is not None and response.status >= 400:
-                raise StepFailed(f"{who}: {address} answered HTTP {response.status}")
+                # The proxy's 403 for a refused hop: say why, not just the status.
+                raise StepFailed(f"{who}: {refused[-1] if refused else f'{address} answered HTTP {response.status}'}")
 
         def settle() -> None:
             """Let what a click started (a new page, a fetch) finish before the screenshot; a page
@@ -61,10 +68,7 @@ def walk(start_url: str, steps: list[dict[str, Any]], folder: Path, *, timeout_s
             except PlaywrightTimeout:
                 pass
 
-        try:
-            goto(start_url, "start address")
-        except PlaywrightError as exc:
-            raise StepFailed(f"start address {start_url}: {str(exc).splitlines()[0]}") from None
+        goto(start_url, f"start address {start_url}")
         for n, step in enumerate(steps, 1):
             step_id = f"s{n}"
             who = _describe(step_id, step)
@@ -91,7 +95,7 @@ def walk(start_url: str, steps: list[dict[str, Any]], folder: Path, *, timeout_s
             except StepFailed:
                 raise
             except PlaywrightError as exc:
-                raise StepFailed(f"{who}: {str(exc).splitlines()[0]}") from None
+                raise StepFailed(f"{who}: {refused[-1] if refused else str(exc).splitlines()[0]}") from None
             path = folder / f"{step_id}-{step['action']}.png"
             page.screenshot(path=str(path))
             shots.append(Shot(step_id, path, target, page.url))

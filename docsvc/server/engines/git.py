@@ -14,6 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from .egress import Egress, EgressRefused
+
 _ENV = {"GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "true", "SSH_ASKPASS": "true", "LC_ALL": "C",
         "GIT_SSH_COMMAND": "ssh -o BatchMode=yes"}
 FETCH_TIMEOUT = 600
@@ -21,6 +23,20 @@ FETCH_TIMEOUT = 600
 
 class GitError(Exception):
     """A git command failed; the message is git's own reason (its last stderr lines)."""
+
+
+class RemoteRefused(GitError):
+    """The egress policy refuses the remote (an internal host, a scheme other than https/ssh)."""
+
+
+def _checked(location: str, egress: Egress | None) -> str:
+    """The remote's URL for git once the egress policy allows it (the strict default when none
+    is given)."""
+    try:
+        (egress or Egress()).check_git(location)
+    except EgressRefused as exc:
+        raise RemoteRefused(str(exc)) from None
+    return remote_url(location)
 
 
 class UnsafePath(GitError):
@@ -102,15 +118,19 @@ class Mirror:
 
     path: Path
     url: str
+    location: str = ""
+    egress: Egress | None = None
 
     @classmethod
-    def for_url(cls, root: Path, location: str) -> "Mirror":
+    def for_url(cls, root: Path, location: str, egress: Egress | None = None) -> "Mirror":
         url = remote_url(location)
         name = hashlib.sha256(url.encode()).hexdigest()[:16]
-        return cls(root / "mirrors" / f"{name}.git", url)
+        return cls(root / "mirrors" / f"{name}.git", url, location, egress)
 
     def fetch(self) -> None:
-        """Clone on first use, fetch afterwards. A failed first clone leaves nothing behind."""
+        """Clone on first use, fetch afterwards (once the egress policy allows the remote). A
+        failed first clone leaves nothing behind."""
+        _checked(self.location or self.url, self.egress)
         if not (self.path / "HEAD").exists():
             self.path.parent.mkdir(parents=True, exist_ok=True)
             partial = self.path.with_name(self.path.name + ".partial")
@@ -118,40 +138,42 @@ class Mirror:
                 import shutil
 
                 shutil.rmtree(partial)
-            _run(["clone", "--mirror", "--quiet", self.url, str(partial)])
+            _run(["clone", "--mirror", "--quiet", "--", self.url, str(partial)])
             partial.rename(self.path)
             return
         _run(["fetch", "--prune", "--quiet", "origin"], cwd=self.path)
 
     def head(self, branch: str) -> str:
         try:
-            return _run(["rev-parse", "--verify", "--quiet", f"refs/heads/{branch}^{{commit}}"],
+            return _run(["rev-parse", "--verify", "--quiet", "--end-of-options", f"refs/heads/{branch}^{{commit}}"],
                         cwd=self.path).decode().strip()
         except GitError:
             raise GitError(f"branch {branch!r} not found in {self.url}") from None
 
     def has_commit(self, sha: str) -> bool:
         try:
-            _run(["cat-file", "-e", f"{sha}^{{commit}}"], cwd=self.path)
+            _run(["cat-file", "-e", "--end-of-options", f"{sha}^{{commit}}"], cwd=self.path)
             return True
         except GitError:
             return False
 
     def rev(self, ref: str) -> str:
         """The commit a ref or SHA names."""
-        return _run(["rev-parse", "--verify", f"{ref}^{{commit}}"], cwd=self.path).decode().strip()
+        return _run(["rev-parse", "--verify", "--end-of-options", f"{ref}^{{commit}}"], cwd=self.path).decode().strip()
 
     def count_between(self, old: str, new: str) -> int:
         """Commits reachable from ``new`` and not from ``old``."""
-        return int(_run(["rev-list", "--count", f"{old}..{new}"], cwd=self.path).decode().strip() or 0)
+        return int(_run(["rev-list", "--count", "--end-of-options", f"{old}..{new}"],
+                        cwd=self.path).decode().strip() or 0)
 
     def merge_base(self, a: str, b: str) -> str:
-        return _run(["merge-base", a, b], cwd=self.path).decode().strip()
+        return _run(["merge-base", "--end-of-options", a, b], cwd=self.path).decode().strip()
 
     def changed_files(self, base: str, head: str) -> list[tuple[str, str, str]]:
         """(status letter, old path, new path) of each file changed from ``base`` to ``head``,
         renames detected (status R)."""
-        out = _run(["diff", "--name-status", "-z", "-M", base, head], cwd=self.path).split(b"\0")
+        out = _run(["diff", "--name-status", "-z", "-M", "--end-of-options", base, head, "--"],
+                   cwd=self.path).split(b"\0")
         changes, i = [], 0
         while i < len(out) and out[i]:
             status = out[i].decode()[0]
@@ -167,13 +189,13 @@ class Mirror:
     def show(self, commit: str, path: str) -> bytes | None:
         """The file at ``commit``, or None when it does not exist there."""
         try:
-            return _run(["show", f"{commit}:{path}"], cwd=self.path)
+            return _run(["show", "--end-of-options", f"{commit}:{path}"], cwd=self.path)
         except GitError:
             return None
 
     def tree(self, commit: str, folder: str) -> dict[str, str]:
         """path -> blob id of every file under ``folder`` (``.`` for the whole tree)."""
-        args = ["ls-tree", "-r", "-z", "--full-tree", commit]
+        args = ["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", commit]
         if folder not in ("", "."):
             args += ["--", folder.rstrip("/") + "/"]
         out = _run(args, cwd=self.path)
@@ -220,14 +242,15 @@ class Mirror:
             proc.wait()
 
 
-def ls_remote_head(location: str, branch: str, timeout: float = 60) -> str | None:
+def ls_remote_head(location: str, branch: str, timeout: float = 60, egress: Egress | None = None) -> str | None:
     """The remote's current commit of ``branch`` without fetching, or None if it has no such branch."""
-    out = _run(["ls-remote", "--heads", remote_url(location), f"refs/heads/{branch}"], timeout=timeout)
+    out = _run(["ls-remote", "--heads", "--", _checked(location, egress), f"refs/heads/{branch}"], timeout=timeout)
     line = out.decode().strip().splitlines()
     return line[0].split()[0] if line else None
 
 
-def push_branch(location: str, base: str, branch: str, files: dict[str, str], message: str, workdir: Path) -> str:
+def push_branch(location: str, base: str, branch: str, files: dict[str, str], message: str, workdir: Path,
+                egress: Egress | None = None) -> str:
     """Commit ``files`` (path -> text) on a new ``branch`` from ``base`` and push it to the
     repository at ``location``; returns the new commit. Works in a throw-away clone."""
     import shutil
@@ -238,8 +261,9 @@ def push_branch(location: str, base: str, branch: str, files: dict[str, str], me
     identity = {"GIT_AUTHOR_NAME": "docsvc", "GIT_AUTHOR_EMAIL": "docsvc@localhost",
                 "GIT_COMMITTER_NAME": "docsvc", "GIT_COMMITTER_EMAIL": "docsvc@localhost"}
     try:
-        _run(["clone", "--quiet", "--no-checkout", remote_url(location), str(clone)])
-        _run(["checkout", "--quiet", "-b", branch, base], cwd=clone)
+        _run(["clone", "--quiet", "--no-checkout", "--", _checked(location, egress), str(clone)])
+        start = _run(["rev-parse", "--verify", "--end-of-options", f"{base}^{{commit}}"], cwd=clone).decode().strip()
+        _run(["checkout", "--quiet", "-b", branch, start], cwd=clone)
         for path, text in files.items():
             write_inside(clone, path, text)
             _run(["add", "--", repo_path(path)], cwd=clone)

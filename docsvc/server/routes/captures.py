@@ -18,7 +18,8 @@ def create(request: Request, body: Any = Body(None), caller: Caller = Depends(ge
            session: Session = Depends(get_session)):
     """``{title?, start_url, steps: [{action, selector?, text?, url?, description}]}``; checked now,
     walked in Chromium by the job."""
-    job = service.start(session, caller, body, request.app.state.settings.job_max_attempts)
+    settings = request.app.state.settings
+    job = service.start(session, caller, body, settings.job_max_attempts, settings.egress)
     return accepted(request, job)
 
 

@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 from sqlalchemy.orm import Session
 
 from ..services.accounts import Caller
@@ -11,8 +11,9 @@ router = APIRouter(tags=["dashboard"])
 
 
 @router.get("/dashboard")
-def dashboard(release_id: str | None = None, writer_id: str | None = None, tool: str | None = None,
-              caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
+def dashboard(request: Request, release_id: str | None = None, writer_id: str | None = None,
+              tool: str | None = None, caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
     """The dashboard's numbers; ``release_id`` an id or ``none``, ``writer_id`` an id, ``none``,
     ``me`` or ``all`` (the default)."""
-    return compute(session, caller, release_id=release_id, writer_id=writer_id, tool=tool)
+    return compute(session, caller, release_id=release_id, writer_id=writer_id, tool=tool,
+                   egress=request.app.state.settings.egress)

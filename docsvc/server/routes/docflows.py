@@ -42,14 +42,14 @@ async def generate(request: Request, caller: Caller = Depends(get_caller), sessi
 
 
 @router.get("/docflows/{item_id}")
-def get_suggestion(item_id: int, format: str | None = None, caller: Caller = Depends(get_caller),
+def get_suggestion(item_id: int, request: Request, format: str | None = None, caller: Caller = Depends(get_caller),
                    session: Session = Depends(get_session)):
     item = service.get_suggestion(session, caller, item_id)
     if format == "diff":
         return PlainTextResponse(service.diff_text(item))
     if format is not None:
         raise invalid("format", "the only format is 'diff'")
-    return service.summary(item)
+    return service.summary(item, request.app.state.settings.egress)
 
 
 class DismissBody(BaseModel):
@@ -96,7 +96,8 @@ class ApproveBody(BaseModel):
 @router.post("/docflows/{item_id}/approve")
 def approve(item_id: int, body: ApproveBody, request: Request, caller: Caller = Depends(get_caller),
             session: Session = Depends(get_session)):
-    return service.approve(session, caller, item_id, body.model_dump(), request.app.state.settings.data_dir)
+    settings = request.app.state.settings
+    return service.approve(session, caller, item_id, body.model_dump(), settings.data_dir, settings.egress)
 
 
 class CheckOneBody(BaseModel):
@@ -156,5 +157,6 @@ class ScreenshotsBody(BaseModel):
 @router.post("/docflows/{item_id}/screenshots", status_code=202)
 def take_screenshots(item_id: int, body: ScreenshotsBody, request: Request, caller: Caller = Depends(get_caller),
                      session: Session = Depends(get_session)):
+    settings = request.app.state.settings
     return accepted(request, service.take_screenshots(session, caller, item_id, body.routes,
-                                                      request.app.state.settings.job_max_attempts))
+                                                      settings.job_max_attempts, settings.egress))

@@ -28,6 +28,6 @@ async def pull_request(scan_id: int, request: Request, caller: Caller = Depends(
     import anyio
 
     body = await json_body(request)
-    data_dir = request.app.state.settings.data_dir
+    settings = request.app.state.settings
     return await anyio.to_thread.run_sync(
-        lambda: service.open_pull_requests(session, caller, scan_id, body, data_dir))
+        lambda: service.open_pull_requests(session, caller, scan_id, body, settings.data_dir, settings.egress))

@@ -16,6 +16,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ..db.tables import ApiSpecConfig, Integration, Item, Organization, utcnow
+from ..engines.egress import Egress
 from ..engines.git import GitError, UnsafePath, branch_url, push_branch, repo_path
 from ..jobs import queue
 from ..problems import Problem, invalid
@@ -114,7 +115,8 @@ def _repo_path(path: str, field: str) -> str:
         raise invalid(field, f"must be a file path inside the repository: {exc}") from None
 
 
-def open_pull_requests(session: Session, caller: Caller, scan_id: int, body: Any, data_dir: Path) -> dict[str, Any]:
+def open_pull_requests(session: Session, caller: Caller, scan_id: int, body: Any, data_dir: Path,
+                       egress: Egress | None = None) -> dict[str, Any]:
     item = get_scan(session, caller, scan_id)
     body = _check_pr_body(body)
     data = dict(item.data or {})
@@ -145,7 +147,8 @@ def open_pull_requests(session: Session, caller: Caller, scan_id: int, body: Any
                 repo, base = integration.docs_repo, integration.docs_branch
                 path = _repo_path(body.get("file_path") or spec.get("path", ""), "file_path")
             branch = f"docsvc/api-scan-{item.id}-{target}-{sum(p['target'] == target for p in opened) + 1}"
-            commit = push_branch(repo, f"origin/{base}", branch, {path: text}, message, Path(data_dir) / "worktrees")
+            commit = push_branch(repo, f"origin/{base}", branch, {path: text}, message, Path(data_dir) / "worktrees",
+                                 egress)
         except Problem as exc:
             errors[target] = exc.detail
             continue

@@ -16,11 +16,12 @@ Zoom rules (the interface leaves "small target" to us):
 from __future__ import annotations
 
 from typing import Any
-from urllib.parse import urlparse
+from urllib.parse import urljoin, urlparse
 
 from sqlalchemy.orm import Session
 
 from ..db.tables import Item
+from ..engines.egress import Egress, EgressRefused
 from ..jobs import queue
 from ..problems import Problem, invalid
 from .accounts import Caller
@@ -183,8 +184,14 @@ def check_request(body: Any) -> dict[str, Any]:
     return {"title": title, "start_url": start_url, "steps": steps, "step_timeout_seconds": float(timeout)}
 
 
-def start(session: Session, caller: Caller, body: Any, max_attempts: int):
+def start(session: Session, caller: Caller, body: Any, max_attempts: int, egress: Egress | None = None):
     params = check_request(body)
+    for field, address in [("start_url", params["start_url"])] + [
+            (f"steps[{n}].url", s["url"]) for n, s in enumerate(params["steps"]) if "url" in s]:
+        try:  # an internal address written as one is refused now; a host is checked when the walk runs
+            (egress or Egress()).check_literal(urljoin(params["start_url"], address))
+        except EgressRefused as exc:
+            raise invalid(field, str(exc)) from None
     return queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=KIND, params=params,
                          max_attempts=max_attempts)
 

@@ -32,6 +32,7 @@ from sqlalchemy.orm import Session
 from ...endpoints import TOOLS, WORK_STATUSES
 from ..db.session import rfc3339
 from ..db.tables import Item, Release, ReleaseDateChange, User
+from ..engines.egress import Egress
 from ..problems import Problem, not_found
 from .accounts import Caller, org_member
 from .items import OPEN_STATUSES, visible_items
@@ -164,7 +165,7 @@ def _item_ref(item: Item, **extra: Any) -> dict[str, Any]:
 
 
 def _attention(session: Session, caller: Caller, filters: Filters, releases: list[Release],
-               today: dt.date) -> dict[str, list[dict[str, Any]]]:
+               today: dt.date, egress: Egress | None = None) -> dict[str, list[dict[str, Any]]]:
     from .docflows import new_commits
 
     open_items = list(session.scalars(select(Item).where(*_filtered(caller, filters),
@@ -179,14 +180,14 @@ def _attention(session: Session, caller: Caller, filters: Filters, releases: lis
             requested.append(_item_ref(item, requested_by=by))
     # One ls-remote per open suggestion: the same check GET /docflows/<id> makes.
     moved = [_item_ref(i) for i in open_items if i.tool == "docflows" and (i.data or {}).get("integration_id")
-             and not (i.data or {}).get("dismissed") and new_commits(i)]
+             and not (i.data or {}).get("dismissed") and new_commits(i, egress)]
     late = [{"id": r.id, "name": r.name, "status": r.status, "target_date": r.target_date.isoformat(),
              "days_late": (today - r.target_date).days} for r in releases if past_target(r, today)]
     return {"blocked": blocked, "new_commits": moved, "changes_requested": requested, "releases_past_target": late}
 
 
 def dashboard(session: Session, caller: Caller, *, release_id: str | None = None, writer_id: str | None = None,
-              tool: str | None = None, today: dt.date | None = None) -> dict[str, Any]:
+              tool: str | None = None, today: dt.date | None = None, egress: Egress | None = None) -> dict[str, Any]:
     filters = parse_filters(session, caller, release_id, writer_id, tool)
     today = today or dt.datetime.now(dt.timezone.utc).date()
     conditions = _filtered(caller, filters)
@@ -209,5 +210,5 @@ def dashboard(session: Session, caller: Caller, *, release_id: str | None = None
                    "by_status": {s: by_status.get(s, 0) for s in WORK_STATUSES}},
         "releases": [] if picked else [_release_summary(r, per_release.get(r.id, {}), today) for r in releases],
         "writers": work_rows(writer_counts, names),
-        "attention": _attention(session, caller, filters, [picked] if picked else releases, today),
+        "attention": _attention(session, caller, filters, [picked] if picked else releases, today, egress),
     }

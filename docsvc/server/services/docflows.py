@@ -14,6 +14,7 @@ from ...images import sniff
 from ..db.tables import Item
 from ..engines import browser
 from ..engines.docflows.drafts import counts, unified_diff
+from ..engines.egress import Egress, EgressRefused
 from ..jobs import queue
 from ..problems import Problem, invalid
 from . import credits, release_notes
@@ -76,7 +77,8 @@ def sync_latest_code(session: Session, caller: Caller, item_id: int, max_attempt
                          params={"item_id": item_id}, concurrency_key=f"docflow:{item_id}", max_attempts=max_attempts)
 
 
-def take_screenshots(session: Session, caller: Caller, item_id: int, routes: list[str], max_attempts: int):
+def take_screenshots(session: Session, caller: Caller, item_id: int, routes: list[str], max_attempts: int,
+                     egress: Egress | None = None):
     """Screenshots of the given routes under the integration's preview of the pull request."""
     from ..db.tables import Integration
 
@@ -88,7 +90,9 @@ def take_screenshots(session: Session, caller: Caller, item_id: int, routes: lis
         base = browser.preview_base(integration.preview_url if integration else None, pr.get("head_branch"),
                                     pr.get("head_sha") or data.get("head_sha"))
         shots = [{"route": route, "address": browser.resolve(route, base)} for route in routes]
-    except browser.ScreenshotError as exc:
+        for shot in shots:
+            (egress or Egress()).check_literal(shot["address"])
+    except (browser.ScreenshotError, EgressRefused) as exc:
         raise invalid("routes", str(exc)) from None
     return queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=SCREENSHOTS,
                          params={"item_id": item_id, "shots": shots}, concurrency_key=f"docflow:{item_id}",
@@ -116,7 +120,7 @@ def get_suggestion(session: Session, caller: Caller, item_id: int) -> Item:
     return get_item(session, caller, "docflows", item_id, "Docflows suggestion")
 
 
-def summary(item: Item) -> dict:
+def summary(item: Item, egress: Egress | None = None) -> dict:
     data = item.data or {}
     files = []
     for path, entry in sorted((data.get("files") or {}).items()):
@@ -126,13 +130,13 @@ def summary(item: Item) -> dict:
     plan = [{"route": s.get("route"), "name": Path(s.get("file", "")).name, "taken": bool(s.get("taken")),
              "reason": s.get("reason"), "replaces": s.get("replaces")} for s in data.get("screenshots") or []]
     return {"id": item.id, "title": item.title, "status": item.work_status, "files": files,
-            "screenshot_plan": plan, "new_commits": new_commits(item), "pull_request": item.pull_request or None,
+            "screenshot_plan": plan, "new_commits": new_commits(item, egress), "pull_request": item.pull_request or None,
             "verdict": data.get("verdict"), "facts": data.get("facts") or [], "plan": data.get("plan") or [],
             "open_points": data.get("open_points") or [], "editor_passed": data.get("editor_passed"),
             "editor_comments": data.get("editor_comments") or []}
 
 
-def new_commits(item: Item) -> bool:
+def new_commits(item: Item, egress: Egress | None = None) -> bool:
     """Whether the pull request's branch moved since the draft (one ls-remote, no fetch)."""
     from ..db.session import object_session_or_none
     from ..db.tables import Integration
@@ -145,7 +149,7 @@ def new_commits(item: Item) -> bool:
     if not branch or integration is None:
         return False
     try:
-        head = ls_remote_head(integration.code_repo, branch)
+        head = ls_remote_head(integration.code_repo, branch, egress=egress)
     except GitError:
         return False
     return head is not None and head != data.get("head_sha")
@@ -277,7 +281,8 @@ def suggested_release_notes(item: Item) -> str:
     return "include" if user_facing else "skip"
 
 
-def approve(session: Session, caller: Caller, item_id: int, body: dict, data_dir: Path) -> dict:
+def approve(session: Session, caller: Caller, item_id: int, body: dict, data_dir: Path,
+            egress: Egress | None = None) -> dict:
     from sqlalchemy import select
 
     from ..db.tables import Integration, Release, utcnow
@@ -319,7 +324,7 @@ def approve(session: Session, caller: Caller, item_id: int, body: dict, data_dir
     try:
         commit = push_branch(integration.docs_repo, data["docs_commit"], branch, files,
                              f"Docs for PR #{pr.get('number')}: {pr.get('title', '')}\n\nDocflows suggestion "
-                             f"{item.id}, approved by {caller.name}.", Path(data_dir) / "worktrees")
+                             f"{item.id}, approved by {caller.name}.", Path(data_dir) / "worktrees", egress)
     except UnsafePath as exc:
         raise Problem(422, f"Refused to write the docs branch: {exc}") from None
     except GitError as exc:

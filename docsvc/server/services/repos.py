@@ -16,6 +16,7 @@ from sqlalchemy.orm import Session
 
 from ..db.session import as_utc, rfc3339
 from ..db.tables import Integration, Job, Organization, OutboxMail, RepoState, SyncRequest, User, utcnow
+from ..engines.egress import Egress
 from ..engines.git import GitError, Mirror
 from ..jobs import queue
 from ..problems import Problem, not_found
@@ -47,14 +48,15 @@ def start_sync(session: Session, *, org_id: int, user_id: int | None, integratio
                          concurrency_key=sync_key(integration_id), max_attempts=max_attempts)
 
 
-def refresh_remote(session: Session, integration: Integration, state: RepoState, data_dir) -> None:
+def refresh_remote(session: Session, integration: Integration, state: RepoState, data_dir,
+                   egress: Egress | None = None) -> None:
     """Fetch both mirrors and count how far the last sync is behind the remotes' heads."""
     try:
         counts = {}
         for what, location, branch, synced in (
                 ("code", integration.code_repo, integration.code_branch, state.code_commit),
                 ("docs", integration.docs_repo, integration.docs_branch, state.docs_commit)):
-            mirror = Mirror.for_url(data_dir, location)
+            mirror = Mirror.for_url(data_dir, location, egress)
             mirror.fetch()
             head = mirror.head(branch)
             counts[what] = (head, mirror.count_between(synced, head) if synced and mirror.has_commit(synced) else None)
@@ -105,7 +107,7 @@ def list_repos(session: Session, caller: Caller, settings) -> list[dict]:
         if state is not None and state.synced_at is not None:
             checked = as_utc(state.remote_checked_at)
             if checked is None or (utcnow() - checked).total_seconds() >= settings.remote_check_seconds:
-                refresh_remote(session, integration, state, settings.data_dir)
+                refresh_remote(session, integration, state, settings.data_dir, settings.egress)
         views.append(repo_view(integration, state))
     return views
 

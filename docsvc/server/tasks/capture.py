@@ -27,7 +27,7 @@ def run(ctx: JobContext) -> dict:
         ctx.progress(f"opening {params['start_url']} in Chromium")
         try:
             shots = walk(params["start_url"], steps, folder, timeout_s=params["step_timeout_seconds"],
-                         on_step=lambda n, who: ctx.progress(f"{n}/{len(steps)}: {who}"))
+                         on_step=lambda n, who: ctx.progress(f"{n}/{len(steps)}: {who}"), egress=ctx.settings.egress)
         except StepFailed as exc:
             raise JobFailure("Capture step failed", str(exc)) from None
         except ScreenshotError as exc:

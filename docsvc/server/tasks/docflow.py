@@ -41,7 +41,8 @@ def run_generate(ctx: JobContext) -> dict:
         session.expunge(integration)
         docs_commit = state.docs_commit
     root = ctx.settings.data_dir
-    code, docs = Mirror.for_url(root, integration.code_repo), Mirror.for_url(root, integration.docs_repo)
+    code = Mirror.for_url(root, integration.code_repo, ctx.settings.egress)
+    docs = Mirror.for_url(root, integration.docs_repo, ctx.settings.egress)
     ctx.progress(f"fetching the code repository {code.url}")
     try:
         code.fetch()

@@ -9,17 +9,18 @@ import threading
 from sqlalchemy import select
 
 from ..db.tables import Integration, Job, RepoState
+from ..engines.egress import Egress
 from ..engines.git import GitError, ls_remote_head
 from ..services.repos import start_sync, sync_key
 
 log = logging.getLogger("docsvc.server.keep_in_sync")
 
 
-def moved(integration: Integration, state: RepoState | None) -> bool:
+def moved(integration: Integration, state: RepoState | None, egress: Egress | None = None) -> bool:
     if state is None or state.docs_commit is None:
         return True
-    heads = (ls_remote_head(integration.code_repo, integration.code_branch),
-             ls_remote_head(integration.docs_repo, integration.docs_branch))
+    heads = (ls_remote_head(integration.code_repo, integration.code_branch, egress=egress),
+             ls_remote_head(integration.docs_repo, integration.docs_branch, egress=egress))
     return heads != (state.code_commit, state.docs_commit)
 
 
@@ -33,7 +34,7 @@ def check_once(sessions, settings, notify) -> list[int]:
             if pending is not None:
                 continue
             try:
-                if not moved(integration, session.get(RepoState, integration.id)):
+                if not moved(integration, session.get(RepoState, integration.id), settings.egress):
                     continue
             except GitError as exc:
                 log.warning("keep in sync: cannot check %s: %s", integration.name, exc)

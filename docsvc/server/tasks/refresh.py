@@ -30,7 +30,7 @@ def run_refresh(ctx: JobContext) -> dict:
         if integration is None:
             raise JobFailure("Unknown integration", "the suggestion's integration no longer exists")
         session.expunge(integration)
-    code = Mirror.for_url(ctx.settings.data_dir, integration.code_repo)
+    code = Mirror.for_url(ctx.settings.data_dir, integration.code_repo, ctx.settings.egress)
     try:
         code.fetch()
         head = resolve_head(code, {**(data.get("pr") or {}), "head_sha": None})
@@ -41,7 +41,7 @@ def run_refresh(ctx: JobContext) -> dict:
     known = {(f["kind"], f["change"], f["name"]) for f in data.get("facts") or []}
     facts = [f for f in facts_between(code, data["base_sha"], head) if (f.kind, f.change, f.name) not in known]
     files = {p: dict(e) for p, e in (data.get("files") or {}).items()}
-    docs = Mirror.for_url(ctx.settings.data_dir, integration.docs_repo)
+    docs = Mirror.for_url(ctx.settings.data_dir, integration.docs_repo, ctx.settings.egress)
 
     def read(path: str) -> str | None:
         if path in files:

@@ -23,7 +23,7 @@ def run(ctx: JobContext) -> dict:
         integration = config.integration
         repo, branch, path = integration.code_repo, config.branch or integration.code_branch, config.path
         integration_id = integration.id
-    mirror = Mirror.for_url(ctx.settings.data_dir, repo)
+    mirror = Mirror.for_url(ctx.settings.data_dir, repo, ctx.settings.egress)
     ctx.progress(f"Fetching {repo}")
     try:
         mirror.fetch()

@@ -19,7 +19,7 @@ def run_screenshots(ctx: JobContext) -> dict:
     ctx.progress(f"taking {len(wanted)} screenshot(s) in Chromium")
     folder = Path(ctx.settings.data_dir) / "tmp" / ctx.job_id
     try:
-        shots = take([w["address"] for w in wanted], folder)
+        shots = take([w["address"] for w in wanted], folder, egress=ctx.settings.egress)
     except ScreenshotError as exc:
         raise JobFailure("Screenshot failed", str(exc)) from None
     store = FileStore(ctx.settings.data_dir)

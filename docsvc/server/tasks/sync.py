@@ -36,7 +36,8 @@ def run_sync(ctx: JobContext) -> dict:
             raise JobFailure("Unknown integration", f"integration {integration_id} no longer exists")
         session.expunge(integration)
     root = ctx.settings.data_dir
-    code, docs = Mirror.for_url(root, integration.code_repo), Mirror.for_url(root, integration.docs_repo)
+    code = Mirror.for_url(root, integration.code_repo, ctx.settings.egress)
+    docs = Mirror.for_url(root, integration.docs_repo, ctx.settings.egress)
 
     ctx.progress(f"fetching the code repository {code.url}")
     code_head = _fetch(code, integration.code_branch, "code")
