@@ -34,7 +34,9 @@ def test_a_pull_request_becomes_a_suggestion_with_a_real_diff(project):
                    "--pr-author", "ana", "--pr-branch", "rename-docs-root", "--json")
     assert made.returncode == 0, made.stderr
     result = json.loads(made.stdout)
-    assert result["files"] == ["docs/cli.md", "docs/env.md", "docs/legacy.md"]
+    assert result["files"] == ["docs/cli.md", "docs/env.md"]
+    # --legacy stands only in a heading of legacy.md: worth a look, not edited
+    assert [w["path"] for w in result["worth_a_look"]] == ["docs/legacy.md"]
     assert result["editor_passed"] is True
     facts = {f["text"] for f in result["facts"]}
     assert "flag --docs-root renamed to --docs-dir" in facts and "flag --retries default 3 → 5" in facts
@@ -50,13 +52,12 @@ def test_a_pull_request_becomes_a_suggestion_with_a_real_diff(project):
                      "-| `--legacy` | | old mode |", "+| `--dry-run` | — | show what would happen |",
                      "-Run `deploy --docs-root site/` to publish from another folder.",
                      "+Run `deploy --docs-dir site/` to publish from another folder.",
-                     "+- `DEPLOY_REGION`: defaults to `eu-west-1`", "-## The --legacy mode"]:
+                     "+- `DEPLOY_REGION`: defaults to `eu-west-1`"]:
         assert expected in lines, expected
     assert "\x1b[" not in diff.stdout  # no colour off a terminal
 
     stat = project("items", "diff", "docflows", suggestion, "--stat")
-    assert stat.stdout.splitlines() == ["  docs/cli.md  +4 -4", "  docs/env.md  +1 -0", "  docs/legacy.md  +0 -4",
-                                        "pull request: none yet"]
+    assert stat.stdout.splitlines() == ["  docs/cli.md  +4 -4", "  docs/env.md  +1 -0", "pull request: none yet"]
     listed = json.loads(project("items", "list", "docflows", "--json").stdout)
     assert [i["title"] for i in listed] == ["PR #7: Rename --docs-root"]
 
@@ -85,9 +86,9 @@ def test_history_and_restore(project):
     history = project("items", "history", "docflows", suggestion)
     assert history.returncode == 0, history.stderr
     lines = history.stdout.splitlines()
-    assert lines[0] == "Information Architect: 3 page(s) planned"
+    assert lines[0] == "Information Architect: 2 page(s) planned"
     assert any(line.startswith("  docs/cli.md (direct, 0.9): mentions --docs-root") for line in lines)
-    assert "Writer: edited 3 file(s) [version 1]" in lines and "Editor: passed" in lines
+    assert "Writer: edited 2 file(s) [version 1]" in lines and "Editor: passed" in lines
     kept = json.loads(project("items", "history", "docflows", suggestion, "--json").stdout)
     assert [r.get("version") for r in kept] == [None, 1, None]
 

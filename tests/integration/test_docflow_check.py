@@ -77,11 +77,11 @@ def test_every_verdict(project):
     applied = project.suggested_text(a, "docs/cli.md")
     project.docs.commit({"docs/cli.md": applied}, "apply by hand")
     lines = project.check(a)
-    assert lines[0] == f"{a}: still needed (pull request open)"  # env.md and legacy.md are not
+    assert lines[0] == f"{a}: still needed (pull request open)"  # env.md is not
     assert f"  docs/cli.md: already in the docs: the docs read exactly as the suggestion would make them" in lines
 
     # Apply the rest: the whole suggestion is in the docs, and --dismiss-done dismisses it.
-    project.docs.commit({p: project.suggested_text(a, p) for p in ("docs/env.md", "docs/legacy.md")}, "rest")
+    project.docs.commit({"docs/env.md": project.suggested_text(a, "docs/env.md")}, "rest")
     assert project.check(a, "--dismiss-done") == [f"{a}: already in the docs (pull request open) — dismissed as done"]
     listed = {i["id"]: i for i in json.loads(project("items", "list", "docflows", "--json").stdout)}
     assert listed[int(a)]["work_status"] == "done"
@@ -93,8 +93,7 @@ def test_the_extra_reading_costs_a_credit_and_sees_past_formatting(project, serv
     # Applied by hand, but the new row written with other spacing and emphasis.
     by_hand = project.suggested_text(d, "docs/cli.md").replace(
         "| `--dry-run` | — | show what would happen |", "|  **--dry-run**  | — |  Show what would happen |")
-    project.docs.commit({"docs/cli.md": by_hand, "docs/env.md": project.suggested_text(d, "docs/env.md"),
-                         "docs/legacy.md": project.suggested_text(d, "docs/legacy.md")}, "by hand")
+    project.docs.commit({"docs/cli.md": by_hand, "docs/env.md": project.suggested_text(d, "docs/env.md")}, "by hand")
     before = int(service.admin("credits", "show", "--org", "Checks"))
     assert project.check(d, "--no-ai")[0] == f"{d}: probably already in the docs (pull request open)"
     assert int(service.admin("credits", "show", "--org", "Checks")) == before  # the text check is free
@@ -107,8 +106,8 @@ def test_probably_and_updated_and_merged(project):
     b = project.suggest(2)
     # Most of the edit is there, one added line is missing: probably, never dismissed.
     partial = project.suggested_text(b, "docs/cli.md").replace("| `--dry-run` | — | show what would happen |\n", "")
-    project.docs.commit({"docs/cli.md": partial, "docs/env.md": project.suggested_text(b, "docs/env.md"),
-                         "docs/legacy.md": project.suggested_text(b, "docs/legacy.md")}, "most of it")
+    project.docs.commit({"docs/cli.md": partial, "docs/env.md": project.suggested_text(b, "docs/env.md")},
+                        "most of it")
     lines = project.check(b, "--dismiss-done")
     assert lines[0] == f"{b}: probably already in the docs (pull request open)"
     assert lines[1].startswith("  docs/cli.md: probably already in the docs: ") and "missing:" in lines[1]

@@ -53,7 +53,7 @@ def test_every_fact_says_which_rule_found_it():
     facts = facts_of_change("app/cli.py", PY_OLD, PY_NEW)
     assert all(f.rule for f in facts)
     rename = next(f for f in facts if f.change == "renamed")
-    assert rename.rule == "python: argparse/click option; rename paired by signature" and rename.line == 5
+    assert rename.rule == "python: click/typer/argparse option; rename paired by help text" and rename.line == 5
 
 
 def test_javascript_commander_env_and_routes():

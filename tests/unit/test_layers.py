@@ -121,7 +121,7 @@ def circles(graph: dict[str, set[str]]) -> list[list[str]]:
 
 def test_the_graph_is_read():
     assert "docsvc.server.engines.docflows.planner" in GRAPH
-    assert "docsvc.server.engines.docflows.facts" in GRAPH["docsvc.server.engines.docflows.planner"]
+    assert "docsvc.server.engines.docflows.facts_model" in GRAPH["docsvc.server.engines.docflows.planner"]
     assert "docsvc.server.services.docflows" in GRAPH["docsvc.server.tasks.docflow"]
 
 

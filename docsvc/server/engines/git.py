@@ -193,6 +193,15 @@ class Mirror:
         except GitError:
             return None
 
+    def grep(self, commit: str, word: str, globs: Iterable[str]) -> list[str]:
+        """Files at ``commit`` (matching ``globs``) where ``word`` stands as a whole word."""
+        try:
+            # git grep has no --end-of-options: the commit is resolved first, so it cannot be an option.
+            out = _run(["grep", "-l", "-w", "-F", "-e", word, self.rev(commit), "--", *globs], cwd=self.path)
+        except GitError:  # git grep exits 1 when nothing matches
+            return []
+        return [line.split(":", 1)[1] for line in out.decode("utf-8", "replace").splitlines() if ":" in line]
+
     def tree(self, commit: str, folder: str) -> dict[str, str]:
         """path -> blob id of every file under ``folder`` (``.`` for the whole tree)."""
         args = ["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", commit]

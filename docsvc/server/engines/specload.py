@@ -76,6 +76,18 @@ _SpecLoader.add_constructor(None, _refuse_tag)
 _SpecLoader.add_constructor("tag:yaml.org,2002:map", _string_keys)
 
 
+class _Yaml12Loader(_SpecLoader):  # type: ignore[misc, valid-type]
+    """The same, with YAML 1.2's booleans: only true and false (``on:``, ``yes``, ``off`` stay strings)."""
+
+
+_Yaml12Loader.yaml_implicit_resolvers = {
+    first: [(tag, regexp) for tag, regexp in resolvers if tag != "tag:yaml.org,2002:bool"]
+    for first, resolvers in _SpecLoader.yaml_implicit_resolvers.items()
+}
+_Yaml12Loader.add_implicit_resolver("tag:yaml.org,2002:bool", re.compile(r"^(?:true|True|TRUE|false|False|FALSE)$"),
+                                    list("tTfF"))
+
+
 def _expanded_size(root: yaml.Node, limit: int) -> int:
     """Nodes the document has once every alias is expanded; stops counting past ``limit``."""
     sizes: dict[int, int] = {}
@@ -109,8 +121,10 @@ def _json_error_line(exc: json.JSONDecodeError) -> SpecError:
     return SpecError(f"not valid JSON: {exc.msg} (column {exc.colno})", exc.lineno)
 
 
-def load(text: str, *, max_nodes: int = MAX_EXPANDED_NODES) -> Loaded:
-    """Parse ``text`` as JSON (when it starts like JSON) or YAML. Raises ``SpecError``."""
+def load(text: str, *, max_nodes: int = MAX_EXPANDED_NODES, yaml_version: str = "1.1") -> Loaded:
+    """Parse ``text`` as JSON (when it starts like JSON) or YAML (1.1's booleans by default, as
+    specs written for PyYAML-era tools expect; ``yaml_version="1.2"`` for 1.2's). Raises
+    ``SpecError``."""
     stripped = text.lstrip("\ufeff \t\r\n")
     if not stripped:
         raise SpecError("the document is empty")
@@ -124,7 +138,7 @@ def load(text: str, *, max_nodes: int = MAX_EXPANDED_NODES) -> Loaded:
             json_error = exc
     else:
         json_error = None
-    loader = _SpecLoader(text)
+    loader = (_Yaml12Loader if yaml_version == "1.2" else _SpecLoader)(text)
     try:
         node = loader.get_single_node()
         if node is None:

@@ -1,12 +1,12 @@
-"""What several job handlers share: the pull request's head, the planner's view of the docs
-index, and charging an action's credits once it succeeded."""
+"""What several job handlers share: the pull request's head, the docs pages as the planner reads
+them, and charging an action's credits once it succeeded."""
 
 from __future__ import annotations
 
+from ..engines.docflows.planner import PAGE_SUFFIXES, PageIndex
 from ..engines.git import Mirror
 from ..jobs.registry import JobContext, JobFailure
-from ..problems import Problem
-from ..services import credits, search
+from ..services import credits
 
 
 def resolve_head(mirror: Mirror, pr: dict) -> str:
@@ -25,17 +25,26 @@ def resolve_head(mirror: Mirror, pr: dict) -> str:
                      f" exists in {mirror.url}")
 
 
-def index_finder(ctx: JobContext, integration_id: int):
-    """``find(term)`` for the planner: the docs pages the integration's index holds for a term."""
-    def find(term: str) -> list[str]:
-        with ctx.sessions() as session:
-            try:
-                hits = search.search(session, ctx.org_id, term, integration_id=integration_id, limit=50)
-            except Problem:  # a term the index cannot search (punctuation only): no pages
-                return []
-        return [hit.path for hit in hits]
+def docs_pages(docs: Mirror, commit: str, folder: str) -> PageIndex:
+    """The docs pages at ``commit`` (under the integration's docs folder), read in one batch, for
+    the planner: which pages mention a term, and how common it is."""
+    tree = {p: b for p, b in docs.tree(commit, folder).items() if p.lower().endswith(PAGE_SUFFIXES)}
+    by_blob: dict[str, list[str]] = {}
+    for path, blob in tree.items():
+        by_blob.setdefault(blob, []).append(path)
+    texts = {}
+    for blob, content in docs.read_blobs(by_blob):
+        if b"\0" in content[:8192]:
+            continue
+        for path in by_blob[blob]:
+            texts[path] = content.decode("utf-8", "replace")
+    return PageIndex(texts)
 
-    return find
+
+def documents_file(pages: PageIndex):
+    """``documented(path)`` for the facts stage: whether a docs page names a repository file by
+    its path (a nested path only: a bare ``pyproject.toml`` in the docs is usually the reader's own)."""
+    return lambda path: "/" in path and bool(pages.find(path))
 
 
 def charge_or_fail(session, ctx: JobContext, amount: int, action: str, item_id: int) -> None:

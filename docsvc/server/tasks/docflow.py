@@ -16,13 +16,13 @@ from typing import Any
 from ..db.tables import Integration, Item, RepoState, utcnow
 from ..engines.docflows.drafts import fact_view, kept_versions, suggest_screenshots, unified_diff
 from ..engines.docflows.editor import review
-from ..engines.docflows.facts import facts_between
+from ..engines.docflows.facts import facts_between, token
 from ..engines.docflows.planner import plan
 from ..engines.docflows.writer import reword, write
 from ..engines.git import GitError, Mirror
 from ..jobs.registry import JobContext, JobFailure, handler
 from ..services.docflows import GENERATE as KIND
-from ._support import index_finder, resolve_head
+from ._support import docs_pages, documents_file, resolve_head
 
 
 @handler(KIND)
@@ -51,26 +51,23 @@ def run_generate(ctx: JobContext) -> dict:
     except GitError as exc:
         raise JobFailure("Repository unreachable", f"code repository {code.url}: {exc}") from None
 
+    ctx.progress("reading the docs pages")
+    pages = docs_pages(docs, docs_commit, integration.docs_path)
     ctx.progress("reading the pull request's changes")
-    facts = facts_between(code, base, head)
-    texts: dict[str, str | None] = {}
-
-    def read(path: str) -> str | None:
-        if path not in texts:
-            data = docs.show(docs_commit, path)
-            texts[path] = data.decode("utf-8", "replace") if data is not None else None
-        return texts[path]
+    notes: list[str] = []
+    facts = facts_between(code, base, head, documented=documents_file(pages), notes=notes)
+    read = pages.read
 
     ctx.progress(f"planning the docs change for {len(facts)} fact(s)")
-    planned = plan(facts, index_finder(ctx, integration_id), read)
+    planned = plan(facts, pages.find, read, total_pages=len(pages))
     rounds: list[dict[str, Any]] = [{
         "round": 1, "stage": "Information Architect", "at": utcnow().isoformat(),
         "summary": f"{len(planned.pages)} page(s) planned" if planned.pages else planned.verdict,
         "pages": [{"path": p.path, "mode": p.mode, "confidence": p.confidence, "reasons": p.reasons}
                   for p in planned.pages],
-        "unaffected": planned.unaffected}]
+        "unaffected": planned.unaffected, "worth_a_look": planned.worth_a_look, "not_read": notes}]
     base_result = {"verdict": planned.verdict, "facts": [fact_view(f) for f in facts], "head_sha": head,
-                   "base_sha": base}
+                   "base_sha": base, "worth_a_look": planned.worth_a_look}
     if not planned.pages:
         return {**base_result, "suggestion_id": None, "reasons": planned.unaffected or ["the pull request "
                 "changes nothing that documentation talks about (no facts found)"],
@@ -78,7 +75,7 @@ def run_generate(ctx: JobContext) -> dict:
 
     ctx.progress("drafting the edits")
     draft = write(planned, read)
-    renames = [(f.old, f.name) for f in facts if f.change == "renamed"]
+    renames = [(token(f.old), token(f.name)) for f in facts if f.change == "renamed"]
     tree = set(docs.tree(docs_commit, "."))
     exists = lambda p: p in tree or p in draft.files  # noqa: E731
     first = review(draft.files, exists, renames)
@@ -113,6 +110,7 @@ def run_generate(ctx: JobContext) -> dict:
                         "integration_id": integration_id, "pr": pr, "head_sha": head, "base_sha": base,
                         "docs_commit": docs_commit, "facts": base_result["facts"],
                         "plan": rounds[0]["pages"], "open_points": draft.open_points,
+                        "worth_a_look": planned.worth_a_look,
                         "files": {p: {"old": o, "new": n, "reviewed": False, "last_check": None}
                                   for p, (o, n) in files.items()},
                         "editor_passed": final.passed, "editor_comments": [c.__dict__ for c in final.comments],

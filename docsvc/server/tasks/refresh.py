@@ -7,7 +7,7 @@ from __future__ import annotations
 from ..db.tables import Integration, Item, utcnow
 from ..engines.docflows.drafts import fact_view, keep_version, unified_diff
 from ..engines.docflows.editor import review
-from ..engines.docflows.facts import facts_between
+from ..engines.docflows.facts import facts_between, token
 from ..engines.docflows.planner import plan
 from ..engines.docflows.writer import write
 from ..engines.git import GitError, Mirror
@@ -15,7 +15,8 @@ from ..jobs.registry import JobContext, JobFailure, handler
 from ..services.docflows import REFRESH as KIND
 from ..services.docflows import REFRESH_COST as COST
 from ..services.docflows import REFRESH_COST_WITH_UPDATE as COST_WITH_UPDATE
-from ._support import charge_or_fail, index_finder, resolve_head
+from ..engines.docflows.planner import PageIndex
+from ._support import charge_or_fail, docs_pages, documents_file, resolve_head
 
 
 @handler(KIND)
@@ -39,28 +40,21 @@ def run_refresh(ctx: JobContext) -> dict:
     if head == data.get("head_sha"):
         return {"new_commits": False, "added": [], "charged": 0, "detail": "the pull request has no new commits"}
     known = {(f["kind"], f["change"], f["name"]) for f in data.get("facts") or []}
-    facts = [f for f in facts_between(code, data["base_sha"], head) if (f.kind, f.change, f.name) not in known]
     files = {p: dict(e) for p, e in (data.get("files") or {}).items()}
     docs = Mirror.for_url(ctx.settings.data_dir, integration.docs_repo, ctx.settings.egress)
-
-    def read(path: str) -> str | None:
-        if path in files:
-            return files[path]["new"]  # on top of the current draft
-        blob = docs.show(data["docs_commit"], path)
-        return blob.decode("utf-8", "replace") if blob is not None else None
-
-    in_index = index_finder(ctx, integration.id)
-
-    def find(term: str) -> list[str]:  # the draft's own pages first: they may mention the term by now
-        return list(dict.fromkeys(list(files) + in_index(term)))
-
-    draft = write(plan(facts, find, read), read) if facts else None
+    at_draft = docs_pages(docs, data["docs_commit"], integration.docs_path)
+    # The pages on top of the current draft: its own pages may mention a term by now.
+    pages = PageIndex({**at_draft.texts, **{p: e["new"] for p, e in files.items()}})
+    facts = [f for f in facts_between(code, data["base_sha"], head, documented=documents_file(pages))
+             if (f.kind, f.change, f.name) not in known]
+    read = pages.read
+    draft = write(plan(facts, pages.find, read, total_pages=len(pages)), read) if facts else None
     changed = {p: t for p, t in (draft.files.items() if draft else ()) if t != read(p)}
     cost = COST_WITH_UPDATE if changed else COST
     for path, text in changed.items():
         old = files[path]["old"] if path in files else (read(path) or "")
         files[path] = {**files.get(path, {"reviewed": False, "last_check": None}), "old": old, "new": text}
-    renames = [(f.old, f.name) for f in facts if f.change == "renamed"]
+    renames = [(token(f.old), token(f.name)) for f in facts if f.change == "renamed"]
     result = review({p: e["new"] for p, e in files.items()}, lambda p: True, renames) if changed else None
     with ctx.sessions() as session:
         charge_or_fail(session, ctx, cost, "sync latest code", item_id)

@@ -1,25 +1,74 @@
 """The Information Architect stage of Docflows: which docs pages change, why, and how surely.
 
-Rule-based (a language model may replace it later). Direct: a page mentions a name the pull
-request removes or renames, or a setting whose default it changes. Conceptual: a page documents
-siblings of an added name (other flags of the same command, other keys of the same file). When no
-page is affected the plan says "no documentation change needed", with a reason per fact.
+Rule-based (a language model may replace it later), and planned on evidence only. A page is
+planned when it speaks of a fact's own token as code or option text (a backticked name, a table
+cell or list item that starts with it, an option directive, a code block) and that token is
+specific across the docs: a token on many pages, or a plain word mentioned as prose, is no
+evidence. Per change:
+
+- renamed, removed or deprecated: the pages that speak of the old name (direct);
+- default changed: the pages that speak of the name with its old value beside it (direct);
+- added: the pages that document siblings of the new name (other options of the same command,
+  other settings of the same class or file) in such a structure (conceptual).
+
+A weaker match (the token in prose, a common token, a default whose old value is not beside it)
+is listed as "worth a look" with its reason, and is not edited. Changelog, news, release-notes,
+history and upgrading pages are never planned: release notes have their own tool. When no page
+is affected the plan says "no documentation change needed", with a reason per fact.
 """
 
 from __future__ import annotations
 
+import math
 import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable
 
-from .facts import Fact
+from .facts_model import Fact, token
 
-__all__ = ["PlannedPage", "Plan", "plan", "mentions"]
+__all__ = ["PlannedPage", "Plan", "PageIndex", "plan", "mentions", "token", "spoken", "plain", "is_release_page",
+           "NO_CHANGE", "PAGE_SUFFIXES"]
 
 NO_CHANGE = "no documentation change needed"
-# Kinds whose siblings are documented together (a command's flags, a file's settings); a
-# module's other functions say nothing about where a new function belongs.
-CONCEPTUAL_KINDS = ("flag", "env", "config", "route", "operation", "parameter")
+# Kinds whose siblings are documented together (a command's options, a class's settings, a
+# module's public API in a reference page).
+CONCEPTUAL_KINDS = ("flag", "argument", "env", "config", "enum", "route", "operation", "parameter", "symbol")
+MAX_SHARE = 0.25  # a token on more than this share of the pages is common: no evidence
+MAX_CONCEPTUAL_PAGES = 3  # an added name belongs on the few pages that document most of its siblings
+PAGE_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".rest", ".txt", ".adoc", ".asciidoc")
+
+_RELEASE_PAGE = re.compile(r"(?i)(^|/)[^/]*(change[-_]?log|changes|history|news|release[-_]?notes?|whats[-_]?new|"
+                           r"upgrading|migrat\w*)[^/]*$|(^|/)(changelog|changes|news|releases?)(\.d)?/")
+_IDENTIFIER = re.compile(r"^(--?[A-Za-z]|[A-Z][A-Z0-9]*_[A-Z0-9_]+$|.*[_.:/]|.*[a-z][A-Z]|.*\(\)$|[A-Z]\w*[A-Z])")
+_FENCE = re.compile(r"^\s*(```|~~~)")
+_RST_CODE_START = re.compile(r"(::\s*$|^\s*\.\.\s+(code-block|code|sourcecode|option|envvar|confval|"
+                             r"auto\w+|py:\w+|function|class|data|attribute|method)::)")
+_TOKEN = re.compile(r"[\w-]+")
+
+
+class PageIndex:
+    """The docs pages' text with an index of their words, so the planner can tell which pages
+    mention a term, and on how many of all pages it stands (how common it is)."""
+
+    def __init__(self, texts: dict[str, str]) -> None:
+        self.texts = {p: t for p, t in texts.items() if p.lower().endswith(PAGE_SUFFIXES)}
+        self._words = {path: set(_TOKEN.findall(text)) for path, text in self.texts.items()}
+
+    def find(self, term: str) -> list[str]:
+        if _TOKEN.fullmatch(term):
+            return [p for p, words in self._words.items() if term in words]
+        return [p for p, text in self.texts.items() if term in text]
+
+    def read(self, path: str) -> str | None:
+        return self.texts.get(path)
+
+    def __len__(self) -> int:
+        return len(self.texts)
+
+
+def is_release_page(path: str) -> bool:
+    """Changelog, news, release-notes, history and upgrading pages: never planned."""
+    return _RELEASE_PAGE.search(path) is not None
 
 
 @dataclass
@@ -35,80 +84,243 @@ class PlannedPage:
 class Plan:
     pages: list[PlannedPage]
     unaffected: list[str]  # per fact with no page: why
+    worth_a_look: list[dict] = field(default_factory=list)  # {path, reason}: weak matches, not edited
 
     @property
     def verdict(self) -> str:
         return "documentation change planned" if self.pages else NO_CHANGE
 
 
-def _term(name: str) -> str:
-    """What a page would say: a route's path, a parameter's name, else the name itself."""
-    if " " in name:
-        last = name.split(" ")[-1]
-        return last.split(":", 1)[-1] if ":" in last else last
-    return name
+def spoken(name: str, said: Callable[[str], bool]) -> str:
+    """The token the docs use for a name: a dotted setting (``theme.palette.primary``) as written
+    when ``said`` finds it so, else its last part."""
+    full = token(name)
+    if "." in full and not full.startswith(".") and not said(full):
+        return full.rsplit(".", 1)[-1]
+    return full
+
+
+def _pattern(term: str) -> re.Pattern:
+    return re.compile(rf"(?<![\w-]){re.escape(term)}(?![\w-])")
 
 
 def mentions(text: str, term: str) -> list[int]:
     """Lines (1-based) where ``term`` stands as a whole word (``--force`` but not ``--forced``)."""
-    pattern = re.compile(rf"(?<![\w-]){re.escape(term)}(?![\w-])")
+    pattern = _pattern(term)
     return [n for n, line in enumerate(text.split("\n"), 1) if pattern.search(line)]
 
 
-def _plain(value: str | None) -> str | None:
-    return value.strip().strip("'\"`") if value else value
+def plain(value: str | None) -> str | None:
+    """A value as the docs write it: without the quotes code puts around a string."""
+    if value is None:
+        return None
+    value = value.strip()
+    if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"`":
+        value = value[1:-1]
+    return value
 
 
-def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable[[str], str | None]) -> Plan:
-    """``find(term)`` gives candidate pages from the docs index; ``read(path)`` their text."""
+def _code_lines(lines: list[str]) -> set[int]:
+    """0-based lines inside fenced (Markdown) or literal (reStructuredText) code blocks."""
+    inside, fence, indent_block, out = False, "", None, set()
+    for i, line in enumerate(lines):
+        opened = _FENCE.match(line)
+        if opened:
+            if not inside:
+                inside, fence = True, opened.group(1)
+            elif opened.group(1) == fence:
+                inside = False
+            out.add(i)
+            continue
+        if inside:
+            out.add(i)
+            continue
+        if indent_block is not None:
+            if line.strip() == "" or len(line) - len(line.lstrip()) > indent_block:
+                out.add(i)
+                continue
+            indent_block = None
+        if _RST_CODE_START.search(line):
+            indent_block = len(line) - len(line.lstrip())
+            out.add(i)
+    return out
+
+
+def _as_code(line: str, term: str) -> bool:
+    """Whether the line speaks of ``term`` as code or option text."""
+    escaped = re.escape(term)
+    return bool(
+        re.search(rf"`[^`\n]*(?<![\w-]){escaped}(?![\w-])[^`\n]*`", line)  # `term`, ``term``, :role:`term`
+        or re.match(rf"^\s*\|\s*[`*_]*{escaped}(?![\w-])", line)  # a table row about it
+        or re.match(rf"^\s*(?:[-*+]|\d+[.)])\s+[`*_]*{escaped}(?![\w-])", line)  # a list item about it
+        or re.match(rf"^\s*\.\.\s+[\w:]+::\s+.*(?<![\w-]){escaped}(?![\w-])", line)  # .. option:: --x
+        or re.match(rf"^\s*{escaped}(?![\w-])\s*(?:[:=]|,|\s{{2,}}|$)", line)  # key: value, an option list
+    )
+
+
+@dataclass
+class _Evidence:
+    line: int  # 1-based, the first mention as code (else the first mention)
+    as_code: bool  # spoken of as code somewhere on the page
+    lines: list[int]  # every mention
+
+
+def _evidence(text: str, term: str) -> _Evidence | None:
+    lines = text.split("\n")
+    found = mentions(text, term)
+    if not found:
+        return None
+    code = _code_lines(lines)
+    coded = [n for n in found if n - 1 in code or _as_code(lines[n - 1], term)]
+    return _Evidence(coded[0] if coded else found[0], bool(coded), found)
+
+
+class _Docs:
+    """The docs as the planner sees them: pages found for a term, their evidence, and how common
+    each term is."""
+
+    def __init__(self, find: Callable[[str], list[str]], read: Callable[[str], str | None], total: int) -> None:
+        self.find, self.read, self.total = find, read, total
+        self._cache: dict[str, dict[str, _Evidence]] = {}
+
+    def term(self, name: str) -> str:
+        return spoken(name, lambda t: bool(self.pages(t)))
+
+    def pages(self, term: str) -> dict[str, _Evidence]:
+        if term not in self._cache:
+            found = {}
+            for path in dict.fromkeys(self.find(term)):
+                text = self.read(path)
+                evidence = _evidence(text, term) if text else None
+                if evidence is not None:
+                    found[path] = evidence
+            self._cache[term] = found
+        return self._cache[term]
+
+    def specific(self, term: str) -> bool:
+        """A token rare enough to be evidence: on few pages, and not a bare common word."""
+        if len(term) < 3:
+            return False
+        count = len(self.pages(term))
+        share = count / max(self.total, 1)
+        if _IDENTIFIER.match(term):
+            return share <= MAX_SHARE or count <= 2
+        return share <= MAX_SHARE / 2 or count <= 1
+
+    def weight(self, term: str) -> float:
+        """Inverse document frequency: how much one mention says."""
+        return math.log((self.total + 1) / (len(self.pages(term)) + 0.5))
+
+
+def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable[[str], str | None],
+         total_pages: int | None = None) -> Plan:
+    """``find(term)`` gives candidate pages from the docs; ``read(path)`` their text;
+    ``total_pages`` how many pages the docs hold (for how common a token is)."""
+    facts = list(facts)
+    docs = _Docs(find, read, total_pages or 0)
+    if not total_pages:  # without a count, every page any term reaches stands for the docs
+        docs.total = max(20, len({p for f in facts for p in docs.pages(docs.term(f.name))}))
     pages: dict[str, PlannedPage] = {}
+    weak: dict[tuple[str, str], str] = {}
     unaffected: list[str] = []
 
     def add(path: str, mode: str, confidence: float, reason: str, fact: Fact) -> None:
         page = pages.setdefault(path, PlannedPage(path, mode, confidence))
         if confidence > page.confidence:
             page.confidence, page.mode = confidence, mode
-        page.reasons.append(reason)
+        if reason not in page.reasons:
+            page.reasons.append(reason)
         if fact not in page.facts:
             page.facts.append(fact)
 
-    def pages_mentioning(term: str) -> list[tuple[str, list[int]]]:
-        found = []
-        for path in dict.fromkeys(find(term)):
-            text = read(path)
-            lines = mentions(text, term) if text else []
-            if lines:
-                found.append((path, lines))
-        return found
+    def look(path: str, reason: str) -> None:
+        weak.setdefault((path, reason), reason)
+
+    # A name renamed and re-defaulted in one pull request: the pages still say the old name.
+    was = {f.name: f.old for f in facts if f.change == "renamed" and f.old}
 
     for fact in facts:
         hits = 0
-        if fact.change in ("renamed", "removed"):
-            old = _term(fact.old if fact.change == "renamed" else fact.name)
-            action = f"renames it to {_term(fact.name)}" if fact.change == "renamed" else "removes it"
-            for path, lines in pages_mentioning(old):
-                add(path, "direct", 0.9, f"mentions {old} (line {lines[0]}); the pull request {action} "
-                                         f"[{fact.rule}]", fact)
-                hits += 1
-        elif fact.change == "default-changed":
-            name, old = _term(fact.name), _plain(fact.old)
-            for path, lines in pages_mentioning(name):
-                text = read(path) or ""
-                with_value = [n for n in lines if old and old in text.split("\n")[n - 1]]
-                confidence = 0.8 if with_value else 0.5
-                where = with_value[0] if with_value else lines[0]
-                add(path, "direct", confidence, f"documents {name} (line {where}); its default changes "
-                                                f"{old} → {_plain(fact.new)} [{fact.rule}]", fact)
-                hits += 1
-        elif fact.change == "added" and fact.kind in CONCEPTUAL_KINDS:
-            for sibling in fact.siblings:
-                for path, lines in pages_mentioning(_term(sibling)):
-                    add(path, "conceptual", 0.6, f"documents {_term(sibling)} (line {lines[0]}), another "
-                                                 f"{fact.kind} of {fact.path}; {_term(fact.name)} is new beside it "
-                                                 f"[{fact.rule}]", fact)
+        if fact.change in ("renamed", "removed", "deprecated"):
+            old = docs.term(fact.old if fact.change == "renamed" else fact.name)
+            action = {"renamed": f"renames it to {token(fact.name)}", "removed": "removes it",
+                      "deprecated": "removes or deprecates it"}[fact.change]
+            strong = docs.specific(old)
+            for path, ev in docs.pages(old).items():
+                if is_release_page(path):
+                    continue
+                reason = f"mentions {old} (line {ev.line}); the pull request {action} [{fact.rule}]"
+                if strong and ev.as_code:
+                    add(path, "direct", 0.9, reason, fact)
                     hits += 1
+                else:
+                    look(path, reason + (" — a common token" if not strong else " — in prose only"))
+        elif fact.change == "default-changed":
+            name, old = docs.term(was.get(fact.name, fact.name)), plain(fact.old)
+            strong = docs.specific(name)
+            for path, ev in docs.pages(name).items():
+                if is_release_page(path):
+                    continue
+                lines = (read(path) or "").split("\n")
+                beside = [n for n in ev.lines if old and _value_near(lines, n, old)]
+                where = beside[0] if beside else ev.line
+                reason = (f"documents {name} (line {where}); its default changes {_short(old)} → "
+                          f"{_short(plain(fact.new))} [{fact.rule}]")
+                if strong and ev.as_code and beside:
+                    add(path, "direct", 0.8, reason, fact)
+                    hits += 1
+                else:
+                    look(path, reason + (" — the old value is not beside it" if not beside else " — a common token"))
+        elif fact.change == "added" and fact.kind in CONCEPTUAL_KINDS:
+            hits += _plan_addition(fact, docs, add, look)
         if not hits:
-            unaffected.append(f"{fact.describe()}: no docs page mentions it"
-                              + (" or its siblings" if fact.change == "added" else ""))
+            unaffected.append(f"{fact.describe()}: no docs page documents it"
+                              + (" or its siblings" if fact.change == "added" else "") + " as specific code")
     ordered = sorted(pages.values(), key=lambda p: (-p.confidence, p.path))
-    return Plan(ordered, unaffected)
+    planned = {p.path for p in ordered}
+    looks = [{"path": path, "reason": reason} for (path, _), reason in weak.items() if path not in planned]
+    return Plan(ordered, unaffected, looks)
+
+
+def _plan_addition(fact: Fact, docs: _Docs, add, look) -> int:
+    """Plan the pages that document the most siblings of an added name, as code and specifically."""
+    siblings = [docs.term(s) for s in fact.siblings]
+    if not siblings:
+        return 0
+    by_page: dict[str, list[tuple[str, _Evidence]]] = {}
+    for sibling in dict.fromkeys(siblings):
+        if not docs.specific(sibling):
+            continue
+        for path, ev in docs.pages(sibling).items():
+            if ev.as_code and not is_release_page(path):
+                by_page.setdefault(path, []).append((sibling, ev))
+    # A lone documented sibling is enough only for a small family of options; a module's API is
+    # documented as a reference, where several of its names stand.
+    need = 2 if fact.kind == "symbol" or len(set(siblings)) >= 3 else 1
+    ranked = sorted(by_page.items(), key=lambda kv: (-sum(docs.weight(s) for s, _ in kv[1]), kv[0]))
+    hits = 0
+    name = docs.term(fact.name)
+    for path, found in ranked:
+        sibling, ev = found[0]
+        reason = (f"documents {sibling} (line {ev.line}), another {fact.kind} of {fact.path}; {name} is new "
+                  f"beside it [{fact.rule}]")
+        if len(found) >= need and hits < MAX_CONCEPTUAL_PAGES:
+            add(path, "conceptual", 0.6, reason, fact)
+            hits += 1
+        elif len(found) < need:
+            look(path, reason + " — too few of its siblings documented here")
+        else:
+            look(path, reason + " — other pages document more of its siblings")
+    return hits
+
+
+def _value_near(lines: list[str], n: int, value: str) -> bool:
+    """Whether the value stands on the line that mentions the name, or within the two after it."""
+    pattern = re.compile(rf"(?<![\w.]){re.escape(value)}(?![\w.])")
+    return any(pattern.search(lines[i]) for i in range(n - 1, min(len(lines), n + 2)))
+
+
+def _short(value: str | None, limit: int = 60) -> str | None:
+    if value is None or len(value) <= limit:
+        return value
+    return value[:limit - 1] + "…"

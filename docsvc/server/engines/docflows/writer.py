@@ -1,10 +1,20 @@
-"""The Writer stage of Docflows: edits the planned pages' text.
+"""The Writer stage of Docflows: edits the planned pages, block by block.
 
 Rule-based (a language model may replace it later); every edit is noted with the rule that made
-it. Renames in place; removals of table rows, list items and whole sections; changed defaults on
-the lines that document them; additions in the format of their neighbours: a table row next to
-a sibling's row, a list item next to a sibling's item, or a section after a sibling's section.
-What no rule covers is said plainly and left for a person.
+it, and what no rule covers is said plainly and left for a person. The page is read as blocks
+(``structure``: table rows, list items, directives, option entries, code blocks, sections):
+
+- renamed: the old name becomes the new one wherever the page speaks of it;
+- default changed: the old value becomes the new one inside the block that documents the name
+  (the row, the item, the directive; else the line and the two after it);
+- removed: the block *about* the name (a row or item that starts with it, its option or envvar
+  directive) is deleted, only when the removal is certain (an option, setting or variable; for a
+  function or class, which may have moved, only its autodoc directive) and the block speaks of
+  that name alone; any other mention is listed as an open point;
+- added: a new block after the whole block of its last documented sibling, in that sibling's
+  format (a table row, a list item, an option, envvar or autodoc directive), described only by
+  what the code says (its help text, its default); never inside another block, never invented
+  prose.
 """
 
 from __future__ import annotations
@@ -13,14 +23,14 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable
 
-from .facts import Fact
-from .planner import Plan, _plain, _term, mentions
+from .facts_model import Fact
+from .planner import Plan, mentions, plain, spoken, token
+from .structure import Block, blocks, enclosing, is_rst
 
-__all__ = ["Draft", "write"]
+__all__ = ["Draft", "write", "reword"]
 
-_TABLE_ROW = re.compile(r"^\s*\|.*\|\s*$")
-_LIST_ITEM = re.compile(r"^(\s*)([-*+]|\d+[.)])\s+")
-_HEADING = re.compile(r"^(#{1,6})\s+")
+_CERTAIN_REMOVALS = ("flag", "argument", "env", "config", "enum", "route", "operation")
+_SEPARATOR_ROW = re.compile(r"^\s*\|[\s:|-]+\|\s*$")
 
 
 @dataclass
@@ -30,8 +40,20 @@ class Draft:
     open_points: list[str] = field(default_factory=list)  # what the rules could not do
 
 
+def _said(lines: list[str]):
+    """``said(term)`` for ``spoken``: whether the page mentions the term."""
+    text = "\n".join(lines)
+    return lambda term: bool(mentions(text, term))
+
+
 def _word(term: str) -> re.Pattern:
     return re.compile(rf"(?<![\w-]){re.escape(term)}(?![\w-])")
+
+
+def reword(line: str, old: str, new: str) -> str:
+    """The line with the old name, as a whole word, renamed (the Writer's answer to the Editor's
+    'leftover-name' comment)."""
+    return _word(old).sub(new, line)
 
 
 def write(plan: Plan, read: Callable[[str], str | None]) -> Draft:
@@ -52,7 +74,8 @@ def write(plan: Plan, read: Callable[[str], str | None]) -> Draft:
 
 def _apply(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     if fact.change == "renamed":
-        old, new = _term(fact.old), _term(fact.name)
+        old = spoken(fact.old, _said(lines))
+        new = token(fact.name) if old == token(fact.old) else token(fact.name).rsplit(".", 1)[-1]
         pattern, count = _word(old), 0
         for i, line in enumerate(lines):
             lines[i], n = pattern.subn(new, line)
@@ -60,111 +83,173 @@ def _apply(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
         if count:
             draft.notes.append(f"{path}: renamed {old} to {new} ({count} place(s)) [rule: rename in place]")
         return lines
-    if fact.change == "removed":
-        return _remove(_term(fact.name), path, lines, draft)
+    if fact.change in ("removed", "deprecated"):
+        return _remove(fact, path, lines, draft)
     if fact.change == "default-changed":
-        name, old, new = _term(fact.name), _plain(fact.old), _plain(fact.new)
-        changed = 0
-        for n in mentions("\n".join(lines), name):
-            line = lines[n - 1]
-            replaced = re.sub(rf"(?<![\w.]){re.escape(old)}(?![\w.])", new, line) if old else line
-            if replaced != line:
-                lines[n - 1], changed = replaced, changed + 1
-        if changed:
-            draft.notes.append(f"{path}: default of {name} changed {old} → {new} ({changed} line(s)) "
-                               "[rule: changed default]")
-        else:
-            draft.open_points.append(f"{path}: mentions {name}, but not its old default {old}: check whether "
-                                     f"the page should say the new default {new}")
-        return lines
+        return _redefault(fact, path, lines, draft)
     if fact.change == "added":
         return _add(fact, path, lines, draft)
     return lines
 
 
-def _section_end(lines: list[str], start: int) -> int:
-    level = len(_HEADING.match(lines[start]).group(1))
-    for i in range(start + 1, len(lines)):
-        match = _HEADING.match(lines[i])
-        if match and len(match.group(1)) <= level:
-            return i
-    return len(lines)
+def _redefault(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
+    name, old, new = spoken(fact.name, _said(lines)), plain(fact.old), plain(fact.new)
+    found = blocks(path, "\n".join(lines))
+    value = re.compile(rf"(?<![\w.]){re.escape(old)}(?![\w.])") if old else None
+    changed = 0
+    for n in mentions("\n".join(lines), name):
+        block = enclosing(found, n - 1)
+        span = range(block.start, block.end) if block else range(n - 1, min(len(lines), n + 2))
+        for i in span:
+            replaced = value.sub(new, lines[i]) if value and new is not None else lines[i]
+            if replaced != lines[i]:
+                lines[i], changed = replaced, changed + 1
+                break  # one value per mention
+    if changed:
+        draft.notes.append(f"{path}: default of {name} changed {old} → {new} ({changed} line(s)) "
+                           "[rule: changed default, in the block that documents it]")
+    else:
+        draft.open_points.append(f"{path}: mentions {name}, but not its old default {old}: check whether "
+                                 f"the page should say the new default {new}")
+    return lines
 
 
-def _remove(name: str, path: str, lines: list[str], draft: Draft) -> list[str]:
-    pattern = _word(name)
-    for i, line in enumerate(lines):
-        if _HEADING.match(line) and pattern.search(line):
-            end = _section_end(lines, i)
-            draft.notes.append(f"{path}: removed the section '{line.strip()}' ({end - i} lines) [rule: removal]")
-            return lines[:i] + lines[end:]
-    kept, removed = [], 0
-    for line in lines:
-        if pattern.search(line) and (_TABLE_ROW.match(line) or _LIST_ITEM.match(line)):
-            removed += 1
-            continue
-        kept.append(line)
-    if removed:
-        draft.notes.append(f"{path}: removed {removed} table row(s) or list item(s) about {name} [rule: removal]")
-    for n in mentions("\n".join(kept), name):
-        draft.open_points.append(f"{path}:{n}: {name} is still mentioned in the text; it was removed from the code")
-    return kept
+def _about(line: str, name: str) -> bool:
+    """Whether a block's first line is about ``name``: a row whose first cell is it, an item that
+    starts with it, a directive that names it."""
+    escaped = re.escape(name)
+    return bool(re.match(rf"^\s*\|\s*[`*_]*{escaped}[`*_]*\s*(\||[,/(=\s])", line)
+                or re.match(rf"^\s*(?:[-*+]|\d+[.)])\s+[`*_]*{escaped}(?![\w-])", line)
+                or re.match(rf"^\s*\.\.\s+[\w:]+::\s+(\S*[.:])?{escaped}(?![\w-])\s*$", line)
+                or re.match(rf"^\s*{escaped}(?![\w-])(\s*,\s*-\S+)*(\s{{2,}}|$)", line))
+
+
+def _remove(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
+    name = spoken(fact.name, _said(lines))
+    # An option, setting or variable that is gone is gone; a function or class may have moved, but
+    # its API-reference directive (autoclass, autofunction) cannot stand without it.
+    kinds = () if fact.change == "deprecated" else ("row", "item", "directive", "option") \
+        if fact.kind in _CERTAIN_REMOVALS else ("directive",) if fact.kind == "symbol" else ()
+    if kinds:
+        others = _word(name)
+        for block in sorted(blocks(path, "\n".join(lines)), key=lambda b: -b.start):
+            if block.kind not in kinds or not _about(lines[block.start], name) or \
+                    (fact.kind == "symbol" and not block.name.startswith(("auto", "py:"))):
+                continue
+            body = lines[block.start:block.end]
+            if len(body) > 12 or sum(len(others.findall(x)) for x in body) > 2:
+                continue  # a long block, or one that keeps returning to it: a person decides
+            del lines[block.start:block.end]
+            if block.kind != "row" and block.start < len(lines) and block.start > 0 and \
+                    not lines[block.start].strip() and not lines[block.start - 1].strip():
+                del lines[block.start]  # no double blank line where the block was
+            draft.notes.append(f"{path}: removed the {_noun(block)} about {name} ({len(body)} line(s)) "
+                               "[rule: removal of the block about it]")
+    for n in mentions("\n".join(lines), name):
+        draft.open_points.append(f"{path}:{n}: {name} is still mentioned; the pull request "
+                                 + ("removes it" if fact.change == "removed" else "removes or deprecates it"))
+    return lines
+
+
+def _noun(block: Block) -> str:
+    return {"row": "table row", "item": "list item", "option": "option entry"}.get(block.kind,
+                                                                                  f"{block.name} directive")
 
 
 def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
-    name = _term(fact.name)
-    if mentions("\n".join(lines), name):
+    name = token(fact.name)
+    if any(mentions("\n".join(lines), n) for n in {name, name.rsplit(".", 1)[-1]}):
         return lines  # already documented here
-    default = _plain(fact.new)
-    # Only what the code says: its help text, else its default. Never invented prose.
-    description = fact.note or (f"defaults to `{default}`" if default else "")
-    if not description:
-        draft.open_points.append(f"{path}: describe {name}; the code gives no help text or default for it")
+    description = " ".join((fact.note or "").split())  # the help text, on one line
+    default = plain(fact.new)
+    found = blocks(path, "\n".join(lines))
+    anchor = None
     for sibling in fact.siblings:
-        pattern = _word(_term(sibling))
-        for i, line in enumerate(lines):
-            if not pattern.search(line):
-                continue
-            if _TABLE_ROW.match(line) and not re.match(r"^\s*\|[\s:|-]+\|\s*$", line):
-                end = i
-                while end + 1 < len(lines) and _TABLE_ROW.match(lines[end + 1]):
-                    end += 1
-                row = _table_row(lines, i, _term(sibling), name, description, _plain(fact.new))
-                draft.notes.append(f"{path}: added a table row for {name} beside {_term(sibling)} "
-                                   "[rule: addition in the format of its neighbours]")
-                return lines[:end + 1] + [row] + lines[end + 1:]
-            if _LIST_ITEM.match(line):
-                end = i
-                while end + 1 < len(lines) and _LIST_ITEM.match(lines[end + 1]):
-                    end += 1
-                item = _list_item(line, _term(sibling), name, description)
-                draft.notes.append(f"{path}: added a list item for {name} beside {_term(sibling)} "
-                                   "[rule: addition in the format of its neighbours]")
-                return lines[:end + 1] + [item] + lines[end + 1:]
-            if _HEADING.match(line):
-                end = _section_end(lines, i)
-                heading = pattern.sub(name, line)
-                block = [heading, ""] + ([description, ""] if description else [])
-                if fact.new:
-                    block += [f"Default: `{_plain(fact.new)}`.", ""]
-                draft.notes.append(f"{path}: added a section for {name} after the one on {_term(sibling)} "
-                                   "[rule: addition in the format of its neighbours]")
-                if end < len(lines) and lines[end - 1].strip():
-                    block = [""] + block
-                return lines[:end] + block + lines[end:]
-    draft.open_points.append(f"{path}: {name} is new; its siblings are mentioned only in prose here, so no "
-                             "place for it was found")
-    return lines
+        term = spoken(sibling, _said(lines))
+        for block in found:
+            if block.kind in ("row", "item", "directive", "option") and _about(lines[block.start], term) and \
+                    not (block.kind == "row" and _SEPARATOR_ROW.match(lines[block.start])):
+                if anchor is None or block.start > anchor[0].start:
+                    anchor = (block, term)
+    if anchor is None:
+        draft.open_points.append(f"{path}: {name} is new; its siblings are not documented here in a table, list "
+                                 "or directive, so no place for it was found")
+        return lines
+    block, sibling = anchor
+    if "." not in sibling:  # the page names its siblings by their last part: so this one too
+        name = name.rsplit(".", 1)[-1]
+    if block.kind == "item":  # after the whole group of sibling items: the last of that list
+        block = _last_sibling_item(found, block, lines)
+    new = _shaped(block, lines, sibling, name, description, default)
+    if new is None:
+        draft.open_points.append(f"{path}: describe {name} beside {sibling}; the code gives no help text for it")
+        return lines
+    if block.kind in ("directive", "option") or (block.kind == "item" and is_rst(path)):
+        new = [""] + new if lines[block.end - 1].strip() else new
+    draft.notes.append(f"{path}: added {_noun(block)} for {name} after the one on {sibling} "
+                       "[rule: addition in the format of its neighbours]")
+    return lines[:block.end] + new + lines[block.end:]
+
+
+def _last_sibling_item(found: list[Block], block: Block, lines: list[str]) -> Block:
+    """The last item of the list the sibling's item belongs to (same indentation, no gap of prose)."""
+    indent = len(lines[block.start]) - len(lines[block.start].lstrip())
+    items = sorted((b for b in found if b.kind == "item" and
+                    len(lines[b.start]) - len(lines[b.start].lstrip()) == indent), key=lambda b: b.start)
+    last = block
+    for item in items:
+        if item.start >= last.end and all(not lines[i].strip() for i in range(last.end, item.start)) and \
+                item.start - last.end <= 1:
+            last = item
+    return last
+
+
+def _shaped(block: Block, lines: list[str], sibling: str, name: str, description: str, default: str | None
+            ) -> list[str] | None:
+    """The new block in the sibling block's format, or None when the format needs a description
+    the code does not give."""
+    first = lines[block.start]
+    if block.kind == "row":
+        return [_table_row(lines, block.start, sibling, name, description, default)] if description else None
+    if block.kind == "directive":
+        head = _word(sibling).sub(name, first, count=1)
+        body = [line for line in lines[block.start + 1:block.end] if line.strip()]
+        if not body:
+            return [head]
+        if not description:
+            return None
+        indent = body[0][:len(body[0]) - len(body[0].lstrip())]
+        return [head, "", indent + description]
+    if block.kind == "option":
+        if not description:
+            return None
+        spaced = re.match(rf"^(\s*)(.*?{re.escape(sibling)}\S*)(\s{{2,}})(.*)$", first)
+        if spaced:
+            return [spaced.group(1) + name + " " * max(2, len(spaced.group(2)) + len(spaced.group(3)) - len(name))
+                    + description]
+        indent = first[:len(first) - len(first.lstrip())]
+        return [indent + name, indent + "    " + description]
+    if not description and not _literal(default):
+        return None
+    return [_list_item(first, sibling, name, description or f"defaults to `{default}`")]
+
+
+def _literal(value: str | None) -> bool:
+    """A default a reader can use as written (a string, a number, a boolean), not an expression
+    such as ``auto()`` or ``Mode.SUPPRESS``."""
+    return bool(value) and value not in ("None", "null") and re.fullmatch(r"[\w./:@+-]+", value) is not None \
+        and re.fullmatch(r"[A-Z]\w*\.[A-Z_]+", value) is None
 
 
 def _list_item(line: str, sibling: str, name: str, description: str) -> str:
     """A list item shaped like the sibling's: same marker, same styling of the name, same
-    separator, and the new name's own description (or none)."""
+    separator, and the new name's own description."""
     prefix, body = re.match(r"^(\s*(?:[-*+]|\d+[.)])\s+)(.*)$", line).groups()
     styled = re.search(r"([`*_]*)" + re.escape(sibling) + r"([`*_]*)(\s*[:—–-]\s*)?", body)
     opening, closing, separator = (styled.group(1), styled.group(2), styled.group(3) or " — ") if styled \
         else ("", "", " — ")
-    return prefix + opening + name + closing + (separator + description if description else "")
+    closing = opening[::-1]  # the marks close as they open: `name`, **name**
+    return prefix + opening + name + closing + separator + description
 
 
 def _cells(row: str) -> list[str]:
@@ -176,26 +261,20 @@ def _table_row(lines: list[str], index: int, sibling: str, name: str, descriptio
     placed under the headers that name them."""
     header = None
     for j in range(index, -1, -1):  # the header is the row above the |---| separator
-        if j > 0 and re.match(r"^\s*\|[\s:|-]+\|\s*$", lines[j]) and _TABLE_ROW.match(lines[j - 1]):
+        if j > 0 and _SEPARATOR_ROW.match(lines[j]) and lines[j - 1].lstrip().startswith("|"):
             header = [h.lower() for h in _cells(lines[j - 1])]
             break
     cells = _cells(lines[index])
     out = []
     for k, cell in enumerate(cells):
         title = header[k] if header and k < len(header) else ""
-        if sibling in cell:
-            out.append(cell.replace(sibling, name))
+        if k == 0 or sibling in cell:
+            out.append(_word(sibling).sub(name, cell) if sibling in cell else name)
         elif "default" in title:
             out.append(f"`{default}`" if default and "`" in cell else (default or "—"))
         elif any(word in title for word in ("description", "meaning", "help", "what", "purpose")) or \
                 (not header and k == len(cells) - 1):
-            out.append(description or "—")
+            out.append(description)
         else:
             out.append("—")
     return "| " + " | ".join(out) + " |"
-
-
-def reword(line: str, old: str, new: str) -> str:
-    """The line with the old name, as a whole word, renamed (the Writer's answer to the Editor's
-    'leftover-name' comment)."""
-    return _word(old).sub(new, line)

@@ -1,0 +1,64 @@
+"""The two records of the facts stage: an ``Item`` (one thing one version of a file offers: an
+option, a setting, a function) and a ``Fact`` (how the pull request changed one)."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+__all__ = ["Fact", "Item", "token"]
+
+
+def token(name: str) -> str:
+    """What a page would say for a fact's name: a route's path (``GET /users`` → ``/users``), an
+    OpenAPI parameter's name, a Python parameter's name (``func(param)`` → ``param``), else the
+    name itself."""
+    if " " in name:
+        last = name.split(" ")[-1]
+        return last.split(":", 1)[-1] if ":" in last else last
+    match = re.fullmatch(r"[\w.]+\((\w+)\)", name)
+    return match.group(1) if match else name
+
+
+@dataclass(frozen=True)
+class Fact:
+    kind: str  # flag | argument | env | config | enum | route | operation | parameter | symbol
+    change: str  # added | removed | deprecated (gone, yet still named in the code) | renamed | default-changed
+    name: str  # the new name (the old one for removals)
+    path: str
+    rule: str
+    old: str | None = None  # renamed: the old name; default-changed: the old value
+    new: str | None = None  # default-changed and added: the (new) value
+    line: int | None = None  # in the new text (the old text for removals)
+    note: str | None = None  # added: the help text found beside the definition
+    siblings: tuple[str, ...] = ()  # added: other names of the same kind in the same file
+
+    def describe(self) -> str:
+        if self.change == "renamed":
+            return f"{self.kind} {self.old} renamed to {self.name}"
+        if self.change == "default-changed":
+            return f"{self.kind} {self.name} default {self.old} → {self.new}"
+        if self.change == "deprecated":
+            return f"{self.kind} {self.name} removed from its definition, still named in the code (deprecated or moved)"
+        return f"{self.kind} {self.name} {self.change}"
+
+
+@dataclass(frozen=True)
+class Item:
+    """One thing found in one version of a file: its name, a default when it has one (as shown,
+    and ``value_key``, the form compared), the line, and a signature (its help text) used to pair
+    a removal with an addition as a rename."""
+
+    kind: str
+    name: str
+    rule: str
+    default: str | None = None
+    line: int | None = None
+    signature: str = ""
+    value_key: str = ""
+    owner: str = ""  # what it belongs to: a parameter's function, a setting's or member's class
+
+    @property
+    def compared(self) -> str | None:
+        """The default as compared: the parsed form when the reader gave one."""
+        return self.value_key or self.default

@@ -1,0 +1,266 @@
+"""What a Python file offers its users, read from its syntax tree (``ast``), not from text.
+
+- command-line options and arguments: click and typer (``@click.option``, ``click.Option``,
+  ``typer.Option``, ``@click.argument``) and argparse (``add_argument``); ``--x/--no-x`` is one
+  boolean flag ``--x``, not two names;
+- settings declared as classes: dataclasses, attrs classes, pydantic models and ``BaseSettings``,
+  classes whose base is named like a config (``*Config``, ``*Settings``, ``*Options``), and class
+  attributes a registry collects (``name = c.Type(str, default=...)``);
+- settings added through a registry call with a string name (``add_config("x", default=1)``,
+  ``register("x", ...)``) or listed as ``("name", Option(...))`` pairs;
+- enum members; environment variables read (``os.environ``, ``os.getenv``);
+- public functions and classes of public modules, and the parameters (with their defaults) of
+  public functions and of public classes' ``__init__``; web routes (``@app.get("/x")``).
+
+A default is compared as a parsed value (``ast.dump``), so ``'a'`` → ``"a"`` or a reformatted
+call is no change. Each item names the rule that found it.
+"""
+
+from __future__ import annotations
+
+import ast
+import re
+from typing import Iterator
+
+from .facts_model import Item
+
+__all__ = ["python_items"]
+
+_OPTION_CALLS = {"option", "Option", "add_argument", "argument", "Argument"}
+_ENUM_BASES = {"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"}
+_SETTINGS_DECORATORS = re.compile(r"(^|\.)(dataclass|dataclasses\.dataclass|s|define|frozen|attrs|mutable)$")
+_SETTINGS_BASES = re.compile(r"(BaseModel|BaseSettings|Config|Settings|Options|Schema)$")
+_REGISTRY_CALL = re.compile(r"^(add_\w+|register\w*|define\w*|declare\w*|setting|config_option)$")
+_ROUTE_METHODS = {"get", "post", "put", "patch", "delete", "route", "api_route"}
+
+
+def _name_of(node: ast.AST) -> str:
+    """The last name of a callee or base: ``click.option`` → ``option``."""
+    if isinstance(node, ast.Call):
+        node = node.func
+    if isinstance(node, ast.Attribute):
+        return node.attr
+    if isinstance(node, ast.Name):
+        return node.id
+    return ""
+
+
+def _dotted(node: ast.AST) -> str:
+    try:
+        return ast.unparse(node.func if isinstance(node, ast.Call) else node)
+    except Exception:  # noqa: BLE001  (a node ast cannot print: no name)
+        return ""
+
+
+def _text(node: ast.AST | None) -> str | None:
+    if isinstance(node, ast.Constant) and isinstance(node.value, str):
+        return node.value
+    return None
+
+
+def _value(node: ast.AST | None) -> tuple[str | None, str]:
+    """(what a person reads, what is compared) for a default; (None, "") when there is none."""
+    if node is None:
+        return None, ""
+    try:
+        shown = ast.unparse(node)
+    except Exception:  # noqa: BLE001
+        return None, ""
+    return shown, ast.dump(node, annotate_fields=False, include_attributes=False)
+
+
+def _kwarg(call: ast.Call, *names: str) -> ast.AST | None:
+    for keyword in call.keywords:
+        if keyword.arg in names:
+            return keyword.value
+    return None
+
+
+def _strings(nodes: list[ast.AST]) -> list[str]:
+    out = []
+    for node in nodes:
+        if isinstance(node, (ast.List, ast.Tuple)):
+            out += _strings(list(node.elts))
+        elif (text := _text(node)) is not None:
+            out.append(text)
+    return out
+
+
+def _flag_names(declarations: list[str]) -> tuple[list[str], bool]:
+    """Long (else short) option names of the declarations, and whether one is a ``--x/--no-x``
+    boolean switch; ``--x/--no-x`` gives the single name ``--x``."""
+    names, switch = [], False
+    for declaration in declarations:
+        for part in declaration.split("/"):
+            part = part.strip()
+            if not part.startswith("-"):
+                continue
+            if "/" in declaration:
+                switch = True
+                if names and part.startswith("--no-") and part[5:] == names[-1].lstrip("-"):
+                    continue
+            names.append(part)
+    longs = [n for n in names if n.startswith("--")]
+    return (longs or names), switch
+
+
+def _option(call: ast.Call, line: int) -> Item | None:
+    callee = _name_of(call)
+    help_text = _text(_kwarg(call, "help")) or ""
+    positional = list(call.args)
+    if callee == "Option" and positional and not (_text(positional[0]) or "").startswith("-") and \
+            not isinstance(positional[0], (ast.List, ast.Tuple)):
+        default_node = positional.pop(0)  # typer.Option(default, "--name")
+    else:
+        default_node = _kwarg(call, "default")
+    declarations = _strings(positional)
+    flags, switch = _flag_names(declarations)
+    shown, key = _value(default_node)
+    if flags:
+        rule = "python: click/typer/argparse option" + (" (boolean --x/--no-x switch)" if switch else "")
+        return Item("flag", flags[0], rule, shown, line, help_text, key)
+    names = [d for d in declarations if d.isidentifier()]
+    if names and callee in ("argument", "Argument", "add_argument"):
+        return Item("argument", names[0], "python: click/typer/argparse argument", shown, line, help_text, key)
+    return None
+
+
+class _Reader(ast.NodeVisitor):
+    def __init__(self, public_module: bool) -> None:
+        self.items: list[Item] = []
+        self.public_module = public_module
+        self._depth = 0  # 0: module level
+
+    def add(self, *args) -> None:
+        self.items.append(Item(*args))
+
+    # -- calls anywhere: options, environment, registries -----------------------------------
+    def visit_Call(self, node: ast.Call) -> None:
+        callee = _name_of(node)
+        dotted = _dotted(node)
+        if callee in _OPTION_CALLS:
+            item = _option(node, node.lineno)
+            if item is not None:
+                self.items.append(item)
+        elif callee in ("getenv", "get") and re.search(r"(^|\.)(environ\.get|getenv)$", dotted) and node.args:
+            name = _text(node.args[0])
+            if name:
+                shown, key = _value(node.args[1] if len(node.args) > 1 else _kwarg(node, "default"))
+                self.add("env", name, "python: os.environ / os.getenv", shown, node.lineno, "", key)
+        elif _REGISTRY_CALL.match(callee) and node.args and (name := _text(node.args[0])) and \
+                re.fullmatch(r"[A-Za-z_][\w.-]*", name):
+            default = _kwarg(node, "default") or (node.args[1] if len(node.args) > 1 else None)
+            shown, key = _value(default)
+            help_text = _text(_kwarg(node, "help", "description", "doc")) or ""
+            self.add("config", name, f"python: registry call {callee}()", shown, node.lineno, help_text, key)
+        self.generic_visit(node)
+
+    def visit_Subscript(self, node: ast.Subscript) -> None:
+        if re.search(r"(^|\.)environ$", _dotted(node.value)) and (name := _text(node.slice)):
+            self.add("env", name, "python: os.environ[...]", None, node.lineno, "", "")
+        self.generic_visit(node)
+
+    def visit_Tuple(self, node: ast.Tuple) -> None:
+        # ("site_name", config_options.Type(str, default=...)) in a registry list
+        if len(node.elts) == 2 and (name := _text(node.elts[0])) and isinstance(node.elts[1], ast.Call) and \
+                re.fullmatch(r"[A-Za-z_][\w.-]*", name):
+            shown, key = _value(_kwarg(node.elts[1], "default"))
+            self.add("config", name, "python: (name, option) registry pair", shown, node.lineno, "", key)
+        self.generic_visit(node)
+
+    # -- definitions ---------------------------------------------------------------------------
+    def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        for decorator in node.decorator_list:
+            if isinstance(decorator, ast.Call) and _name_of(decorator) in _ROUTE_METHODS and decorator.args and \
+                    (path := _text(decorator.args[0])) and path.startswith("/"):
+                method = _name_of(decorator).upper()
+                if method in ("ROUTE", "API_ROUTE"):
+                    methods = _strings([_kwarg(decorator, "methods")] if _kwarg(decorator, "methods") else [])
+                    method = (methods[0] if methods else "GET").upper()
+                self.add("route", f"{method} {path}", "python: route decorator", None, node.lineno, "", "")
+        if self._depth == 0 and self.public_module and not node.name.startswith("_"):
+            self.add("symbol", node.name, "python: public function", None, node.lineno, "", "")
+            self._parameters(node.name, node)
+        self._depth += 1
+        self.generic_visit(node)
+        self._depth -= 1
+
+    visit_FunctionDef = visit_AsyncFunctionDef = _function
+
+    def _parameters(self, owner: str, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+        args = node.args
+        positional = args.posonlyargs + args.args
+        defaults: list[ast.AST | None] = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
+        pairs = list(zip(positional, defaults)) + list(zip(args.kwonlyargs, args.kw_defaults))
+        for arg, default in pairs:
+            if arg.arg in ("self", "cls") or arg.arg.startswith("_"):
+                continue
+            shown, key = _value(default)
+            self.add("parameter", f"{owner}({arg.arg})", "python: public signature", shown, node.lineno, "", key,
+                     owner)
+
+    def visit_ClassDef(self, node: ast.ClassDef) -> None:
+        bases = {_name_of(b) for b in node.bases}
+        public = self._depth == 0 and self.public_module and not node.name.startswith("_")
+        if public:
+            self.add("symbol", node.name, "python: public class", None, node.lineno, "", "")
+            init = next((s for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
+                         and s.name == "__init__"), None)
+            if init is not None:
+                self._parameters(node.name, init)
+        if bases & _ENUM_BASES:
+            for statement in node.body:
+                for target, value in _assignments(statement):
+                    if not target.startswith("_"):
+                        shown, key = _value(value)
+                        self.add("enum", target, f"python: member of enum {node.name}", shown, statement.lineno,
+                                 "", key, node.name)
+        else:
+            settings = any(_SETTINGS_DECORATORS.search(_dotted(d)) for d in node.decorator_list) or \
+                any(_SETTINGS_BASES.search(b) for b in bases if b)
+            for statement in node.body:
+                for target, value in _assignments(statement):
+                    if target.startswith("_") or target.isupper() and not settings:
+                        continue
+                    registered = isinstance(value, ast.Call) and any(
+                        k.arg in ("default", "name", "cli") for k in value.keywords)
+                    if not (settings or registered):
+                        continue
+                    default = _kwarg(value, "default") if isinstance(value, ast.Call) and (
+                        registered or _name_of(value) in ("Field", "field", "attrib", "ib")) else value
+                    shown, key = _value(default)
+                    help_text = _text(_kwarg(value, "description", "help")) if isinstance(value, ast.Call) else None
+                    self.add("config", target, f"python: setting of class {node.name}", shown, statement.lineno,
+                             help_text or "", key, node.name)
+        self._depth += 1
+        self.generic_visit(node)
+        self._depth -= 1
+
+
+def _assignments(statement: ast.stmt) -> Iterator[tuple[str, ast.AST | None]]:
+    if isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name):
+        yield statement.target.id, statement.value
+    elif isinstance(statement, ast.Assign):
+        for target in statement.targets:
+            if isinstance(target, ast.Name):
+                yield target.id, statement.value
+
+
+def _public_module(path: str) -> bool:
+    """A module users import: none of its parts private (``_compat.py``, ``_internal/``)."""
+    parts = path.split("/")
+    return not any(p.startswith("_") and p not in ("__init__.py", "__main__.py") for p in parts)
+
+
+def python_items(text: str, path: str = "") -> list[Item]:
+    """Every item of one Python file; a file that does not parse gives none."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return []
+    reader = _Reader(_public_module(path))
+    try:
+        reader.visit(tree)
+    except RecursionError:
+        return []
+    return reader.items

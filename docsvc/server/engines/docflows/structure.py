@@ -1,0 +1,136 @@
+"""The blocks of a docs page that the Writer edits whole: table rows, list items, directives and
+option-list entries, code blocks and sections, each as a range of lines.
+
+Markdown (and MyST) through markdown-it-py's block parser, whose tokens carry their lines;
+reStructuredText by its own rule, indentation: a directive, a list item or an option-list entry
+is its first line and every line after it that is blank or indented deeper. (docutils cannot do
+this for Sphinx pages: it drops the bodies of directives it does not know, such as ``option``.)
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+
+__all__ = ["Block", "blocks", "enclosing", "is_rst"]
+
+_RST_DIRECTIVE = re.compile(r"^(\s*)\.\.\s+([\w:-]+)::")
+_RST_ITEM = re.compile(r"^(\s*)(?:[-*+•]|\d+[.)]|#\.)\s+\S")
+_RST_OPTION = re.compile(r"^(\s*)--?[A-Za-z][\w-]*(?:[ =][^ ]+)?(?:,\s*--?[A-Za-z][\w-]*(?:[ =][^ ]+)?)*(\s{2,}|$)")
+_RST_HEADING_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+<>:.])\1{2,}\s*$")
+
+
+@dataclass(frozen=True)
+class Block:
+    kind: str  # row | item | directive | option | code | section | table
+    start: int  # 0-based first line
+    end: int  # 0-based line after the last
+    name: str = ""  # directive name (option, envvar, autofunction, ...)
+
+    def __contains__(self, line: int) -> bool:
+        return self.start <= line < self.end
+
+
+def is_rst(path: str) -> bool:
+    return PurePosixPath(path).suffix.lower() in (".rst", ".rest", ".txt")
+
+
+def blocks(path: str, text: str) -> list[Block]:
+    return _rst_blocks(text.split("\n")) if is_rst(path) else _markdown_blocks(text)
+
+
+def enclosing(found: list[Block], line: int, kinds: tuple[str, ...] = ("row", "item", "directive", "option")
+              ) -> Block | None:
+    """The innermost block of those kinds that holds the 0-based ``line``."""
+    holding = [b for b in found if b.kind in kinds and line in b]
+    return min(holding, key=lambda b: b.end - b.start) if holding else None
+
+
+def _markdown_blocks(text: str) -> list[Block]:
+    from markdown_it import MarkdownIt
+
+    parser = MarkdownIt("commonmark").enable("table")
+    out: list[Block] = []
+    lines = text.split("\n")
+    headings: list[tuple[int, int]] = []  # (line, level)
+    for token in parser.parse(text):
+        if not token.map:
+            continue
+        start, end = token.map
+        if token.type == "tr_open":
+            out.append(Block("row", start, end))
+        elif token.type == "table_open":
+            out.append(Block("table", start, end))
+        elif token.type == "list_item_open":
+            out.append(Block("item", start, _trim(lines, start, end)))
+        elif token.type in ("fence", "code_block"):
+            out.append(Block("code", start, end))
+        elif token.type == "heading_open":
+            headings.append((start, int(token.tag[1])))
+    out += _sections(headings, len(lines))
+    return out
+
+
+def _trim(lines: list[str], start: int, end: int) -> int:
+    """A block's end without the blank lines that trail it."""
+    while end > start + 1 and not lines[end - 1].strip():
+        end -= 1
+    return end
+
+
+def _sections(headings: list[tuple[int, int]], total: int) -> list[Block]:
+    out = []
+    for i, (line, level) in enumerate(headings):
+        end = next((other for other, lvl in headings[i + 1:] if lvl <= level), total)
+        out.append(Block("section", line, end))
+    return out
+
+
+def _indent(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
+def _rst_blocks(lines: list[str]) -> list[Block]:
+    out: list[Block] = []
+    for i, line in enumerate(lines):
+        directive = _RST_DIRECTIVE.match(line)
+        if directive:
+            kind = "code" if directive.group(2) in ("code-block", "code", "sourcecode", "literalinclude") else \
+                "directive"
+            out.append(Block(kind, i, _body_end(lines, i, _indent(line)), directive.group(2)))
+        elif _RST_ITEM.match(line):
+            out.append(Block("item", i, _body_end(lines, i, _indent(line))))
+        elif _RST_OPTION.match(line):
+            out.append(Block("option", i, _body_end(lines, i, _indent(line))))
+        elif line.rstrip().endswith("::") and not line.strip().startswith(".."):
+            end = _body_end(lines, i, _indent(line))
+            if end > i + 1:
+                out.append(Block("code", i + 1, end))
+        if line.lstrip().startswith("|") or (line.lstrip().startswith("+-") and line.rstrip().endswith("+")):
+            out.append(Block("row", i, i + 1))
+    out += _rst_sections(lines)
+    return out
+
+
+def _body_end(lines: list[str], start: int, indent: int) -> int:
+    """The line after a block that starts at ``start`` with ``indent``: its body is every later
+    line that is blank or indented deeper (trailing blanks not included)."""
+    end = start + 1
+    while end < len(lines) and (not lines[end].strip() or _indent(lines[end]) > indent):
+        end += 1
+    return _trim(lines, start, end)
+
+
+def _rst_sections(lines: list[str]) -> list[Block]:
+    marks: list[str] = []
+    headings = []
+    for i in range(1, len(lines)):
+        underline = _RST_HEADING_UNDERLINE.match(lines[i])
+        if underline and lines[i - 1].strip() and not _RST_HEADING_UNDERLINE.match(lines[i - 1]) and \
+                len(lines[i].rstrip()) >= len(lines[i - 1].rstrip()) - 1:
+            mark = underline.group(1)
+            if mark not in marks:
+                marks.append(mark)
+            headings.append((i - 1, marks.index(mark) + 1))
+    return _sections(headings, len(lines))

@@ -1,0 +1,260 @@
+"""Docflows on the patterns of real pull requests (issue 13): facts from syntax trees, infrastructure
+that is not documentation, safe YAML, planning on evidence, and edits block by block."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import pytest
+
+from docsvc.server.engines.docflows.facts import facts_between, facts_of_change
+from docsvc.server.engines.docflows.facts_config import structured_items
+from docsvc.server.engines.docflows.planner import PageIndex, plan
+from docsvc.server.engines.docflows.writer import write
+from docsvc.server.engines.git import Mirror
+from tests.support import GitRemote
+
+
+def described(path: str, old: str | None, new: str | None) -> list[str]:
+    return sorted(f.describe() for f in facts_of_change(path, old, new))
+
+
+# -- facts --------------------------------------------------------------------------------------
+
+def test_a_click_boolean_switch_is_one_flag_and_quotes_are_no_change():
+    old = '''import click
+@click.command()
+@click.option("--color/--no-color", default=False, help="Colour the output.")
+@click.option('--mode', default='fast')
+def main(color, mode): ...
+'''
+    new = '''import click
+@click.command()
+@click.option("--color/--no-color", default=True, help="Colour the output.")
+@click.option(
+    "--mode",
+    default="fast",
+)
+def main(color, mode): ...
+'''
+    assert described("app/cli.py", old, new) == ["flag --color default False → True"]
+
+
+def test_settings_declared_as_classes_and_through_a_registry():
+    old = '''from dataclasses import dataclass
+from pydantic_settings import BaseSettings
+
+@dataclass
+class Limits:
+    timeout: float = 30.0
+
+class Settings(BaseSettings):
+    log_level: str = "info"
+
+class Theme(base.Config):
+    palette = c.Choice(("light", "dark"), default="light")
+
+registry.add_config("max_pages", default=100)
+'''
+    new = old.replace("    timeout: float = 30.0\n", "    timeout: float = 30.0\n    retries: int = 3\n") \
+        .replace('default="light"', 'default="dark"') + 'registry.add_config("page_size", default=50)\n'
+    assert described("app/settings.py", old, new) == [
+        "config page_size added", "config palette default 'light' → 'dark'", "config retries added"]
+
+
+def test_enum_members_environment_and_public_signatures():
+    old = '''import os
+from enum import Enum
+class Preview(Enum):
+    hug_parens = "hug"
+def run(path, *, workers=4):
+    return os.getenv("APP_HOME")
+def _private(x=1): ...
+'''
+    new = '''import os
+from enum import Enum
+class Preview(Enum):
+    hug_parens = "hug"
+    wrap_strings = "wrap"
+def run(path, *, workers=8, quiet=False):
+    return os.environ.get("APP_HOME", "/srv")
+def _private(x=2): ...
+'''
+    assert described("pkg/core.py", old, new) == [
+        "enum wrap_strings added", "parameter run(quiet) added", "parameter run(workers) default 4 → 8"]
+    assert described("pkg/_internal.py", old, new) == ["enum wrap_strings added"]  # a private module: no API
+
+
+def test_yaml_is_read_with_yaml_1_2_meanings():
+    items = structured_items("app/config.yml", "on:\n  push: true\nmode: yes\n")
+    assert {i.name: i.default for i in items} == {"on.push": "true", "mode": '"yes"'}
+
+
+def test_an_alias_bomb_is_refused_fast_with_its_reason():
+    bomb = "a: &a [x,x,x,x,x,x,x,x,x]\n" + "".join(
+        f"{n}: &{n} [{', '.join([f'*{p}'] * 9)}]\n" for p, n in zip("abcdefgh", "bcdefghi"))
+    notes: list[str] = []
+    started = time.monotonic()
+    assert structured_items("app/config.yaml", bomb, notes) == []
+    assert time.monotonic() - started < 1.0
+    assert len(notes) == 1 and "app/config.yaml: not read" in notes[0] and "aliases expand" in notes[0]
+
+
+@pytest.fixture
+def repo(tmp_path: Path):
+    remote = GitRemote(tmp_path, "app", {
+        "app/cli.py": 'import click\n@click.option("--port", default=8080, help="Port.")\ndef main(port): ...\n',
+        "app/api.py": "class Client:\n    pass\n\nclass Session:\n    pass\n",
+        "pyproject.toml": '[project]\nname = "app"\nversion = "1.0"\n',
+        ".github/workflows/ci.yml": "on:\n  push: {}\njobs:\n  test:\n    runs-on: ubuntu-latest\n",
+    })
+    mirror = Mirror.for_url(tmp_path / "data", str(remote.bare))
+    return remote, mirror
+
+
+def test_a_change_to_ci_and_packaging_only_gives_no_facts(repo):
+    remote, mirror = repo
+    base = mirror_head(mirror)
+    remote.commit({"pyproject.toml": '[project]\nname = "app"\nversion = "1.1"\nrequires-python = ">=3.10"\n',
+                   ".github/workflows/ci.yml": "on:\n  pull_request: {}\njobs:\n  lint:\n    runs-on: x\n",
+                   "requirements-dev.txt": "pytest==8\n"}, "ci")
+    mirror.fetch()
+    head = mirror.head("main")
+    assert facts_between(mirror, base, head) == []
+    # ... unless the docs name the file itself
+    facts = facts_between(mirror, base, head, documented=lambda p: p == ".github/workflows/ci.yml")
+    assert {f.path for f in facts} == {".github/workflows/ci.yml"}
+
+
+def test_a_class_moved_to_a_private_module_is_not_a_removal(repo):
+    remote, mirror = repo
+    base = mirror_head(mirror)
+    remote.commit({"app/api.py": "from ._session import Session\n\nclass Client:\n    pass\n",
+                   "app/_session.py": "class Session:\n    pass\n"}, "move")
+    mirror.fetch()
+    facts = facts_between(mirror, base, mirror.head("main"))
+    assert [f.describe() for f in facts] == [
+        "symbol Session removed from its definition, still named in the code (deprecated or moved)"]
+
+
+def mirror_head(mirror: Mirror) -> str:
+    mirror.fetch()
+    return mirror.head("main")
+
+
+# -- planning -----------------------------------------------------------------------------------
+
+PAGES = {
+    "docs/options.md": """# Options
+
+| Option | Default | Description |
+|---|---|---|
+| `--port` | `8080` | Port to listen on. |
+| `--host` | `localhost` | Host to bind. |
+
+The server starts with the `name` you give it.
+""",
+    "docs/guide.md": "# Guide\n\nPick a name for your project and a host for it.\n\nSee `name` in the options.\n",
+    "docs/intro.md": "# Intro\n\nEvery project has a name.\n",
+    "docs/changelog.md": "# Changelog\n\n- `--port` is new\n",
+    "docs/about.md": "# About\n\nNothing here.\n",
+    "docs/api.md": "# API\n\nNo options here either.\n",
+    "docs/faq.md": "# FAQ\n\nThe name matters.\n",
+}
+
+
+def planned(facts, pages=PAGES):
+    index = PageIndex(pages)
+    return plan(facts, index.find, index.read, total_pages=len(index)), index
+
+
+def test_a_rare_identifier_is_evidence_and_a_common_word_is_not():
+    old = 'import click\n@click.option("--port", default=8080)\n@click.option("--name")\ndef main(): ...\n'
+    result, _ = planned(facts_of_change("app/cli.py", old, old.replace("--port", "--listen-port")
+                                        .replace('@click.option("--name")\n', "")))
+    assert [p.path for p in result.pages] == ["docs/options.md"]  # --port, as code; never the changelog
+    assert not any("changelog" in w["path"] for w in result.worth_a_look)
+    # "name" stands on most pages: at best worth a look, never planned or edited
+    assert all("name" not in r for p in result.pages for r in p.reasons)
+
+
+def test_a_changelog_page_is_never_planned_even_when_it_is_the_only_mention():
+    old = 'import click\n@click.option("--port", default=8080)\ndef main(): ...\n'
+    pages = {"docs/changelog.md": PAGES["docs/changelog.md"], "docs/about.md": PAGES["docs/about.md"]}
+    result, _ = planned(facts_of_change("app/cli.py", old, old.replace('"--port"', '"--listen"')), pages)
+    assert result.pages == [] and result.verdict == "no documentation change needed"
+
+
+def test_a_rename_with_a_new_default_updates_both_in_the_row():
+    old = 'import click\n@click.option("--port", default=8080, help="Port to listen on.")\ndef main(): ...\n'
+    new = 'import click\n@click.option("--listen-port", default=9000, help="Port to listen on.")\ndef main(): ...\n'
+    result, index = planned(facts_of_change("app/cli.py", old, new))
+    draft = write(result, index.read)
+    assert "| `--listen-port` | `9000` | Port to listen on. |" in draft.files["docs/options.md"].split("\n")
+
+
+def test_an_addition_goes_after_the_whole_sibling_row_in_its_format():
+    old = ('import click\n@click.option("--port", default=8080, help="Port.")\n'
+           '@click.option("--host", default="localhost", help="Host.")\ndef main(): ...\n')
+    new = old.replace("def main", '@click.option("--workers", default=4, help="Worker processes.")\ndef main')
+    result, index = planned(facts_of_change("app/cli.py", old, new))
+    lines = write(result, index.read).files["docs/options.md"].split("\n")
+    assert lines[4:7] == ["| `--port` | `8080` | Port to listen on. |", "| `--host` | `localhost` | Host to bind. |",
+                          "| `--workers` | `4` | Worker processes. |"]
+
+
+def test_an_addition_goes_after_a_whole_list_item_never_inside_it():
+    page = """# Settings
+
+- `timeout`: how long to wait,
+  in seconds.
+- `retries`: how often to try again,
+  before giving up.
+
+Next section.
+"""
+    old = "class Settings(BaseSettings):\n    timeout: int = 30\n    retries: int = 3\n"
+    new = old + '    backoff: float = Field(0.5, description="Seconds between tries.")\n'
+    result, index = planned(facts_of_change("app/settings.py", old, new), {"docs/settings.md": page,
+                                                                            **{k: PAGES[k] for k in list(PAGES)[1:]}})
+    text = write(result, index.read).files["docs/settings.md"]
+    assert text.split("\n")[2:8] == ["- `timeout`: how long to wait,", "  in seconds.",
+                                     "- `retries`: how often to try again,", "  before giving up.",
+                                     "- `backoff`: Seconds between tries.", ""]
+
+
+def test_restructuredtext_option_directives_are_edited_whole():
+    page = """Options
+=======
+
+.. option:: --port
+
+   Port to listen on.
+
+.. option:: --legacy
+
+   The old mode.
+
+Other text.
+"""
+    old = ('import click\n@click.option("--port", help="Port to listen on.")\n'
+           '@click.option("--legacy", help="The old mode.")\ndef main(): ...\n')
+    new = old.replace('@click.option("--legacy", help="The old mode.")\n',
+                      '@click.option("--quiet", help="Say less.")\n')
+    pages = {"docs/options.rst": page, **{k: PAGES[k] for k in list(PAGES)[1:]}}
+    result, index = planned(facts_of_change("app/cli.py", old, new), pages)
+    text = write(result, index.read).files["docs/options.rst"]
+    assert text == """Options
+=======
+
+.. option:: --port
+
+   Port to listen on.
+
+.. option:: --quiet
+
+   Say less.
+
+Other text.
+"""
