@@ -584,7 +584,7 @@ paths:
 
 
 def test_descriptions_become_paragraphs_lists_code_and_alerts():
-    from docsvc.server.engines.convert.openapi import _text_blocks
+    from docsvc.server.engines.convert.openapi.common import _text_blocks
     blocks = _text_blocks("First  line\nsame paragraph.\n\n- one\n- two\n  continued\n\n```json\n{\"a\": 1}\n```\n"
                           "> [!WARNING]\n> Careful.\n\n> quoted")
     assert blocks == [Para(["First line same paragraph."]), BulletList([["one"], ["two continued"]]),
