@@ -9,6 +9,7 @@ from contextlib import asynccontextmanager
 from fastapi import FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
+from sqlalchemy.exc import StatementError
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
@@ -17,7 +18,7 @@ from .db.session import make_engine, make_sessionmaker
 from .idempotency import IdempotencyMiddleware
 from .limits import BodyLimitMiddleware
 from .jobs.worker import WorkerPool
-from .problems import PROBLEM_JSON, Problem
+from .problems import PROBLEM_JSON, Problem, for_bad_input
 from .routes import (admin, captures, chats, convert, dashboard, diagrams, docflows, feature_drafts, items, jobs, me, oas,
                      release_notes, releases, repos, search)
 from .settings import ServerSettings
@@ -112,10 +113,18 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
         detail = exc.detail if isinstance(exc.detail, str) else "request refused"
         return _problem_response(Problem(exc.status_code, detail, headers=dict(exc.headers or {})))
 
-    @app.exception_handler(Exception)
-    async def _crash(_request: Request, exc: Exception):
+    async def _crash(request: Request, exc: Exception):
+        problem = for_bad_input(exc, {**request.query_params, **request.path_params})
+        if problem is not None:
+            return _problem_response(problem)
         log.exception("unhandled error")
         return _problem_response(Problem(500, "The service hit an internal error; see its log"))
+
+    # Input that breaks a parser or the database is the caller's: 4xx, handled inside the app (the
+    # catch-all below is the outermost one, which also logs a traceback).
+    for kind in (RecursionError, OverflowError, UnicodeEncodeError, StatementError):
+        app.add_exception_handler(kind, _crash)
+    app.add_exception_handler(Exception, _crash)
 
     _add_unserved_endpoints(app, routers)
     app.add_middleware(IdempotencyMiddleware, get_sessions=lambda: app.state.sessions,

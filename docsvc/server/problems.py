@@ -55,3 +55,27 @@ def forbidden(detail: str) -> Problem:
 
 def conflict(detail: str) -> Problem:
     return Problem(409, detail)
+
+
+MAX_ID = 2**63 - 1  # the databases' largest integer
+
+
+def for_bad_input(exc: BaseException, params: dict[str, Any]) -> Problem | None:
+    """The 4xx a request deserves when it made the service fail on its input rather than on a
+    fault of the service: JSON nested too deep to read, a number beyond the databases' integers,
+    text the database cannot store (a NUL character, a lone surrogate). ``params`` are the
+    request's path and query parameters, to name the field. None: a real fault (500)."""
+    cause = getattr(exc, "orig", None) or exc.__cause__ or exc
+    reason = f"{type(cause).__name__}: {cause}"
+    if isinstance(exc, RecursionError):
+        return Problem(400, "The request nests too deeply to be read")
+    if isinstance(cause, OverflowError) or "out of range" in reason or "NumericValueOutOfRange" in reason:
+        field = next((k for k, v in params.items() if str(v).lstrip("-").isdigit() and abs(int(v)) > MAX_ID), None)
+        msg = f"a number beyond {MAX_ID} is out of range"
+        return Problem(422, f"{field}: {msg}", errors=[{"loc": ["path", field], "msg": msg}]) if field \
+            else invalid("body", msg)
+    if "NUL" in reason or "\\x00" in reason or "0x00" in reason:
+        return invalid("body", "text may not contain NUL characters")
+    if isinstance(cause, UnicodeEncodeError) or "surrogate" in reason:
+        return invalid("body", "text is not valid Unicode (a lone surrogate)")
+    return None

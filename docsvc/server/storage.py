@@ -8,6 +8,16 @@ import uuid
 from pathlib import Path
 
 FILE_KINDS = ("screenshot", "audio", "video", "attachment")
+MAX_NAME_BYTES = 200  # leaves room for the prefix a stored copy gets, under the file systems' 255
+
+
+def file_name(name: str | None) -> str | None:
+    """An uploaded file's name as it may be stored: its last part, never ``.``/``..``, no NUL or
+    control characters, at most MAX_NAME_BYTES; None when nothing usable is left."""
+    base = (name or "").replace("\\", "/").rsplit("/", 1)[-1].strip()
+    if base in ("", ".", "..") or any(ord(c) < 32 for c in base) or len(base.encode()) > MAX_NAME_BYTES:
+        return None
+    return base
 
 
 class FileStore:
@@ -23,7 +33,7 @@ class FileStore:
         Written under a temporary name and renamed, so a crash never leaves half a file behind."""
         target_dir = self.item_dir(item_id)
         target_dir.mkdir(parents=True, exist_ok=True)
-        target = target_dir / f"{uuid.uuid4().hex[:8]}-{source.name}"
+        target = target_dir / f"{uuid.uuid4().hex[:8]}-{file_name(source.name) or 'file'}"
         partial = target.with_name(target.name + ".partial")
         shutil.copyfile(source, partial)
         partial.replace(target)

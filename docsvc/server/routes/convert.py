@@ -25,7 +25,7 @@ async def convert(request: Request, caller: Caller = Depends(get_caller), sessio
     return accepted(request, job)
 
 
-@router.get("/conversions/{item_id}/document")
+@router.get("/conversions/{item_id:int}/document")
 def document(item_id: int, request: Request, key: str | None = None, session: Session = Depends(get_session)):
     """The saved document: with the caller's API key, or with the conversion's share key (the link)."""
     header = request.headers.get("authorization")

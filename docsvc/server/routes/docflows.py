@@ -8,6 +8,7 @@ from sqlalchemy.orm import Session
 from ..problems import Problem, invalid
 from ..services import docflows as service
 from ..services.accounts import Caller
+from .fields import LongText, Name, Note
 from .deps import get_caller, get_session, json_body
 from .jobs import accepted
 
@@ -41,7 +42,7 @@ async def generate(request: Request, caller: Caller = Depends(get_caller), sessi
     return accepted(request, job)
 
 
-@router.get("/docflows/{item_id}")
+@router.get("/docflows/{item_id:int}")
 def get_suggestion(item_id: int, request: Request, format: str | None = None, caller: Caller = Depends(get_caller),
                    session: Session = Depends(get_session)):
     item = service.get_suggestion(session, caller, item_id)
@@ -54,10 +55,10 @@ def get_suggestion(item_id: int, request: Request, format: str | None = None, ca
 
 class DismissBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    reason: str | None = None
+    reason: Name | None = None
 
 
-@router.post("/docflows/{item_id}/dismiss")
+@router.post("/docflows/{item_id:int}/dismiss")
 def dismiss(item_id: int, body: DismissBody | None = None, caller: Caller = Depends(get_caller),
             session: Session = Depends(get_session)):
     from ..services.views import item_view
@@ -65,7 +66,7 @@ def dismiss(item_id: int, body: DismissBody | None = None, caller: Caller = Depe
     return item_view(service.dismiss(session, caller, item_id, body.reason if body else None))
 
 
-@router.get("/docflows/{item_id}/history")
+@router.get("/docflows/{item_id:int}/history")
 def history(item_id: int, versions: int = 0, caller: Caller = Depends(get_caller),
             session: Session = Depends(get_session)):
     return service.history(service.get_suggestion(session, caller, item_id), bool(versions))
@@ -76,7 +77,7 @@ class RestoreBody(BaseModel):
     version: int = Field(gt=0)
 
 
-@router.post("/docflows/{item_id}/restore")
+@router.post("/docflows/{item_id:int}/restore")
 def restore(item_id: int, body: RestoreBody, caller: Caller = Depends(get_caller),
             session: Session = Depends(get_session)):
     return service.restore(session, caller, item_id, body.version)
@@ -85,15 +86,15 @@ def restore(item_id: int, body: RestoreBody, caller: Caller = Depends(get_caller
 class ApproveBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     release_id: int | None = None
-    new_release_name: str | None = None
+    new_release_name: Name | None = None
     assignee_id: int | str | None = "me"
-    release_notes: str | None = None
-    rn_section: str | None = None
-    rn_category: str | None = None
-    rn_note: str | None = None
+    release_notes: Name | None = None
+    rn_section: Name | None = None
+    rn_category: Name | None = None
+    rn_note: Note | None = None
 
 
-@router.post("/docflows/{item_id}/approve")
+@router.post("/docflows/{item_id:int}/approve")
 def approve(item_id: int, body: ApproveBody, request: Request, caller: Caller = Depends(get_caller),
             session: Session = Depends(get_session)):
     settings = request.app.state.settings
@@ -122,7 +123,7 @@ def check_many(body: CheckManyBody, request: Request, caller: Caller = Depends(g
     return _check(request, caller, session, body.ids, bool(body.dismiss_done), body.ai)
 
 
-@router.post("/docflows/{item_id}/check-docs", status_code=202)
+@router.post("/docflows/{item_id:int}/check-docs", status_code=202)
 def check_one(item_id: int, request: Request, body: CheckOneBody | None = None,
               caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
     return _check(request, caller, session, [item_id], False, body.ai if body else None)
@@ -130,11 +131,11 @@ def check_one(item_id: int, request: Request, body: CheckOneBody | None = None,
 
 class RequestChangesBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    feedback: str = Field(min_length=1)
-    target_file: str | None = None
+    feedback: LongText = Field(min_length=1)
+    target_file: Name | None = None
 
 
-@router.post("/docflows/{item_id}/request-changes", status_code=202)
+@router.post("/docflows/{item_id:int}/request-changes", status_code=202)
 def request_changes(item_id: int, body: RequestChangesBody, request: Request, caller: Caller = Depends(get_caller),
                     session: Session = Depends(get_session)):
     job = service.request_changes(session, caller, item_id, body.feedback, body.target_file,
@@ -142,7 +143,7 @@ def request_changes(item_id: int, body: RequestChangesBody, request: Request, ca
     return accepted(request, job)
 
 
-@router.post("/docflows/{item_id}/sync", status_code=202)
+@router.post("/docflows/{item_id:int}/sync", status_code=202)
 def sync_latest_code(item_id: int, request: Request, caller: Caller = Depends(get_caller),
                      session: Session = Depends(get_session)):
     return accepted(request, service.sync_latest_code(session, caller, item_id,
@@ -151,10 +152,10 @@ def sync_latest_code(item_id: int, request: Request, caller: Caller = Depends(ge
 
 class ScreenshotsBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    routes: list[str] = Field(min_length=1)
+    routes: list[Name] = Field(min_length=1, max_length=50)
 
 
-@router.post("/docflows/{item_id}/screenshots", status_code=202)
+@router.post("/docflows/{item_id:int}/screenshots", status_code=202)
 def take_screenshots(item_id: int, body: ScreenshotsBody, request: Request, caller: Caller = Depends(get_caller),
                      session: Session = Depends(get_session)):
     settings = request.app.state.settings

@@ -10,6 +10,7 @@ from ..services import items as service
 from ..services.accounts import Caller
 from ..services.views import item_view
 from .deps import Page, get_caller, get_session
+from .fields import Name, Note
 
 router = APIRouter(tags=["items"])
 
@@ -18,11 +19,11 @@ class ItemPatch(BaseModel):
     """Fields a PATCH may carry; unknown fields are refused so typos do not pass silently."""
 
     model_config = ConfigDict(extra="forbid")
-    title: str | None = None
+    title: Name | None = None
     release_id: int | None = None
     writer_user_id: int | None = None
     work_status: str | None = None
-    status_note: str | None = None
+    status_note: Note | None = None
 
 
 @router.get("/items/{tool}")
@@ -42,7 +43,7 @@ def list_items(
     return [item_view(item) for item in items]
 
 
-@router.patch("/items/{tool}/{item_id}")
+@router.patch("/items/{tool}/{item_id:int}")
 def update_item(
     tool: str,
     item_id: int,
@@ -54,7 +55,7 @@ def update_item(
     return item_view(service.update_item(session, caller, tool, item_id, changes))
 
 
-@router.delete("/items/{tool}/{item_id}", status_code=204, response_model=None)
+@router.delete("/items/{tool}/{item_id:int}", status_code=204, response_model=None)
 def delete_item(
     tool: str,
     item_id: int,

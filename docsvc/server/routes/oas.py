@@ -20,7 +20,7 @@ async def validate(request: Request, caller: Caller = Depends(get_caller), sessi
     return accepted(request, job)
 
 
-@router.post("/oas/scans/{scan_id}/pull-request")
+@router.post("/oas/scans/{scan_id:int}/pull-request")
 async def pull_request(scan_id: int, request: Request, caller: Caller = Depends(get_caller),
                        session: Session = Depends(get_session)):
     """``targets`` (``source``/``docs``); for docs ``integration_id`` and ``file_path``; optional

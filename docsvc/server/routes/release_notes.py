@@ -7,6 +7,7 @@ from sqlalchemy.orm import Session
 from ..services import release_notes as service
 from ..services.accounts import Caller
 from ..services.views import item_view
+from .fields import Name
 from .deps import get_caller, get_session
 
 router = APIRouter(tags=["release-notes"])
@@ -15,7 +16,7 @@ router = APIRouter(tags=["release-notes"])
 class ComposerBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
     release_id: int
-    title: str | None = None
+    title: Name | None = None
 
 
 @router.post("/release-notes", status_code=201)
@@ -24,11 +25,11 @@ def create(body: ComposerBody, caller: Caller = Depends(get_caller), session: Se
     return item_view(service.create_composer(session, caller, body.release_id, body.title))
 
 
-@router.get("/release-notes/{item_id}")
+@router.get("/release-notes/{item_id:int}")
 def get_notes(item_id: int, caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
     return service.composer_view(session, service.get_composer(session, caller, item_id))
 
 
-@router.get("/releases/{release_id}/release-notes")
+@router.get("/releases/{release_id:int}/release-notes")
 def release_queue(release_id: int, caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
     return service.queue(session, caller, release_id)

@@ -17,6 +17,7 @@ from ..engines.docflows.drafts import counts, unified_diff
 from ..engines.egress import Egress, EgressRefused
 from ..jobs import queue
 from ..problems import Problem, invalid
+from ..storage import MAX_NAME_BYTES, file_name
 from . import credits, release_notes
 from .accounts import Caller
 from .repos import org_integration
@@ -104,12 +105,15 @@ def save_uploads(data_dir: Path, uploads: list[tuple[str, bytes]], routes: dict[
     folder = Path(data_dir) / "uploads" / uuid.uuid4().hex
     saved = []
     for name, content in uploads:
+        if file_name(name) is None:
+            raise invalid("screenshots", f"{name[:80]!r} is not a usable file name (empty, '..', control "
+                                         f"characters or over {MAX_NAME_BYTES} bytes)")
         if sniff(content[:16]) is None:
             raise invalid("screenshots", f"{name} is not a PNG, JPEG or WebP image")
         if name not in routes:
             raise invalid("pr_data.screenshots", f"no route given for {name}")
         folder.mkdir(parents=True, exist_ok=True)
-        target = folder / Path(name).name
+        target = folder / file_name(name)
         target.write_bytes(content)
         saved.append({"route": routes[name], "file": str(target.relative_to(data_dir)), "taken": True,
                       "reason": "uploaded from CI", "bytes": len(content)})

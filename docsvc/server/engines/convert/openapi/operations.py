@@ -172,7 +172,7 @@ class Operations:
 
     def parameter_row(self, param: dict, link: Any) -> list[list[Inline]]:
         """A row of a parameters table; the same (shared) parameter gives the same row object."""
-        key = (id(param), id(link) if link is None else link.anchor)
+        key = (id(param), link.anchor if isinstance(link, Link) else id(link))
         row = self._param_rows.get(key)
         if row is None:
             row = self._param_rows[key] = self._parameter_row(param, link)

@@ -1,0 +1,104 @@
+"""Bad input gets a 4xx problem+json naming the problem, never a 5xx, through the real service on
+SQLite and PostgreSQL: JSON nested too deep, ids beyond the databases' integers, text the database
+cannot store, text over its length, an upload named '..', a wrong method, an external $ref."""
+
+from __future__ import annotations
+
+import json
+
+import httpx
+import pytest
+
+from tests.support import connected_org
+
+PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 64
+
+
+@pytest.fixture(scope="module")
+def api(service, tmp_path_factory):
+    key, integration = connected_org(service, tmp_path_factory.mktemp("bad-input"), "Bad Input")
+    with httpx.Client(base_url=service.base_url + "/api/v1", headers={"Authorization": f"Bearer {key}"},
+                      timeout=60) as client:
+        item = int(service.admin("items", "add", "captures", "--org", "Bad Input", "--title", "A capture"))
+        yield client, int(integration), item
+
+
+def problem(response: httpx.Response, status: int) -> dict:
+    assert response.status_code == status, response.text
+    assert response.headers["content-type"].startswith("application/problem+json")
+    return response.json()
+
+
+@pytest.mark.parametrize("path", ["/convert", "/docflows/generate"])
+def test_json_nested_too_deep_is_400(api, path):
+    client, _, item = api
+    deep = '{"a":' * 50_000 + "1" + "}" * 50_000
+    body = problem(client.post(path, content=deep, headers={"Content-Type": "application/json"}), 400)
+    assert "nests too deeply" in body["detail"]
+
+
+@pytest.mark.parametrize("method, path", [("PATCH", "/items/captures/9223372036854775808"),
+                                          ("GET", "/captures/99999999999999999999"),
+                                          ("GET", "/docflows/9223372036854775808")])
+def test_ids_beyond_the_databases_integers_are_422_naming_the_field(api, method, path):
+    client, _, item = api
+    body = problem(client.request(method, path, json={"title": "x"} if method == "PATCH" else None), 422)
+    assert body["detail"].startswith("item_id: a number beyond 9223372036854775807")
+
+
+def test_a_number_too_large_in_a_body_is_422(api):
+    client, _, item = api
+    body = problem(client.patch(f"/items/captures/{item}", json={"release_id": 2**70}), 422)
+    assert "out of range" in body["detail"] or "release_id" in body["detail"]
+
+
+def test_a_lone_surrogate_is_422_naming_the_field(api):
+    client, _, item = api
+    raw = json.dumps({"title": "\ud800"})  # json.dumps writes the lone surrogate as \ud800
+    body = problem(client.patch(f"/items/captures/{item}", content=raw, headers={"Content-Type": "application/json"}),
+                   422)
+    assert body["detail"].startswith("title: ")
+
+
+def test_a_nul_character_is_stored_or_refused_with_422(api, service):
+    client, _, item = api
+    response = client.patch(f"/items/captures/{item}", json={"title": "a\u0000b"})
+    if service.backend == "postgresql":  # PostgreSQL cannot store NUL in text
+        assert "NUL" in problem(response, 422)["detail"]
+    else:
+        assert response.status_code == 200, response.text
+
+
+def test_text_over_its_length_is_422(api):
+    client, _, item = api
+    body = problem(client.patch(f"/items/captures/{item}", json={"status_note": "x" * 5000}), 422)
+    assert body["detail"].startswith("status_note: ") and "4000" in body["detail"]
+
+
+def test_an_upload_named_dot_dot_is_422(api):
+    client, integration, _ = api
+    pr = {"number": 1, "title": "t", "author": "a", "screenshots": [{"filename": "..", "route": "/x"}]}
+    response = client.post("/docflows/generate", data={"integration_id": str(integration),
+                                                       "pr_data": json.dumps(pr)},
+                           files=[("screenshots", ("..", PNG, "image/png"))])
+    body = problem(response, 422)
+    assert "not a usable file name" in body["detail"]
+
+
+@pytest.mark.parametrize("method, path, allowed", [("GET", "/docflows/generate", "POST"),
+                                                   ("GET", "/docflows/check-docs", "POST"),
+                                                   ("DELETE", "/releases", "GET")])
+def test_a_wrong_method_is_405_with_allow(api, method, path, allowed):
+    client, _, item = api
+    response = client.request(method, path)
+    problem(response, 405)
+    assert response.headers["allow"] == allowed
+
+
+def test_an_external_ref_in_parameters_converts_with_a_warning(api):
+    client, _, item = api
+    spec = {"openapi": "3.0.3", "info": {"title": "T", "version": "1"}, "paths": {"/a": {"get": {
+        "parameters": [{"$ref": "./params.yaml#/Limit"}], "responses": {"200": {"description": "ok"}}}}}}
+    response = client.post("/convert", json={"source_type": "openapi", "target_format": "md",
+                                             "content": json.dumps(spec)})
+    assert response.status_code in (200, 202), response.text
