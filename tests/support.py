@@ -269,3 +269,123 @@ def new_suggestion(cli: Callable[..., subprocess.CompletedProcess], number: int,
                "--pr-author", "ana", "--pr-branch", branch, "--json")
     assert made.returncode == 0, made.stderr
     return str(json.loads(made.stdout)["suggestion_id"])
+
+
+@dataclass
+class Exchange:
+    """One request through ``FlakyProxy``: its head, body, the service's status line (None if
+    the proxy did not wait for it) and what the proxy did."""
+
+    method: str
+    path: str
+    headers: dict[str, str]
+    body: bytes
+    status_line: str | None
+    response_headers: dict[str, str]
+    dropped: str | None
+
+
+class FlakyProxy:
+    """An HTTP/1.1 proxy on a free loopback port in front of ``upstream``, one request per
+    connection (``Connection: close`` both ways), that drops client connections on demand.
+
+    ``drop(method, path)`` decides, per request, after the whole request has been forwarded:
+    None passes the answer on; ``"before-answer"`` closes the client's connection at once (the
+    service still gets the whole request and answers into the void); ``"after-answer"`` waits
+    for the service's whole answer, then closes the client's connection without a byte of it.
+    Every exchange is recorded in ``exchanges``."""
+
+    def __init__(self, upstream: str, drop: Callable[[str, str], str | None]) -> None:
+        from urllib.parse import urlsplit
+
+        parts = urlsplit(upstream)
+        self.upstream = (parts.hostname, parts.port)
+        self.drop = drop
+        self.exchanges: list[Exchange] = []
+        self._listener = socket.create_server(("127.0.0.1", 0))
+        self.base_url = f"http://127.0.0.1:{self._listener.getsockname()[1]}"
+        self._lock = threading.Lock()
+        threading.Thread(target=self._serve, daemon=True).start()
+
+    def close(self) -> None:
+        self._listener.close()
+
+    def __enter__(self) -> "FlakyProxy":
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def _serve(self) -> None:
+        while True:
+            try:
+                client, _ = self._listener.accept()
+            except OSError:
+                return
+            threading.Thread(target=self._handle, args=(client,), daemon=True).start()
+
+    @staticmethod
+    def _read_head(sock: socket.socket) -> tuple[bytes, bytes]:
+        data = b""
+        while b"\r\n\r\n" not in data:
+            chunk = sock.recv(65536)
+            if not chunk:
+                raise ConnectionError("closed before the end of the head")
+            data += chunk
+        head, _, rest = data.partition(b"\r\n\r\n")
+        return head, rest
+
+    @staticmethod
+    def _headers(lines: list[bytes]) -> dict[str, str]:
+        return {k.strip().lower(): v.strip() for k, _, v in (line.decode("latin-1").partition(":") for line in lines)}
+
+    @staticmethod
+    def _read_exactly(sock: socket.socket, rest: bytes, length: int) -> bytes:
+        body = rest
+        while len(body) < length:
+            chunk = sock.recv(min(1 << 20, length - len(body)))
+            if not chunk:
+                raise ConnectionError("closed before the end of the body")
+            body += chunk
+        return body
+
+    def _handle(self, client: socket.socket) -> None:
+        with client:
+            try:
+                head, rest = self._read_head(client)
+            except ConnectionError:
+                return
+            request_line, *lines = head.split(b"\r\n")
+            method, path, _ = request_line.decode("latin-1").split(" ", 2)
+            headers = self._headers(lines)
+            assert "chunked" not in headers.get("transfer-encoding", ""), "FlakyProxy needs Content-Length"
+            body = self._read_exactly(client, rest, int(headers.get("content-length", "0")))
+            kept = [line for line in lines if not line.lower().startswith((b"connection:", b"keep-alive:"))]
+            with self._lock:
+                verdict = self.drop(method, path)
+            upstream = socket.create_connection(self.upstream)
+            upstream.sendall(b"\r\n".join([request_line, *kept, b"Connection: close"]) + b"\r\n\r\n" + body)
+            exchange = Exchange(method, path, headers, body, None, {}, verdict)
+            self.exchanges.append(exchange)
+            if verdict == "before-answer":
+                # The client loses its connection; the service answers a closed line later.
+                client.shutdown(socket.SHUT_RDWR)
+                threading.Thread(target=self._drain, args=(upstream, exchange), daemon=True).start()
+                return
+            answer = self._drain(upstream, exchange)
+            if verdict == "after-answer":
+                client.shutdown(socket.SHUT_RDWR)
+                return
+            client.sendall(answer)
+
+    @staticmethod
+    def _drain(upstream: socket.socket, exchange: Exchange) -> bytes:
+        """The service's whole answer (it closes the connection after it); records its head."""
+        answer = b""
+        with upstream:
+            while chunk := upstream.recv(65536):
+                answer += chunk
+        head = answer.partition(b"\r\n\r\n")[0].split(b"\r\n")
+        exchange.status_line = head[0].decode("latin-1")
+        exchange.response_headers = FlakyProxy._headers(head[1:])
+        return answer

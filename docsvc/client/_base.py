@@ -8,6 +8,7 @@ arguments, cast to which model.
 
 from __future__ import annotations
 
+import hashlib
 import logging
 import os
 import random
@@ -93,6 +94,21 @@ def _format_path(endpoint: Endpoint, path_params: Mapping[str, Any] | None) -> s
         return endpoint.path.format(**quoted)
     except KeyError as exc:
         raise TypeError(f"{endpoint.name}: missing path parameter {exc.args[0]!r}") from None
+
+
+def _boundary(idempotency_key: str) -> str:
+    """The multipart boundary of a request: one per idempotency key, so every attempt of a
+    request sends the same bytes (a proxy, a signature or a server hashing the body sees one
+    request). 32 hex digits from a hash, unlikely in file contents as a random one."""
+    return hashlib.sha256(f"docsvc-multipart:{idempotency_key}".encode()).hexdigest()[:32]
+
+
+def _in_progress(response: httpx.Response, headers: Mapping[str, str]) -> bool:
+    """A 409 with ``Retry-After`` to a request with an Idempotency-Key: the service is still
+    handling the first request with that key (a retry overtook it); asking again later gets
+    its answer. Other 409s (a state conflict) carry no ``Retry-After`` and are final."""
+    return (response.status_code == 409 and "Idempotency-Key" in headers
+            and "retry-after" in response.headers)
 
 
 def _multipart(
@@ -272,6 +288,9 @@ class BaseClient:
             headers["Accept"] = accept
         if endpoint.method == "POST":
             headers["Idempotency-Key"] = idempotency_key or str(uuid.uuid4())
+            if files_factory is not None:
+                headers["Content-Type"] = (
+                    f"multipart/form-data; boundary={_boundary(headers['Idempotency-Key'])}")
         return self._send(
             endpoint.method,
             _format_path(endpoint, path_params),
@@ -293,9 +312,14 @@ class BaseClient:
         files_factory: FilesFactory | None = None,
         headers: Mapping[str, str] | None = None,
     ) -> httpx.Response:
-        """The retry loop around ``_attempt``."""
+        """The retry loop around ``_attempt``.
+
+        A 409 "still in progress" (see ``_in_progress``) is waited out apart from the retries:
+        its ``Retry-After`` is honoured, up to ``policy.max_in_progress_wait`` seconds in all.
+        """
         policy = self.retry_policy
         attempt = 0
+        waited = 0.0
         while True:
             try:
                 response = self._attempt(method, url, params=params, json=json, data=data,
@@ -310,6 +334,17 @@ class BaseClient:
             else:
                 if response.is_success:
                     return response
+                if _in_progress(response, headers or {}):
+                    delay = policy.delay(attempt, response.headers, rng=self._rng, now=time.time())
+                    # At least a moment per wait, so "Retry-After: 0" cannot spin forever.
+                    delay = None if delay is None else max(delay, policy.min_in_progress_delay)
+                    if delay is None or waited + delay > policy.max_in_progress_wait:
+                        raise status_error(response, secret=self._api_key.value)
+                    log.info("%s %s: the first request with this Idempotency-Key is still being "
+                             "handled; asking again in %.2f s", method, url, delay)
+                    self._sleep(delay)
+                    waited += delay
+                    continue
                 if attempt >= policy.max_retries or not is_retryable_status(response.status_code):
                     raise status_error(response, secret=self._api_key.value)
                 delay = policy.delay(attempt, response.headers, rng=self._rng, now=time.time())

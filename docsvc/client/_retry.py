@@ -79,6 +79,10 @@ class RetryPolicy:
     max_retry_after: float = 60.0
     backoff_base: float = 0.5
     backoff_cap: float = 8.0
+    # A 409 "still in progress" for the request's Idempotency-Key is waited out, apart from
+    # ``max_retries``, for at most this many seconds in all, each wait at least the minimum.
+    max_in_progress_wait: float = 120.0
+    min_in_progress_delay: float = 0.25
 
     def backoff(self, attempt: int, rng: Callable[[], float]) -> float:
         # The exponent is clamped so a huge max_retries cannot overflow the float.

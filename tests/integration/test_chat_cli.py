@@ -109,3 +109,34 @@ def test_chats_are_private_to_their_creator(org):
 def test_empty_question_is_a_usage_error(org):
     done = cli(org, "chat", "ask", "   ")
     assert done.returncode == 2 and "must not be empty" in done.stderr
+
+
+def test_a_chats_job_is_visible_only_to_the_chats_author(org):
+    """``GET /jobs/<id>`` of a chat's job shows the question and the answer: for anyone but the
+    author it does not exist, while queued and once done, as for the chat itself (issue 14)."""
+    from docsvc.client import Client, NotFoundError
+
+    service, admin_key, wes_key = org
+    service.admin("users", "add", "--org", "Chatty", "--email", "cy@chatty.test", "--role", "writer")
+    cy_key = service.admin("keys", "create", "--email", "cy@chatty.test")
+    with Client(wes_key, service.base_url) as wes, Client(admin_key, service.base_url) as admin, \
+            Client(cy_key, service.base_url) as cy:
+        job_id = wes.chats.create("How long does the old key keep working?").job_id
+        for colleague in (admin, cy):  # at once, most likely still queued
+            with pytest.raises(NotFoundError):
+                colleague.jobs.get(job_id)
+        done = wes.jobs.wait(job_id, timeout=60)
+        answer = done.result["answer"]
+        assert done.status == "completed" and "one hour" in answer
+        for colleague in (admin, cy):
+            with pytest.raises(NotFoundError):
+                colleague.jobs.get(job_id)
+        raw = httpx.get(f"{service.base_url}/api/v1/jobs/{job_id}", headers={"Authorization": f"Bearer {cy_key}"})
+        assert raw.status_code == 404 and answer not in raw.text and "old key" not in raw.text
+        assert raw.json()["detail"] == f"Job {job_id} not found"  # as for an unknown id
+        unknown = httpx.get(f"{service.base_url}/api/v1/jobs/00000000-0000-4000-8000-000000000000",
+                            headers={"Authorization": f"Bearer {cy_key}"})
+        assert unknown.status_code == 404
+        # Other jobs of the organisation stay visible to colleagues.
+        sync = admin.repos.sync(admin.repos.list()[0].id).job_id
+        assert cy.jobs.wait(sync, timeout=60).status == "completed"

@@ -180,3 +180,13 @@ def test_unknown_ids_are_not_found(project):
                  ("items", "release-notes", "feature-drafts", "9999")):
         done = project(*args)
         assert done.returncode == 1 and "not found" in done.stderr, args
+
+
+def test_a_step_list_written_inline_becomes_one_step_per_number(project):
+    brief = ("Image builds run in CI.\n\n"
+             "1. Build the image 2. If it fails, rebuild it without the cache 3. Push the image\n")
+    draft = make_draft(project, "Image builds", brief)
+    lines = draft["page"].split("\n")
+    steps = lines[lines.index("## How to use it") + 2:]
+    assert steps[:4] == ["1. Build the image.", "2. If it fails, rebuild it without the cache.",
+                         "3. Push the image.", ""]

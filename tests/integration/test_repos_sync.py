@@ -159,6 +159,20 @@ def test_behind_counts_new_remote_commits(repos: Repos):
     assert repos.repo(repo_id)["state"] == "Up to date"
 
 
+def test_one_repository_for_code_and_docs_counts_its_commits_once(repos: Repos):
+    both = GitRemote(repos.root, "monorepo", {**DOCS, "app.py": "def main():\n    return 0\n"})
+    repo_id = repos.connect("monorepo", both, both)
+    repos.sync(repo_id)
+    assert repos.repo(repo_id)["state"] == "Up to date"
+    both.commit({"docs/new.md": "# New\n"}, "docs change")
+    both.commit({"app.py": "def main():\n    return 1\n"}, "code change")
+    state = repos.repo(repo_id)
+    assert state["state"] == "Behind git: 2 commits"  # not 4: one history seen from both sides
+    assert state["behind"] == 2
+    repos.sync(repo_id)
+    assert repos.repo(repo_id)["state"] == "Up to date"
+
+
 def test_code_host_names_the_state():
     from docsvc.server.services.integrations import code_host
 

@@ -334,3 +334,89 @@ def test_files_are_closed_when_the_upload_fails_for_good(tmp_path, monkeypatch):
         fake_client(api, max_retries=2).diagrams.generate(description="d", image_file=image)
     assert len(opened) == 3
     assert all(f.closed for f in opened)
+
+
+# -- a multipart request keeps its bytes across retries; "still in progress" is waited out --------
+
+
+def test_a_multipart_retry_sends_the_same_bytes(tmp_path):
+    home = tmp_path / "home.png"
+    home.write_bytes(b"\x89PNG home")
+    api = MockAPI(httpx.ReadError("proxy dropped it"), problem_response(502, "Bad gateway"),
+                  json_response(202, JOB))
+    fake_client(api).docflows.generate(integration_id=3, pr_data={"number": 12}, screenshots={"/": home})
+    bodies = {r.content for r in api.requests}
+    types = {r.headers["content-type"] for r in api.requests}
+    assert len(api.requests) == 3 and len(bodies) == 1 and len(types) == 1
+    assert types.pop().startswith("multipart/form-data; boundary=")
+
+
+def test_the_boundary_belongs_to_the_idempotency_key(tmp_path):
+    image = tmp_path / "sketch.png"
+    image.write_bytes(b"png")
+    api = MockAPI(json_response(201, {"id": 1}))
+    client = fake_client(api)
+    for key in ("run-1", "run-1", "run-2"):
+        client.diagrams.generate(description="d", image_file=image, idempotency_key=key)
+    first, again, other = (r.headers["content-type"] for r in api.requests)
+    assert first == again != other
+    assert api.requests[0].content == api.requests[1].content
+    # Without an image the body is multipart all the same, with the key's boundary.
+    client.diagrams.generate(description="d", idempotency_key="run-1")
+    assert api.last.headers["content-type"] == first
+
+
+IN_PROGRESS = problem_response(409, "Conflict", "still being processed", headers={"Retry-After": "1"},
+                               type="urn:docsvc:problem:idempotency-key-in-use")
+
+
+def test_409_in_progress_is_waited_out_with_retry_after_and_the_answer_returned():
+    clock = FakeClock()
+    api = MockAPI(httpx.ReadError("dropped after the request was sent"), IN_PROGRESS, IN_PROGRESS,
+                  json_response(202, JOB, headers={"Idempotent-Replayed": "true"}))
+    ref = fake_client(api, clock).repos.sync(7)
+    assert ref.job_id == "j1"
+    assert clock.sleeps == [0.5, 1.0, 1.0]  # backoff after the drop, then the service's Retry-After
+    assert len({r.headers["idempotency-key"] for r in api.requests}) == 1
+
+
+def test_waiting_for_a_request_in_progress_does_not_use_up_the_retries():
+    api = MockAPI(*[IN_PROGRESS] * 10, json_response(202, JOB))
+    assert fake_client(api, max_retries=1).repos.sync(7).job_id == "j1"
+    assert len(api.requests) == 11
+
+
+def test_waiting_for_a_request_in_progress_is_bounded():
+    from docsvc.client import ConflictError
+
+    clock = FakeClock()
+    api = MockAPI(IN_PROGRESS)
+    with pytest.raises(ConflictError):
+        fake_client(api, clock).repos.sync(7)
+    assert sum(clock.sleeps) <= RetryPolicy().max_in_progress_wait
+    assert len(api.requests) == 1 + int(RetryPolicy().max_in_progress_wait)
+
+
+def test_a_retry_after_0_in_progress_still_waits_a_moment():
+    clock = FakeClock()
+    api = MockAPI(problem_response(409, "Conflict", headers={"Retry-After": "0"}), json_response(202, JOB))
+    fake_client(api, clock).repos.sync(7)
+    assert clock.sleeps == [RetryPolicy().min_in_progress_delay]
+
+
+def test_a_409_state_conflict_is_final():
+    from docsvc.client import ConflictError
+
+    api = MockAPI(problem_response(409, "Conflict", "the suggestion was dismissed"), json_response(202, JOB))
+    with pytest.raises(ConflictError):
+        fake_client(api).repos.sync(7)
+    assert len(api.requests) == 1
+
+
+def test_a_409_with_retry_after_to_a_request_without_a_key_is_final():
+    from docsvc.client import ConflictError
+
+    api = MockAPI(IN_PROGRESS, json_response(200, []))
+    with pytest.raises(ConflictError):
+        fake_client(api).releases.list()
+    assert len(api.requests) == 1

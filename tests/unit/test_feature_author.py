@@ -129,3 +129,20 @@ def test_release_notes_render_by_section_then_category():
 
 def test_an_empty_queue_says_so():
     assert render("5.0", [], []) == "# Release notes: 5.0\n\n_No entries in the release-notes queue yet._\n"
+
+
+def test_a_numbered_list_written_inline_is_one_step_per_number():
+    # On a numbered line of its own, and inside a paragraph (issue 14).
+    for brief in ("1. Build the image 2. If it fails, rebuild without the cache.",
+                  "To ship it: 1. Build the image 2. If it fails, rebuild without the cache.",
+                  "## Steps\n\n1) Build the image 2) If it fails, rebuild without the cache."):
+        page = write_draft("Images", brief).markdown
+        assert section(page, "How to use it") == ["1. Build the image.",
+                                                  "2. If it fails, rebuild without the cache."], brief
+
+
+def test_a_number_that_is_a_value_does_not_start_a_step():
+    page = write_draft("Retries", "## Steps\n1. Set retries to 2. Then restart the worker\n2. Check the log").markdown
+    assert section(page, "How to use it") == ["1. Set retries to 2. Then restart the worker.", "2. Check the log."]
+    page = write_draft("Retries", "Version 1. Then restart the worker.").markdown
+    assert section(page, "How to use it") == ["1. Restart the worker."]

@@ -6,7 +6,8 @@ Markdown, and sorts each part into the page's sections; every placement is noted
 that made it:
 
 - a heading of the brief (Steps, Options, Limitations, ...) decides for what follows it;
-- numbered list items, and sentences that start with First/Then/Next/Finally, are steps;
+- numbered list items, and sentences that start with First/Then/Next/Finally, are steps; a
+  numbered list written inline ("1. Build the image 2. If it fails, ...") is one step per number;
 - list items and sentences that start with an option (``--flag`` or `` `name` ``) are options,
   the rest of the line its description;
 - sentences and list items that say what cannot be done (cannot, does not, not supported,
@@ -31,7 +32,12 @@ __all__ = ["Draft", "write_draft", "draft_path"]
 
 _HEADING = re.compile(r"^\s{0,3}(#{1,6})\s+(.+?)\s*#*\s*$")
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
-_NUMBERED = re.compile(r"^\s*\d+[.)]\s+(.*)$")
+_NUMBERED = re.compile(r"^\s*(\d+)([.)])\s+(.*)$")
+# A number of an inline list: "2." or "2)" after a space, before the step's text.
+_INLINE_NUMBER = re.compile(r"(?<!\S)(\d{1,3})([.)])\s+(?=\S)")
+# Words after which a number is a value, not the next step ("set retries to 2. Then ...").
+_TAKES_NUMBER = frozenset("to is are was be of by from at than version v step steps page chapter section "
+                          "line lines item items number no table figure".split())
 _BULLET = re.compile(r"^\s*[-*+]\s+(.*)$")
 _SENTENCE_END = re.compile(r"(?<=[.!?])\s+(?=[A-Z`\"'(])")
 # An option at the start of a line: --flag, -f, `--flag`, `name`, optionally followed by : or - or —.
@@ -74,6 +80,27 @@ def _heading_section(title: str) -> str | None:
         if pattern.search(title):
             return name
     return None
+
+
+def _inline_steps(text: str, expected: int, style: str | None = None) -> tuple[str, list[str]]:
+    """Split ``text`` at an inline numbered list: numbers from ``expected`` on, in order, each
+    after a space and written like the first (``2.`` or ``2)``). Returns the text before the
+    first such number and the steps; no steps when there is no such list."""
+    cuts: list[tuple[int, int]] = []  # (where the number starts, where its step starts)
+    for match in _INLINE_NUMBER.finditer(text):
+        if int(match.group(1)) != expected or (style is not None and match.group(2) != style):
+            continue
+        before = text[:match.start()].split()
+        if not before or before[-1].lower().strip("`*_,;:(") in _TAKES_NUMBER:
+            continue
+        style = match.group(2)
+        cuts.append((match.start(), match.end()))
+        expected += 1
+    if not cuts:
+        return text, []
+    ends = [start for start, _ in cuts[1:]] + [len(text)]
+    steps = [text[begin:end].strip() for (_, begin), end in zip(cuts, ends)]
+    return text[:cuts[0][0]].strip(), [step for step in steps if step]
 
 
 def _sentences(paragraph: str) -> list[str]:
@@ -145,8 +172,14 @@ def _parse(brief: str) -> _Sorter:
 
     def flush() -> None:
         if paragraph:
-            for sentence in _sentences(" ".join(paragraph)):
+            text = " ".join(paragraph)
+            lead, steps = _inline_steps(text, 1)
+            if len(steps) < 2:  # "... 1. A 2. B": a list written inline; a lone "1." is prose
+                lead, steps = text, []
+            for sentence in _sentences(lead):
                 sorter.sentence(sentence, start, hint)
+            for step in steps:
+                sorter.item(step, start, hint, True)
             paragraph.clear()
 
     n = 0
@@ -173,9 +206,15 @@ def _parse(brief: str) -> _Sorter:
         if heading:
             flush()
             hint = _heading_section(heading.group(2))
-        elif numbered or bullet:
+        elif numbered:
             flush()
-            sorter.item((numbered or bullet).group(1).strip(), number, hint, bool(numbered))
+            # "1. Build the image 2. If it fails, ..." on one line is two steps.
+            first, rest = _inline_steps(numbered.group(3).strip(), int(numbered.group(1)) + 1, numbered.group(2))
+            for text in [first, *rest] if first else rest:
+                sorter.item(text, number, hint, True)
+        elif bullet:
+            flush()
+            sorter.item(bullet.group(1).strip(), number, hint, False)
         elif not line.strip():
             flush()
         else:

@@ -2,7 +2,8 @@
 once-a-day request-sync email to the organisation's System Administrators.
 
 One entry per integration. Its state counts the commits the last sync is behind the remotes'
-current heads, on the code branch and the docs branch together; the code host names it.
+current heads, on the code branch and the docs branch together; the code host names it. When the
+code and the docs live on the same branch of the same repository, its commits are counted once.
 """
 
 from __future__ import annotations
@@ -17,7 +18,7 @@ from sqlalchemy.orm import Session
 from ..db.session import as_utc, rfc3339
 from ..db.tables import Integration, Job, Organization, OutboxMail, RepoState, SyncRequest, User, utcnow
 from ..engines.egress import Egress
-from ..engines.git import GitError, Mirror
+from ..engines.git import GitError, Mirror, remote_url
 from ..jobs import queue
 from ..problems import Problem, not_found
 from .accounts import Caller
@@ -48,16 +49,25 @@ def start_sync(session: Session, *, org_id: int, user_id: int | None, integratio
                          concurrency_key=sync_key(integration_id), max_attempts=max_attempts)
 
 
+def one_history(integration: Integration) -> bool:
+    """The code and the docs are one branch of one repository: one history, counted once."""
+    return (integration.code_branch == integration.docs_branch
+            and remote_url(integration.code_repo) == remote_url(integration.docs_repo))
+
+
 def refresh_remote(session: Session, integration: Integration, state: RepoState, data_dir,
                    egress: Egress | None = None) -> None:
-    """Fetch both mirrors and count how far the last sync is behind the remotes' heads."""
+    """Fetch both mirrors (one when code and docs share a repository) and count how far the last
+    sync is behind the remotes' heads."""
     try:
-        counts = {}
+        counts, fetched = {}, set()
         for what, location, branch, synced in (
                 ("code", integration.code_repo, integration.code_branch, state.code_commit),
                 ("docs", integration.docs_repo, integration.docs_branch, state.docs_commit)):
             mirror = Mirror.for_url(data_dir, location, egress)
-            mirror.fetch()
+            if mirror.path not in fetched:
+                mirror.fetch()
+                fetched.add(mirror.path)
             head = mirror.head(branch)
             counts[what] = (head, mirror.count_between(synced, head) if synced and mirror.has_commit(synced) else None)
         state.remote_code_commit, state.behind_code = counts["code"]
@@ -75,6 +85,8 @@ def repo_view(integration: Integration, state: RepoState | None) -> dict:
         label, behind = "Not synced yet", None
     else:
         known = [n for n in (state.behind_code, state.behind_docs) if n is not None]
+        if one_history(integration) and known:
+            known = [max(known)]  # the same commits, seen from the code side and the docs side
         behind = sum(known) if known else None
         label = "Up to date" if behind == 0 else (
             f"Behind {host}: {behind} commits" if behind is not None else f"Behind {host}: unknown")
