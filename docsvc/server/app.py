@@ -14,6 +14,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from ..endpoints import ENDPOINTS
+from .contract import install as install_contract
 from .db.session import make_engine, make_sessionmaker
 from .idempotency import IdempotencyMiddleware
 from .limits import BodyLimitMiddleware
@@ -127,6 +128,7 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
     app.add_exception_handler(Exception, _crash)
 
     _add_unserved_endpoints(app, routers)
+    install_contract(app, API_PREFIX)
     app.add_middleware(IdempotencyMiddleware, get_sessions=lambda: app.state.sessions,
                        ttl_seconds=settings.idempotency_ttl_seconds)
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)  # outermost: before anything reads

@@ -1,0 +1,95 @@
+"""The OpenAPI document at ``/api/v1/openapi.json``, made a contract clients and gateways can use.
+
+FastAPI draws the paths from the routes; this adds what the routes do not say themselves: the
+bodies of the requests that start work (``docsvc.models.requests``: the services check them, so
+each refusal names its field), every error answer as RFC 9457 ``application/problem+json`` with
+one ``Problem`` schema, the bearer security scheme (an API key), and the media types of the
+answers that are not JSON (a diff, a converted document).
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import FastAPI
+from fastapi.openapi.utils import get_openapi
+
+from ..models.problem import Problem
+from ..models.requests import REQUEST_BODIES, PullRequestData
+from .problems import PROBLEM_JSON
+
+__all__ = ["install"]
+
+_PUBLIC = {("GET", "/conversions/{item_id}/document")}  # a share link's key stands in for the API key
+_TEXT_ANSWERS = {
+    ("GET", "/docflows/{item_id}"): ("text/plain",),  # ?format=diff
+    ("GET", "/conversions/{item_id}/document"): ("text/markdown", "text/x-rst", "text/asciidoc", "text/plain"),
+}
+_EXTRA_SUCCESS = {("DELETE", "/items/{tool}/{item_id}"): "200"}  # a Docflows suggestion is dismissed, not deleted
+
+
+def _schema(model, components: dict) -> dict:
+    """The model's JSON Schema, its nested definitions moved into the components."""
+    schema = model.model_json_schema(ref_template="#/components/schemas/{model}")
+    for name, definition in schema.pop("$defs", {}).items():
+        components.setdefault(name, definition)
+    components.setdefault(model.__name__, schema)
+    return {"$ref": f"#/components/schemas/{model.__name__}"}
+
+
+def document(app: FastAPI, prefix: str) -> dict[str, Any]:
+    doc = get_openapi(title=app.title, version=app.version, routes=app.routes,
+                      description="The Documentation Operations Service API, served by the local docsvc-server.")
+    components = doc.setdefault("components", {})
+    schemas = components.setdefault("schemas", {})
+    for unused in ("HTTPValidationError", "ValidationError"):
+        schemas.pop(unused, None)
+    problem = _schema(Problem, schemas)
+    components["securitySchemes"] = {"apiKey": {"type": "http", "scheme": "bearer",
+                                                "description": "An API key: `docsvc-server keys create`"}}
+    doc["security"] = [{"apiKey": []}]
+    errors = {"description": "The request was refused; the problem says why (RFC 9457)",
+              "content": {PROBLEM_JSON: {"schema": problem}}}
+    for path, operations in doc.get("paths", {}).items():
+        short = path.removeprefix(prefix)
+        for method, operation in operations.items():
+            key = (method.upper(), short)
+            responses = operation.setdefault("responses", {})
+            responses.pop("422", None)  # FastAPI's own validation shape: ours is a Problem
+            responses["4XX"] = errors
+            if key in REQUEST_BODIES:
+                operation["requestBody"] = _request_body(key, schemas)
+            if key in _PUBLIC:
+                operation["security"] = [{}, {"apiKey": []}]
+            for media in _TEXT_ANSWERS.get(key, ()):
+                ok = responses.setdefault("200", {"description": "OK"})
+                ok.setdefault("content", {})[media] = {"schema": {"type": "string"}}
+            if key in _EXTRA_SUCCESS:
+                responses.setdefault(_EXTRA_SUCCESS[key], {"description": "OK", "content": {
+                    "application/json": {"schema": {"type": "object"}}}})
+    return doc
+
+
+def _request_body(key: tuple[str, str], schemas: dict) -> dict:
+    model = REQUEST_BODIES[key]
+    content = {"application/json": {"schema": _schema(model, schemas)}}
+    if key == ("POST", "/docflows/generate"):  # or with screenshots: the same fields as form parts
+        _schema(PullRequestData, schemas)
+        content["multipart/form-data"] = {"schema": {
+            "type": "object", "required": ["integration_id", "pr_data"],
+            "properties": {"integration_id": {"type": "integer", "minimum": 1},
+                           "pr_data": {"type": "string", "description": "the PullRequestData object as JSON text; "
+                                       "its `screenshots` list `{route, filename}` per file"},
+                           "screenshots": {"type": "array", "items": {"type": "string", "format": "binary"}}}}}
+    required = any(f.is_required() for f in model.model_fields.values())
+    return {"required": required, "content": content}
+
+
+def install(app: FastAPI, prefix: str) -> None:
+    """Serve the contract as the app's OpenAPI document (built once, on first request)."""
+    def openapi() -> dict[str, Any]:
+        if app.openapi_schema is None:
+            app.openapi_schema = document(app, prefix)
+        return app.openapi_schema
+
+    app.openapi = openapi  # type: ignore[method-assign]
