@@ -63,7 +63,7 @@ class DocflowRequest(_Body):
 
 class FeatureDraftRequest(_Body):
     title: str = Field(min_length=1, max_length=500, examples=["Export to CSV"])
-    brief: str = Field(min_length=1, max_length=50000)
+    brief: str = Field(min_length=1, max_length=100_000)
     release_id: int | None = Field(None, gt=0)
 
 
