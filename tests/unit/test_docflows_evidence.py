@@ -258,3 +258,14 @@ Other text.
 
 Other text.
 """
+
+
+def test_a_reworded_help_text_is_reworded_where_the_docs_quote_it():
+    old = ('import click\n@click.option("--port", default=8080, help="Port to listen on for new connections.")\n'
+           'def main(): ...\n')
+    new = old.replace("Port to listen on for new connections.", "TCP port the server listens on.")
+    page = "# Usage\n\n- `--port`: Port to listen on for new connections.\n"
+    result, index = planned(facts_of_change("app/cli.py", old, new), {"docs/usage.md": page,
+                                                                       **{k: PAGES[k] for k in list(PAGES)[1:]}})
+    assert [p.path for p in result.pages] == ["docs/usage.md"]
+    assert write(result, index.read).files["docs/usage.md"] == "# Usage\n\n- `--port`: TCP port the server listens on.\n"

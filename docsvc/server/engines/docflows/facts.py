@@ -82,7 +82,7 @@ def items_of(path: str, text: str | None, notes: list[str] | None = None) -> lis
     return []
 
 
-_CHANGE_ORDER = {"renamed": 0, "removed": 1, "default-changed": 2, "added": 3}
+_CHANGE_ORDER = {"renamed": 0, "removed": 1, "default-changed": 2, "help-changed": 3, "added": 4}
 
 
 def facts_of_change(path: str, old_text: str | None, new_text: str | None, old_path: str | None = None,
@@ -100,6 +100,9 @@ def facts_of_change(path: str, old_text: str | None, new_text: str | None, old_p
         if _default_changed(old, new):
             facts.append(Fact(new.kind, "default-changed", new.name, path, new.rule, old=old.default,
                               new=new.default, line=new.line))
+        if _help_changed(old, new):
+            facts.append(Fact(new.kind, "help-changed", new.name, path, new.rule, old=old.signature,
+                              new=new.signature, line=new.line))
     for old, new in _pair_renames(removed, added):
         facts.append(Fact(new.kind, "renamed", new.name, path, f"{new.rule}; rename paired by "
                           f"{'help text' if old.signature and old.signature == new.signature else 'position'}",
@@ -117,6 +120,15 @@ def facts_of_change(path: str, old_text: str | None, new_text: str | None, old_p
         facts.append(Fact(item.kind, "added", item.name, path, item.rule, new=item.default, line=item.line,
                           note=item.signature or None, siblings=siblings))
     return sorted(facts, key=lambda f: (f.line or 0, _CHANGE_ORDER[f.change], f.kind, f.name))
+
+
+MIN_HELP = 24  # a help text shorter than this is too common a phrase to find in the docs
+
+
+def _help_changed(old: Item, new: Item) -> bool:
+    """The help text of an option or setting was reworded (pages that quote it need the new words)."""
+    return len(old.signature) >= MIN_HELP and bool(new.signature) and \
+        " ".join(old.signature.split()) != " ".join(new.signature.split())
 
 
 def _default_changed(old: Item, new: Item) -> bool:

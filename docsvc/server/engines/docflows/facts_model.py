@@ -24,6 +24,7 @@ def token(name: str) -> str:
 class Fact:
     kind: str  # flag | argument | env | config | enum | route | operation | parameter | symbol
     change: str  # added | removed | deprecated (gone, yet still named in the code) | renamed | default-changed
+    #              | help-changed (its help text reworded: old and new are the texts)
     name: str  # the new name (the old one for removals)
     path: str
     rule: str
@@ -38,6 +39,8 @@ class Fact:
             return f"{self.kind} {self.old} renamed to {self.name}"
         if self.change == "default-changed":
             return f"{self.kind} {self.name} default {self.old} → {self.new}"
+        if self.change == "help-changed":
+            return f"{self.kind} {self.name} help text reworded"
         if self.change == "deprecated":
             return f"{self.kind} {self.name} removed from its definition, still named in the code (deprecated or moved)"
         return f"{self.kind} {self.name} {self.change}"

@@ -271,6 +271,14 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
                     hits += 1
                 else:
                     look(path, reason + (" — the old value is not beside it" if not beside else " — a common token"))
+        elif fact.change == "help-changed":
+            name = docs.term(fact.name)
+            for path, ev in docs.pages(name).items():
+                where = quoted_line(read(path) or "", fact.old or "")
+                if where and not is_release_page(path):
+                    add(path, "direct", 0.8, f"documents {name} (line {where}) in the words of its help text; the "
+                                             f"pull request rewords it [{fact.rule}]", fact)
+                    hits += 1
         elif fact.change == "added" and fact.kind in CONCEPTUAL_KINDS:
             hits += _plan_addition(fact, docs, add, look)
         if not hits:
@@ -312,6 +320,17 @@ def _plan_addition(fact: Fact, docs: _Docs, add, look) -> int:
         else:
             look(path, reason + " — other pages document more of its siblings")
     return hits
+
+
+def quoted_line(text: str, words: str) -> int | None:
+    """The line (1-based) where ``words`` (a help text) stand on one line, spacing aside."""
+    wanted = " ".join(words.split())
+    if not wanted:
+        return None
+    for n, line in enumerate(text.split("\n"), 1):
+        if wanted in " ".join(line.split()):
+            return n
+    return None
 
 
 def _value_near(lines: list[str], n: int, value: str) -> bool:

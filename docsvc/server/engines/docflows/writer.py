@@ -89,6 +89,23 @@ def _apply(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
         return _redefault(fact, path, lines, draft)
     if fact.change == "added":
         return _add(fact, path, lines, draft)
+    if fact.change == "help-changed":
+        return _reword_help(fact, path, lines, draft)
+    return lines
+
+
+def _reword_help(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
+    """The page quotes the option's old help text: it gets the new words, on the same line."""
+    old, new = " ".join((fact.old or "").split()), " ".join((fact.new or "").split())
+    changed = 0
+    for i, line in enumerate(lines):
+        spaced = " ".join(line.split())
+        if old and old in spaced and line.strip():
+            indent = line[:len(line) - len(line.lstrip())]
+            lines[i], changed = indent + spaced.replace(old, new), changed + 1
+    if changed:
+        draft.notes.append(f"{path}: the help text of {token(fact.name)} in its new words ({changed} line(s)) "
+                           "[rule: quoted help text]")
     return lines
 
 
