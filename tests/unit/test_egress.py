@@ -151,3 +151,12 @@ def test_writes_never_follow_a_symbolic_link(tmp_path: Path):
     assert list(outside.iterdir()) == []
     written = write_inside(checkout, "docs/new/page.md", "hello\n")
     assert written.read_text() == "hello\n" and written.parent == checkout / "docs" / "new"
+
+
+def test_the_refusal_shown_is_the_one_about_the_page():
+    from docsvc.server.engines.browser import refusal_for
+
+    refused = ["127.0.0.1 resolves to an internal address (127.0.0.1)", "accounts.google.com does not resolve"]
+    assert refusal_for(refused, "http://127.0.0.1:9/api").startswith("127.0.0.1 resolves")
+    assert refusal_for(refused, "http://example.com/") is None  # a real 4xx of the page stays its own
+    assert refusal_for(refused, "http://example.com/", or_latest=True) == "accounts.google.com does not resolve"

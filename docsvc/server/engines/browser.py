@@ -58,6 +58,15 @@ def resolve(route: str, base: str) -> str:
     return target
 
 
+def refusal_for(refused: list[str], url: str, *, or_latest: bool = False) -> str | None:
+    """Why the egress proxy refused ``url``: the latest refusal naming its host. The browser's own
+    background requests are refused too, so a refusal about another host is not the page's; with
+    ``or_latest`` (a navigation that failed without an answer) the latest one stands in."""
+    host = urlparse(url).hostname or ""
+    found = next((r for r in reversed(refused) if host and host in r), None)
+    return found or (refused[-1] if or_latest and refused else None)
+
+
 @contextmanager
 def chromium_page(viewport: dict[str, int] | None = None, egress: Egress | None = None,
                   refused: list[str] | None = None) -> Iterator["Page"]:
@@ -103,7 +112,7 @@ def take(addresses: list[str], folder: Path, timeout_ms: int = 30000,
         for n, address in enumerate(addresses, 1):
             response = page.goto(address, wait_until="load", timeout=timeout_ms)
             if response is not None and response.status >= 400:
-                raise ScreenshotError(refused[-1] if refused else f"{address} answered {response.status}")
+                raise ScreenshotError(refusal_for(refused, response.url) or f"{address} answered {response.status}")
             target = folder / f"shot-{n}-{abs(hash(address)) % 10**8}.png"
             page.screenshot(path=str(target), full_page=True)
             shots.append((address, target))

@@ -12,7 +12,7 @@ from pathlib import Path
 from typing import Any, Callable
 from urllib.parse import urljoin
 
-from .browser import VIEWPORT, chromium_page
+from .browser import VIEWPORT, chromium_page, refusal_for
 from .egress import Egress
 
 
@@ -55,10 +55,12 @@ def walk(start_url: str, steps: list[dict[str, Any]], folder: Path, *, timeout_s
             try:
                 response = page.goto(address, wait_until="load")
             except PlaywrightError as exc:
-                raise StepFailed(f"{who}: {refused[-1] if refused else str(exc).splitlines()[0]}") from None
+                reason = refusal_for(refused, address, or_latest=True)
+                raise StepFailed(f"{who}: {reason or str(exc).splitlines()[0]}") from None
             if response is not None and response.status >= 400:
                 # The proxy's 403 for a refused hop: say why, not just the status.
-                raise StepFailed(f"{who}: {refused[-1] if refused else f'{address} answered HTTP {response.status}'}")
+                reason = refusal_for(refused, response.url)
+                raise StepFailed(f"{who}: {reason or f'{address} answered HTTP {response.status}'}")
 
         def settle() -> None:
             """Let what a click started (a new page, a fetch) finish before the screenshot; a page
