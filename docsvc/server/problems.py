@@ -60,6 +60,16 @@ def conflict(detail: str) -> Problem:
 MAX_ID = 2**63 - 1  # the databases' largest integer
 
 
+def as_id(text: str) -> int | None:
+    """A record id written in a query or a name: ASCII digits only (not ``²``, not ``1_0``), at
+    least 1 and at most MAX_ID; None for anything else."""
+    text = text.strip()
+    if not (text.isascii() and text.isdigit()):
+        return None
+    value = int(text)
+    return value if 0 < value <= MAX_ID else None
+
+
 def for_bad_input(exc: BaseException, params: dict[str, Any]) -> Problem | None:
     """The 4xx a request deserves when it made the service fail on its input rather than on a
     fault of the service: JSON nested too deep to read, a number beyond the databases' integers,

@@ -102,3 +102,11 @@ def test_an_external_ref_in_parameters_converts_with_a_warning(api):
     response = client.post("/convert", json={"source_type": "openapi", "target_format": "md",
                                              "content": json.dumps(spec)})
     assert response.status_code in (200, 202), response.text
+
+
+@pytest.mark.parametrize("query", ["/dashboard?release_id=%C2%B2", "/dashboard?writer_id=%C2%B2",
+                                   "/items/captures?release_id=%C2%B2", "/items/captures?release_id=1_0"])
+def test_an_id_in_a_query_is_ascii_digits_only(api, query):
+    client, _, _ = api
+    body = problem(client.get(query), 422)
+    assert "must be an ID" in body["detail"]

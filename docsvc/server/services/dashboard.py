@@ -33,7 +33,7 @@ from ...endpoints import TOOLS, WORK_STATUSES
 from ..db.session import rfc3339
 from ..db.tables import Item, Release, ReleaseDateChange, User
 from ..engines.egress import Egress
-from ..problems import Problem, not_found
+from ..problems import Problem, as_id, not_found
 from .accounts import Caller, org_member
 from .items import OPEN_STATUSES, visible_items
 from .releases import org_release
@@ -61,8 +61,8 @@ def _query_value(value: str | None, name: str, words: tuple[str, ...]) -> int | 
     text = value.strip().lower()
     if text in words:
         return text
-    if text.isdigit() and int(text) > 0:
-        return int(text)
+    if as_id(text) is not None:
+        return as_id(text)
     allowed = "an ID or " + " or ".join(repr(w) for w in words)
     raise Problem(422, f"{name} must be {allowed}, got {value!r}", errors=[{"loc": ["query", name], "msg": allowed}])
 

@@ -19,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from ...endpoints import TOOLS, WORK_STATUSES
 from ..db.tables import Item, Organization, StoredFile, User
-from ..problems import Problem, invalid, not_found
+from ..problems import Problem, as_id, invalid, not_found
 from ..storage import FILE_KINDS, FileStore
 from .accounts import AdminError, Caller, org_member
 from .releases import org_release
@@ -50,11 +50,10 @@ def _tag_filter(column, value: str | None, name: str):
         return None
     if value == "none":
         return column.is_(None)
-    try:
-        return column == int(value)
-    except ValueError:
+    if as_id(value) is None:
         raise Problem(422, f"{name} must be an ID or 'none', got {value!r}",
-                      errors=[{"loc": ["query", name], "msg": "an ID or 'none'"}]) from None
+                      errors=[{"loc": ["query", name], "msg": "an ID or 'none'"}])
+    return column == as_id(value)
 
 
 def list_items(

@@ -12,6 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..db.tables import Organization, Release, ReleaseDateChange, User
+from ..problems import as_id
 from .accounts import AdminError
 
 RELEASE_STATUSES = ("planned", "in_progress", "released")
@@ -42,8 +43,8 @@ def parse_date(text: str, option: str) -> dt.date:
 def find_release(session: Session, org: Organization, name_or_id: str) -> Release:
     """A release of ``org`` by name, or by id when no release has that name."""
     release = session.scalar(select(Release).where(Release.org_id == org.id, Release.name == name_or_id.strip()))
-    if release is None and name_or_id.strip().isdigit():
-        release = org_release(session, org.id, int(name_or_id))
+    if release is None and as_id(name_or_id) is not None:
+        release = org_release(session, org.id, as_id(name_or_id))
     if release is None:
         raise AdminError(f"no release {name_or_id!r} in {org.name!r}")
     return release
