@@ -21,6 +21,12 @@ forked child starts its peak at the parent's size).
 "present" counts the operations (``Built.names``) whose method and path, as code, are in the
 rendered text; for widdershins the same count over its Markdown.
 
+Beside each docsvc figure, the floor: a bare ``json.loads`` of the same file in a child of its own
+(its time, and the child's peak RSS), and docsvc's time as a multiple of it. With ``--e2e`` (files
+over 1 MB), also the whole path a user runs: ``docsvc convert FILE -t openapi --target FORMAT -o OUT``,
+the real CLI against a real local service on SQLite (benchmarks/_e2e.py), from command start to the
+file written, as a multiple of the engine's own in-process time (goal: at most 1.3x).
+
 Targets: at most a fifth of widdershins' time and half its memory on GitHub and Stripe, MS Graph
 beta in under 10 s and 1 GB per conversion, every operation present in every output.
 """
@@ -84,6 +90,14 @@ def child(path: str, target: str) -> None:
                       "parse": seconds - phases["build"] - phases["render"], "chars": len(result.document),
                       "names": len(result.names), "missing": missing[:20], "missing_count": len(missing),
                       "warnings": len(result.warnings)}))
+
+
+def floor(path: str) -> None:
+    """The parse floor: reading and ``json.loads`` of the file, nothing else."""
+    text = Path(path).read_text(encoding="utf-8")
+    started = time.perf_counter()
+    json.loads(text)
+    print(json.dumps({"seconds": time.perf_counter() - started}))
 
 
 def missing_names(text: str, names: list[str], target: str) -> list[str]:
@@ -191,6 +205,9 @@ def main() -> int:
     parser.add_argument("--repeat", type=int, default=1,
                         help="runs of each conversion (widdershins too, on GitHub and Stripe); the fastest is "
                              "reported, and the memory of that run: on a busy machine, more runs steady the figures")
+    parser.add_argument("--e2e", action="store_true",
+                        help="also time the real CLI against a real local service (files over 1 MB)")
+    parser.add_argument("--floor", metavar="FILE", help=argparse.SUPPRESS)
     parser.add_argument("--child", nargs=2, metavar=("FILE", "FORMAT"), help=argparse.SUPPRESS)
     parser.add_argument("--coverage", nargs=2, metavar=("FILE", "MARKDOWN"), help=argparse.SUPPRESS)
     args = parser.parse_args()
@@ -199,6 +216,9 @@ def main() -> int:
         return 0
     if args.coverage:
         coverage(*args.coverage)
+        return 0
+    if args.floor:
+        floor(args.floor)
         return 0
     files = [f.strip() for f in args.files.split(",") if f.strip()]
     targets = [t.strip() for t in args.formats.split(",") if t.strip()]
@@ -214,8 +234,22 @@ def main() -> int:
     print(header)
     print("-" * len(header))
     verdicts: list[tuple[str, bool]] = []
+    service = None
+    if args.e2e:
+        sys.path.insert(0, str(HERE))
+        from _e2e import Service
+
+        service = Service()
+    floors: list[str] = []
+    e2e_lines: list[str] = []
     for name in files:
         path = FILES[name]
+        base = None  # the parse floor: the fastest bare json.loads, and that run's peak RSS
+        for _ in range(max(1, args.repeat)):
+            attempt = run_child([sys.executable, str(Path(__file__).resolve()), "--floor", str(path)], args.timeout)
+            attempt["seconds"] = json.loads(attempt["stdout"].strip().splitlines()[-1])["seconds"]
+            if base is None or attempt["seconds"] < base["seconds"]:
+                base = attempt
         widd = None
         if not args.skip_widdershins:
             # MS Graph beta fails after minutes: once is enough.
@@ -261,6 +295,24 @@ def main() -> int:
                   f"{result['chars'] / 1e6:7.1f} {wcols}  {present}", flush=True)
             if result["missing_count"]:
                 print(f"        missing, e.g.: {', '.join(result['missing'][:5])}")
+            floors.append(f"{name:7} {target:10} {result['seconds']:9.2f} s {run['rss_mb']:6.0f} MB   parse floor "
+                          f"{base['seconds']:5.2f} s {base['rss_mb']:5.0f} MB   "
+                          f"x floor {result['seconds'] / base['seconds']:5.2f} time {run['rss_mb'] / base['rss_mb']:5.2f} mem")
+            if service is not None and path.stat().st_size > 1_000_000:
+                out = service.dir / f"{name}.{target}"
+                e2e = service.best(["convert", str(path), "-t", "openapi", "--target", target, "-o", str(out)],
+                                   args.repeat, args.timeout)
+                if e2e["code"] != 0:
+                    e2e_lines.append(f"{name:7} {target:10} failed: exit {e2e['code']}: "
+                                     f"{(e2e['stderr'].strip().splitlines() or ['?'])[-1][:120]}")
+                    verdicts.append((f"{name} {target}: docsvc convert (CLI + service) works", False))
+                else:
+                    ratio = e2e["wall"] / result["seconds"]
+                    peer = (f"{e2e['wall'] / widd['wall']:7.3f}" if widd is not None and "failed" not in widd
+                            and target == "md" else f"{'-':>7}")
+                    e2e_lines.append(f"{name:7} {target:10} {e2e['wall']:9.2f} {e2e['rss_mb']:8.0f} "
+                                     f"{result['seconds']:9.2f} {ratio:9.2f} {peer}")
+                    verdicts.append((f"{name} {target}: CLI + service ≤ 1.3x the engine ({ratio:.2f})", ratio <= 1.3))
             verdicts.append((f"{name} {target}: every operation present", result["missing_count"] == 0))
             if name == "graph":
                 verdicts.append((f"graph {target}: under 10 s ({result['seconds']:.2f})", result["seconds"] < 10))
@@ -269,6 +321,19 @@ def main() -> int:
             print(f"{'':7} {'widdershins':10} {'':9} {'':>21} {'':9} {widd['chars'] / 1e6:7.1f} "
                   f"{widd['wall']:13.2f} {widd['rss_mb']:9.0f} {'':7} {'':6}  "
                   f"{widd['names'] - widd['missing_count']}/{widd['names']}")
+    if service is not None:
+        service.close()
+    print()
+    print("the parse floor (a bare json.loads of the file, in a child of its own; fastest run):")
+    for line in floors:
+        print("  " + line)
+    if e2e_lines:
+        print()
+        print("end to end: `docsvc convert FILE -t openapi --target FORMAT -o OUT`, real CLI + local service "
+              "(SQLite), start to file written:")
+        print(f"  {'file':7} {'format':10} {'CLI s':>9} {'CLI MB':>8} {'engine s':>9} {'CLI/eng':>9} {'/widd.':>7}")
+        for line in e2e_lines:
+            print("  " + line)
     print()
     failed = [text for text, ok in verdicts if not ok]
     print(f"targets: {len(verdicts) - len(failed)} met, {len(failed)} not met")

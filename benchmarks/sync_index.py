@@ -81,6 +81,9 @@ def main() -> None:
     print(f"incremental sync {incremental:7.2f} s  ({inc_result['files_indexed']} file indexed, "
           f"service side {inc_result['seconds']} s)")
     print(f"incremental / full = {incremental / full:.3f} (reference: the full sync)")
+    print(f"service-side phases, full: {full_result.get('phases')}; incremental: {inc_result.get('phases')}")
+    print(f"service side: incremental / full = {inc_result['seconds'] / full_result['seconds']:.3f} "
+          f"(goal ≤ 0.05)")
 
 
 if __name__ == "__main__":

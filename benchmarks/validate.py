@@ -11,6 +11,13 @@ and prints wall time and peak RSS of both with the ratios, then the per-rule cou
 Redocly's), how many findings agree exactly (rule + pointer + message) and on the line, and for
 every rule whose counts differ, why.
 
+    .venv/bin/python benchmarks/validate.py --e2e [--e2e-args 'validate --file {spec} --json'] [--repeat 3]
+
+also times, for each spec over 1 MB, the whole path a user runs: the real ``docsvc`` CLI against a
+real local service on SQLite (benchmarks/_e2e.py), from command start to exit, beside the engine's
+own ``run()`` time (goal: at most 1.3x). ``--e2e-args`` is the command line after ``docsvc``;
+``{spec}`` becomes the spec's path.
+
     .venv/bin/python benchmarks/validate.py --cases
 
 runs the per-rule unit-test cases (tests/unit/test_validate_rules.py) through both instead and
@@ -64,7 +71,10 @@ def measure(argv: list[str], stdout=None) -> tuple[float, float, int]:
     return wall, usage.ru_maxrss / 1024, proc.returncode
 
 
-def compare(spec: Path, redocly: Path) -> None:
+E2E_ARGS = "validate --file {spec} --json"
+
+
+def compare(spec: Path, redocly: Path, service=None, e2e_args: str = E2E_ARGS, repeat: int = 1) -> None:
     print(f"\n=== {spec.relative_to(ROOT) if spec.is_relative_to(ROOT) else spec} "
           f"({spec.stat().st_size / 1e6:.1f} MB)")
     with tempfile.TemporaryDirectory() as tmp:
@@ -83,6 +93,16 @@ def compare(spec: Path, redocly: Path) -> None:
     print(f"{'ours (process)':24}{ours_wall:9.2f}{ours_rss:10.0f}   (run() itself: {ours['run_seconds']:.2f} s)")
     print(f"{'redocly lint (process)':24}{red_wall:9.2f}{red_rss:10.0f}")
     print(f"{'ratio ours/redocly':24}{ours_wall / red_wall:9.2f}{ours_rss / red_rss:10.2f}")
+    if service is not None and spec.stat().st_size > 1_000_000:
+        args = [part.replace("{spec}", str(spec.resolve())) for part in e2e_args.split()]
+        e2e = service.best(args, repeat)
+        if e2e["code"] not in (0, 1):  # 1: the spec has errors, which is a finished run
+            print(f"{'docsvc ' + args[0] + ' (CLI)':24} failed: exit {e2e['code']}: "
+                  f"{(e2e['stderr'].strip().splitlines() or ['?'])[-1][:120]}")
+        else:
+            print(f"{'docsvc ' + args[0] + ' (CLI)':24}{e2e['wall']:9.2f}{e2e['rss_mb']:10.0f}   "
+                  f"(CLI + local service, start to exit: {e2e['wall'] / ours['run_seconds']:.2f}x run(), "
+                  f"{e2e['wall'] / red_wall:.2f}x redocly; goal ≤ 1.3x run())")
 
     mine = [f for f in ours["findings"] if f["source"] == "redocly" or f["rule"] == "struct"]
     a = collections.Counter(f["rule"] for f in mine)
@@ -145,6 +165,10 @@ def main() -> None:
     parser.add_argument("--no-extra", action="store_true", help="only GitHub's document")
     parser.add_argument("--redocly", type=Path, default=NODE_MODULES / ".bin" / "redocly")
     parser.add_argument("--cases", action="store_true", help="compare the per-rule unit-test cases instead")
+    parser.add_argument("--e2e", action="store_true",
+                        help="also time the real CLI against a real local service (specs over 1 MB)")
+    parser.add_argument("--e2e-args", default=E2E_ARGS, help=f"after `docsvc` ({{spec}}: the spec; default {E2E_ARGS!r})")
+    parser.add_argument("--repeat", type=int, default=1, help="runs of the CLI figure; the fastest is printed")
     args = parser.parse_args()
     if not args.redocly.exists():
         sys.exit(f"{args.redocly} is missing: npm install --prefix benchmarks")
@@ -154,11 +178,21 @@ def main() -> None:
     specs = args.spec or [DEFAULT_SPEC] + ([] if args.no_extra else EXTRA_SPECS)
     version = subprocess.run([str(args.redocly), "--version"], capture_output=True, text=True).stdout.strip()
     print(f"@redocly/cli {version}; python {sys.version.split()[0]}; {os.cpu_count()} CPUs")
-    for spec in specs:
-        if not spec.exists():
-            print(f"\n=== {spec}: missing (npm install --prefix benchmarks)")
-            continue
-        compare(spec, args.redocly)
+    service = None
+    if args.e2e:
+        sys.path.insert(0, str(ROOT / "benchmarks"))
+        from _e2e import Service
+
+        service = Service()
+    try:
+        for spec in specs:
+            if not spec.exists():
+                print(f"\n=== {spec}: missing (npm install --prefix benchmarks)")
+                continue
+            compare(spec, args.redocly, service, args.e2e_args, args.repeat)
+    finally:
+        if service is not None:
+            service.close()
 
 
 if __name__ == "__main__":

@@ -1,29 +1,40 @@
-"""Settings of the CLI and CI layers: ``DOCSVC_*`` environment variables and ``docsvc.yaml``.
+"""Settings of the CLI and CI layers, each with the place it came from.
 
-The environment beats the file (``DOCSVC_API_KEY`` over ``api_key``, ``DOCSVC_BASE_URL`` over
-``base_url``). ``integration_id`` lives only in the file. YAML is imported only when the file
-exists, to keep start-up fast.
+Precedence, first wins: a flag (``--base-url``), the environment (``DOCSVC_API_KEY``,
+``DOCSVC_BASE_URL``), the project's ``docsvc.yaml`` in the working directory, the per-user config
+that ``docsvc login`` writes (``config.yaml`` in the platform's user config directory, or in
+``$DOCSVC_CONFIG_DIR``), then the default. ``integration_id`` belongs to a project, so only the
+project file holds it. YAML is imported only when a file exists, to keep start-up fast.
 """
 
 from __future__ import annotations
 
 import os
 import subprocess
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
 
 __all__ = [
     "CONFIG_FILE",
     "DEFAULT_BASE_URL",
+    "USER_CONFIG_FILE",
     "ConfigError",
     "MissingApiKey",
     "Settings",
-    "load_settings",
+    "check_base_url",
     "git_tracks",
+    "load_settings",
+    "mask_key",
+    "read_user_config",
+    "user_config_path",
+    "write_user_config",
 ]
 
 CONFIG_FILE = "docsvc.yaml"
+USER_CONFIG_FILE = "config.yaml"
+DEFAULT_SOURCE = "default"
+USER_SOURCE = "user config"  # a value from the per-user config is labelled "user config PATH"
 # The local service's default address: the embedded default of this toolkit.
 DEFAULT_BASE_URL = "http://127.0.0.1:8080"
 MISSING_KEY_MESSAGE = "Error: DOCSVC_API_KEY missing"
@@ -45,6 +56,12 @@ class Settings:
     base_url: str
     integration_id: int | None
     config_path: Path | None  # the docsvc.yaml that was read, if any
+    # Where each value came from ("$DOCSVC_API_KEY", "./docsvc.yaml", ...): for
+    # `config list`, `whoami`, and errors that must name the setting to fix.
+    sources: Mapping[str, str] = field(default_factory=dict)
+
+    def source(self, name: str) -> str:
+        return self.sources.get(name, DEFAULT_SOURCE)
 
     def require_key(self) -> str:
         if not self.api_key:
@@ -57,27 +74,83 @@ class Settings:
                 f"integration_id={self.integration_id!r}, config_path={self.config_path!r})")
 
 
-def _read_file(path: Path) -> dict:
+def mask_key(key: str | None) -> str:
+    """A key as it may be shown: its public prefix and last two characters, never the secret."""
+    if not key:
+        return "(not set)"
+    if len(key) < 12:
+        return "*" * len(key)
+    return f"{key[:4]}…{key[-2:]}"
+
+
+def check_base_url(value: str, source: str) -> str:
+    """The base URL without a trailing slash; a URL without an http(s) scheme is a ConfigError that
+    names where it came from and what to write instead."""
+    url = value.strip()
+    scheme, sep, rest = url.partition("://")
+    if not sep:
+        url = url.rstrip("/")
+        raise ConfigError(f"{source}: base URL {url!r} has no scheme; write http://{url} or https://{url}")
+    if scheme.lower() not in ("http", "https"):
+        raise ConfigError(f"{source}: base URL {url!r} must start with http:// or https://")
+    if not rest.strip("/"):
+        raise ConfigError(f"{source}: base URL {url!r} has no host")
+    return url.rstrip("/")
+
+
+def user_config_path(env: Mapping[str, str] | None = None) -> Path:
+    """The per-user config file: ``$DOCSVC_CONFIG_DIR/config.yaml``, else the platform's user
+    config directory (``~/.config/docsvc`` on Linux, honouring ``XDG_CONFIG_HOME``)."""
+    env = os.environ if env is None else env
+    if env.get("DOCSVC_CONFIG_DIR"):
+        return Path(env["DOCSVC_CONFIG_DIR"]) / USER_CONFIG_FILE
+    import platformdirs  # lazy: only commands that read settings pay for it
+
+    return Path(platformdirs.user_config_dir("docsvc", appauthor=False)) / USER_CONFIG_FILE
+
+
+def write_user_config(path: Path, values: Mapping[str, str | None]) -> None:
+    """Write the per-user config with mode 0600 (its folder 0700), atomically: a crash leaves
+    the old file or the new one, and the key is never readable by others, not even briefly."""
+    import yaml
+
+    from .files import write_atomically
+
+    path.parent.mkdir(mode=0o700, parents=True, exist_ok=True)
+    data = {k: v for k, v in values.items() if v is not None}
+    text = "# Written by `docsvc login`; holds a secret: keep it private (mode 0600).\n"
+    write_atomically(path, text + yaml.safe_dump(data, default_flow_style=False, sort_keys=True), mode=0o600)
+
+
+def read_user_config(env: Mapping[str, str] | None = None) -> tuple[Path, dict]:
+    """The per-user config's path and its values (empty when there is no file yet)."""
+    path = user_config_path(env)
+    return path, (_read_file(path, str(path)) if path.is_file() else {})
+
+
+def _read_file(path: Path, label: str | None = None) -> dict:
+    """The mapping in a settings file; errors name it by ``label`` (default: its file name)."""
+    label = label or path.name
     import yaml  # lazy: only when the file exists
 
     try:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
-        raise ConfigError(f"{path.name}: cannot be read ({exc.strerror})") from None
+        raise ConfigError(f"{label}: cannot be read ({exc.strerror})") from None
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
         mark = getattr(exc, "problem_mark", None)
         where = f" at line {mark.line + 1}" if mark is not None else ""
-        raise ConfigError(f"{path.name}: not valid YAML{where}") from None
+        raise ConfigError(f"{label}: not valid YAML{where}") from None
     if data is None:
         return {}
     if not isinstance(data, dict):
-        raise ConfigError(f"{path.name}: must be a mapping of keys ({', '.join(_FILE_KEYS)})")
+        raise ConfigError(f"{label}: must be a mapping of keys ({', '.join(_FILE_KEYS)})")
     for key in ("api_key", "base_url"):
         value = data.get(key)
         if value is not None and not isinstance(value, str):
-            raise ConfigError(f"{path.name}: {key} must be a string")
+            raise ConfigError(f"{label}: {key} must be a string")
     return data
 
 
@@ -96,19 +169,44 @@ def _parse_integration_id(value: object, path: Path) -> int | None:
     return number
 
 
-def load_settings(env: Mapping[str, str] | None = None, cwd: Path | None = None) -> Settings:
-    """Read the settings; raises ConfigError for a malformed file. Does not require a key."""
+def load_settings(env: Mapping[str, str] | None = None, cwd: Path | None = None,
+                  flags: Mapping[str, str | None] | None = None) -> Settings:
+    """Read the settings; raises ConfigError for a malformed file or base URL. Does not require a
+    key. ``flags`` are command-line values (``base_url``), the strongest source."""
     env = os.environ if env is None else env
     cwd = Path.cwd() if cwd is None else cwd
-    path = cwd / CONFIG_FILE
-    data: dict = _read_file(path) if path.is_file() else {}
-    api_key = env.get("DOCSVC_API_KEY") or data.get("api_key") or None
-    base_url = env.get("DOCSVC_BASE_URL") or data.get("base_url") or DEFAULT_BASE_URL
+    project = cwd / CONFIG_FILE
+    project_data: dict = _read_file(project) if project.is_file() else {}
+    user, user_data = read_user_config(env)
+    layers = [  # strongest first: (source name, values)
+        ("--base-url", {"base_url": (flags or {}).get("base_url")}),
+        ("$DOCSVC_API_KEY", {"api_key": env.get("DOCSVC_API_KEY")}),
+        ("$DOCSVC_BASE_URL", {"base_url": env.get("DOCSVC_BASE_URL")}),
+        (f"./{CONFIG_FILE}", {k: project_data.get(k) for k in ("api_key", "base_url")}),
+        (f"{USER_SOURCE} {user}", {k: user_data.get(k) for k in ("api_key", "base_url")}),
+    ]
+    values: dict[str, str] = {}
+    sources: dict[str, str] = {}
+    for source, layer in layers:
+        for name, value in layer.items():
+            if name not in values and value and value.strip():
+                values[name], sources[name] = value.strip(), source
+    key = values.get("api_key")
+    if key is not None and any(c.isspace() or not c.isprintable() for c in key):
+        # A header cannot carry it; say so here rather than fail deep inside the HTTP library.
+        raise ConfigError(f"{sources['api_key']}: the API key contains spaces or control characters")
+    base_url = DEFAULT_BASE_URL
+    if "base_url" in values:
+        base_url = check_base_url(values["base_url"], sources["base_url"])
+    integration_id = _parse_integration_id(project_data.get("integration_id"), project)
+    if integration_id is not None:
+        sources["integration_id"] = f"./{CONFIG_FILE}"
     return Settings(
-        api_key=api_key.strip() if api_key else None,
-        base_url=base_url.rstrip("/"),
-        integration_id=_parse_integration_id(data.get("integration_id"), path),
-        config_path=path if path.is_file() else None,
+        api_key=key,
+        base_url=base_url,
+        integration_id=integration_id,
+        config_path=project if project.is_file() else None,
+        sources=sources,
     )
 
 

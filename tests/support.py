@@ -13,6 +13,7 @@ import signal
 import socket
 import subprocess
 import sys
+import tempfile
 import threading
 import time
 import uuid
@@ -41,9 +42,15 @@ def free_port() -> int:
         return sock.getsockname()[1]
 
 
+# A user config directory of the tests' own: a developer's `docsvc login` must not leak in.
+NO_USER_CONFIG = Path(tempfile.mkdtemp(prefix="docsvc-tests-config-"))
+
+
 def clean_env(**extra: str) -> dict[str, str]:
-    """The environment minus any DOCSVC_* settings of the developer's shell."""
+    """The environment minus any DOCSVC_* settings of the developer's shell, and an empty
+    per-user config (unless ``extra`` names one)."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("DOCSVC_")}
+    env["DOCSVC_CONFIG_DIR"] = str(NO_USER_CONFIG)
     env.update(extra)
     return env
 
@@ -92,6 +99,7 @@ class LocalService:
     env_extra: dict[str, str] = field(default_factory=dict)
     port: int = field(default_factory=free_port)
     process: subprocess.Popen | None = None
+    shared_data_dir: Path | None = None  # one data directory for several processes (``scaled_out``)
 
     @property
     def base_url(self) -> str:
@@ -99,7 +107,7 @@ class LocalService:
 
     @property
     def data_dir(self) -> Path:
-        return self.workdir / "data"
+        return self.shared_data_dir or self.workdir / "data"
 
     def env(self) -> dict[str, str]:
         # The tests' pages are on loopback; tests of the egress policy set their own.
@@ -202,6 +210,48 @@ class GitRemote:
             git("checkout", "-q", "main", cwd=self.work)
 
 
+def generated_docs(root: Path, name: str, files: int) -> "GitRemote":
+    """A docs remote of ``files`` small generated Markdown pages (plus docs/index.md), in one commit:
+    a sync of it is real work that lasts long enough to be watched (and cut off)."""
+    remote = GitRemote(root, name, {"docs/index.md": "# Index\n"})
+    for n in range(files):
+        folder = remote.work / "docs" / f"s{n % 100}"
+        folder.mkdir(parents=True, exist_ok=True)
+        (folder / f"p{n}.md").write_text(f"# Page {n}\n\nmarker{n} lives here.\n")
+    git("add", "-A", cwd=remote.work)
+    git("commit", "-q", "-m", "many pages", cwd=remote.work)
+    git("push", "-q", "origin", "main", cwd=remote.work)
+    return remote
+
+
+def scaled_out(db_url: str, root: Path, count: int, env_extra: dict[str, str] | None = None) -> list[LocalService]:
+    """``count`` service processes on one database and one data directory, as a scaled-out
+    deployment runs them: each with its own port, working directory and instance id (its mirror
+    cache). Started together, so their migrations meet too. Not yet started when one fails."""
+    shared = root / "shared-data"
+    services = [LocalService(db_url=db_url, workdir=root / f"process-{n}", shared_data_dir=shared,
+                             env_extra={"DOCSVC_SERVER_INSTANCE_ID": f"p{n}", **(env_extra or {})})
+                for n in range(count)]
+    errors: list[BaseException] = []
+
+    def start(svc: LocalService) -> None:
+        try:
+            svc.start()
+        except BaseException as exc:  # reported below, in the caller's thread
+            errors.append(exc)
+
+    threads = [threading.Thread(target=start, args=(svc,)) for svc in services]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    if errors:
+        for svc in services:
+            svc.stop()
+        raise errors[0]
+    return services
+
+
 def connected_org(svc: LocalService, root: Path, org: str, docs: dict[str, str] | None = None) -> tuple[str, str]:
     """An organisation with a code and a docs remote connected as one integration.
 
@@ -213,6 +263,21 @@ def connected_org(svc: LocalService, root: Path, org: str, docs: dict[str, str] 
     integration = svc.admin("integrations", "add", "--org", org, "--name", "app", "--code-repo", str(code.bare),
                             "--docs-repo", str(docs_remote.bare))
     return key, integration
+
+
+class JsonHandler(http.server.BaseHTTPRequestHandler):
+    """A quiet request handler for the tests' small fake services, with a JSON answer."""
+
+    def log_message(self, *args) -> None:
+        pass
+
+    def send_json(self, status: int, body) -> None:
+        data = json.dumps(body).encode()
+        self.send_response(status)
+        self.send_header("Content-Type", "application/json")
+        self.send_header("Content-Length", str(len(data)))
+        self.end_headers()
+        self.wfile.write(data)
 
 
 class Redirect(str):

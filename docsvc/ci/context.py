@@ -60,8 +60,13 @@ def detect_provider(env: Mapping[str, str]) -> str:
     return "local"
 
 
+def provider_of(requested: str | None, env: Mapping[str, str]) -> str:
+    """The CI system to report to: the one asked for, or the one the environment shows."""
+    return detect_provider(env) if requested in (None, "", "auto") else requested
+
+
 def detect(provider: str, env: Mapping[str, str], cwd: Path | None = None) -> CiContext:
-    provider = detect_provider(env) if provider in (None, "", "auto") else provider
+    provider = provider_of(provider, env)
     return {"github": _github, "gitlab": _gitlab, "jenkins": _jenkins, "local": _local}[provider](env, cwd)
 
 

@@ -4,22 +4,26 @@ waits for the job and returns an ``Outcome`` that every CI system reports in its
 from __future__ import annotations
 
 import json
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
 from ..endpoints import CONVERT_TARGETS
 from .context import CiContext
+from ..files import write_atomically
 from .providers import Finding, Reporter
 from .screenshots import collect
 from .settings import CiSettings, InputError
 
 
 
+RESULT_OUTPUT_LIMIT = 1024  # bytes of JSON kept in the ``result`` output; all of it is in result-file
+
+
 @dataclass
 class Outcome:
     title: str
-    status: str  # completed | failed | running | dry-run
+    status: str  # completed | failed | running | dry-run | skipped
     job_id: str | None = None
     result: Any = None
     url: str | None = None
@@ -30,15 +34,25 @@ class Outcome:
     error: str | None = None
     facts: list[tuple[str, str]] = field(default_factory=list)  # rows of the summary table
 
-    def outputs(self) -> dict[str, str]:
+    def outputs(self, result_file: str | None = None) -> dict[str, str]:
+        """Small values only: GitHub caps a step's outputs at 1 MiB and GitLab a dotenv report at
+        5 KB, so ``result`` holds the JSON only while it is small; ``result_file`` has all of it."""
+        result = json.dumps(self.result, ensure_ascii=False) if self.result is not None else ""
+        counts = {"error": 0, "warning": 0}
+        for f in self.findings:
+            if f.severity in counts:
+                counts[f.severity] += 1
         return {
             "job-id": self.job_id or "",
             "status": self.status,
-            "result": json.dumps(self.result, ensure_ascii=False) if self.result is not None else "",
+            "result": result if len(result.encode()) <= RESULT_OUTPUT_LIMIT else "",
+            "result-file": result_file or "",
             "url": self.url or "",
             "item-id": str(self.item_id) if self.item_id is not None else "",
             "output-path": self.output_path or "",
             "pull-requests": "\n".join(self.pull_requests),
+            "errors": str(counts["error"]),
+            "warnings": str(counts["warning"]),
         }
 
 
@@ -83,6 +97,9 @@ def plan_sync(s: CiSettings, ctx: CiContext) -> Plan:
 
 # --- docflow ----------------------------------------------------------------------------------
 
+# Events that carry a pull request (GitHub, GitLab pipeline sources); others, such as a push, never do.
+_PR_EVENTS = ("pull_request", "pull_request_target", "pull_request_review", "pull_request_review_comment",
+              "merge_request_event", "external_pull_request_event")
 _PR_FIELDS = (("number", "pr_number"), ("title", "pr_title"), ("body", "pr_body"), ("author", "pr_author"))
 
 
@@ -104,7 +121,14 @@ def pr_data(s: CiSettings, ctx: CiContext) -> dict[str, Any]:
         data["fork"] = True
     from .settings import BY_NAME
 
+    if data["body"] is None:
+        # Some systems never tell the description (Jenkins has no CHANGE_* variable for it): an
+        # empty body is a valid pull request; the plan then rests on the code alone.
+        data["body"] = ""
     missing = [BY_NAME[name] for key, name in _PR_FIELDS if data[key] is None]
+    if missing and pr is None and ctx.event and ctx.event not in _PR_EVENTS:
+        raise InputError(f"docflow: this run is a {ctx.event} event, not a pull request: run the step on "
+                         f"pull requests, or pass " + ", ".join(spec.flag for spec in missing))
     if missing:
         where = {"github": "a pull_request event payload", "gitlab": "merge request pipeline variables",
                  "jenkins": "CHANGE_* variables of a multibranch pull request build"}.get(ctx.provider)
@@ -139,14 +163,31 @@ def plan_docflow(s: CiSettings, ctx: CiContext) -> Plan:
 
 # --- convert ----------------------------------------------------------------------------------
 
+def read_spec(source: Path, flag: str, *, bundled: bool) -> str:
+    """A spec file of the workspace as text; an OpenAPI spec split across files (``$ref:
+    ./schemas/pet.yaml``) as one document. Each problem is an InputError naming ``flag``."""
+    if not source.is_file():
+        raise InputError(f"{flag}: {source} not found")
+    try:
+        content = source.read_text(encoding="utf-8", errors="strict") if source.stat().st_size else ""
+    except UnicodeDecodeError:
+        raise InputError(f"{flag}: {source} is not UTF-8 text") from None
+    if not content.strip():
+        raise InputError(f"{flag}: {source} is empty")
+    if bundled:
+        from ..bundle import BundleError, bundle
+
+        try:
+            content = bundle(source, content).text
+        except BundleError as exc:
+            raise InputError(f"{flag}: {exc}") from None
+    return content
+
+
 def plan_convert(s: CiSettings, ctx: CiContext) -> Plan:
     _require(s, "input_file", "source_type")
     source = Path(s.input_file)
-    if not source.is_file():
-        raise InputError(f"--input-file: {source} not found")
-    content = source.read_text(encoding="utf-8", errors="strict") if source.stat().st_size else ""
-    if not content.strip():
-        raise InputError(f"--input-file: {source} is empty")
+    content = read_spec(source, "--input-file", bundled=s.source_type == "openapi")
     output = Path(s.output) if s.output else source.with_suffix(CONVERT_TARGETS[s.target])
     if output.resolve() == source.resolve():
         raise InputError(f"--output: {output} would overwrite the input; choose another path")
@@ -155,10 +196,7 @@ def plan_convert(s: CiSettings, ctx: CiContext) -> Plan:
         document = result.get("document") or result.get("content")
         if not isinstance(document, str):
             raise InputError("convert: the service's result holds no document")
-        output.parent.mkdir(parents=True, exist_ok=True)
-        partial = output.with_name(output.name + ".partial")
-        partial.write_text(document, encoding="utf-8")
-        partial.replace(output)  # never a half-written result in place of a good one
+        write_atomically(output, document)  # never a half-written result in place of a good one
         out.output_path, out.url = str(output), result.get("url")
         out.item_id = result.get("item_id") or result.get("conversion_id")
         out.facts += [("Input", str(source)), ("Format", s.target), ("Written to", str(output))]
@@ -226,9 +264,14 @@ def findings_of(result: dict) -> list[Finding]:
 def plan_validate(s: CiSettings, ctx: CiContext) -> Plan:
     flags = {k: s.values[k] for k in ("run_swagger", "run_redocly", "run_ai_fix", "run_ai_content")
              if s.values[k] is not None}
+    upload = None
+    if s.file:  # the spec of the pull request, not the one saved on the service
+        upload = (Path(s.file).name, read_spec(Path(s.file), "--file", bundled=True))
 
     def finish(result: dict, out: Outcome) -> None:
         out.findings = findings_of(result)
+        if upload is not None:  # point annotations at the file in the workspace
+            out.findings = [replace(f, file=s.file) if f.file in (None, "", upload[0]) else f for f in out.findings]
         out.item_id = result.get("scan_id")  # the api-scans item: input scan-id of api-scan-pr
         errors = sum(f.severity == "error" for f in out.findings)
         warnings = sum(f.severity == "warning" for f in out.findings)
@@ -237,7 +280,9 @@ def plan_validate(s: CiSettings, ctx: CiContext) -> Plan:
         if failing:
             out.status, out.error = "failed", f"{errors} error(s), {warnings} warning(s) (fail-on {s.fail_on})"
 
-    return Plan("API-readiness validation", "POST", "/oas/validate", flags, lambda c: c.oas.validate(**flags), finish)
+    body = dict(flags, file=f"<{len(upload[1])} characters of {s.file}>") if upload else flags
+    title = f"API-readiness validation of {s.file}" if upload else "API-readiness validation"
+    return Plan(title, "POST", "/oas/validate", body, lambda c: c.oas.validate(**flags, file=upload), finish)
 
 
 # --- check ------------------------------------------------------------------------------------

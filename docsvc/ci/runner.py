@@ -1,4 +1,9 @@
-"""Parse, resolve, detect, run, report: the one path every CI operation takes."""
+"""Parse, resolve, detect, run, report: the one path every CI operation takes.
+
+Whatever happens (bad input, no key, a failed job, a service that never answers) the step ends
+the same way: one error annotation, the job summary, the outputs and the report files, then a
+typed exit code. ``--timeout`` bounds the whole step, HTTP calls included.
+"""
 
 from __future__ import annotations
 
@@ -11,10 +16,14 @@ from typing import Mapping, Sequence, TextIO
 
 from .. import exit_codes
 from . import context as ci_context
+from ..files import write_atomically
 from .operations import PLANNERS, Outcome, carry_out
 from .providers import Finding, reporter_for
 from .settings import INPUTS, OPERATIONS, CiSettings, InputError
 from .summary import render
+
+FORK_NOTE = ("skipped: a pull request from a fork gets no secrets, so there is no API key; "
+             "see the README's workflow_run pattern to run docsvc for fork pull requests")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -42,34 +51,37 @@ def main(argv: Sequence[str] | None = None, *, env: Mapping[str, str] | None = N
     stream = stream or sys.stdout
     args = parser().parse_args(argv)
     flags = {k: v for k, v in vars(args).items() if k != "operation"}
+    settings, problems = CiSettings.read(args.operation, flags, env)
     try:
-        settings = CiSettings.resolve(args.operation, flags, env)
         ctx = ci_context.detect(settings.ci_provider, env, cwd)
     except InputError as exc:
-        return _fail_early(stream, str(exc))
+        problems.append(str(exc))
+        ctx = ci_context.CiContext(provider=ci_context.provider_of(settings.ci_provider, env))
     reporter = reporter_for(ctx.provider, env, settings, stream)
-    if settings.api_key:
-        reporter.mask(settings.api_key)  # before anything else is printed
+    for secret in (settings.api_key, settings.comment_token):
+        if secret:
+            reporter.mask(secret)  # before anything else is printed
     for note in ctx.notes:
         reporter.finding(Finding("notice", note))
-    try:
-        plan = PLANNERS[settings.operation](settings, ctx)
-    except InputError as exc:
-        for line in str(exc).splitlines():
-            reporter.finding(Finding("error", line))
-        return exit_codes.USAGE
+    title = f"{args.operation}"
+    plan = None
+    if not problems:
+        try:
+            plan = PLANNERS[settings.operation](settings, ctx)
+            title = plan.title
+        except InputError as exc:
+            problems.append(str(exc))
+    if problems:  # each an error annotation of its own, and all of them in the summary
+        findings = [Finding("error", line) for problem in problems for line in problem.splitlines() if line]
+        return _finish(Outcome(title, "failed", findings=findings), settings, reporter, ctx, exit_codes.USAGE)
     if not settings.api_key:
-        reporter.write("Error: DOCSVC_API_KEY missing")
-        return exit_codes.AUTH
+        if ctx.pull_request is not None and ctx.pull_request.fork:
+            return _finish(Outcome(title, "skipped", error=FORK_NOTE), settings, reporter, ctx, exit_codes.OK)
+        return _finish(Outcome(title, "failed", error="DOCSVC_API_KEY missing"), settings, reporter, ctx,
+                       exit_codes.AUTH)
     if settings.dry_run:
         return _dry_run(plan, settings, reporter, ctx)
     return _run(plan, settings, reporter, ctx, transport)
-
-
-def _fail_early(stream: TextIO, message: str) -> int:
-    for line in message.splitlines():
-        stream.write(f"Error: {line}\n")
-    return exit_codes.USAGE
 
 
 def _dry_run(plan, settings: CiSettings, reporter, ctx) -> int:
@@ -78,8 +90,7 @@ def _dry_run(plan, settings: CiSettings, reporter, ctx) -> int:
     for note in plan.notes:
         reporter.write(note)
     outcome = Outcome(plan.title, "dry-run", facts=[("Request", f"{plan.method} /api/v1{plan.path}")])
-    _report(outcome, reporter, ctx)
-    return exit_codes.OK
+    return _finish(outcome, settings, reporter, ctx, exit_codes.OK)
 
 
 def _run(plan, settings: CiSettings, reporter, ctx, transport) -> int:
@@ -87,7 +98,9 @@ def _run(plan, settings: CiSettings, reporter, ctx, transport) -> int:
 
     options = {"transport": transport} if transport is not None else {}
     try:
-        with Client(settings.api_key, settings.base_url, **options) as client:
+        # 0 means "start the job, don't wait for it": then only the wait is cut short.
+        with Client(settings.api_key, settings.base_url, **options) as client, \
+                client.deadline(settings.timeout or None):
             outcome = carry_out(plan, client, reporter, settings.timeout)
     except InputError as exc:
         outcome = Outcome(plan.title, "failed", error=str(exc))
@@ -96,28 +109,68 @@ def _run(plan, settings: CiSettings, reporter, ctx, transport) -> int:
         if failure is None:
             raise
         message, code = failure
-        outcome = Outcome(plan.title, "failed", error=message)
-        _report(outcome, reporter, ctx)
-        return code
-    _report(outcome, reporter, ctx)
+        return _finish(Outcome(plan.title, "failed", error=message), settings, reporter, ctx, code)
     if outcome.status == "running":
         if settings.timeout_ok:
-            reporter.finding(Finding("warning", f"job {outcome.job_id} is still running after "
-                                                f"{settings.timeout:g} s; not a failure (timeout-ok)"))
-            return exit_codes.OK
-        reporter.finding(Finding("error", f"job {outcome.job_id} is still running after {settings.timeout:g} s"))
-        return exit_codes.TIMEOUT
-    return exit_codes.FAILED if outcome.status == "failed" else exit_codes.OK
+            outcome.findings.append(Finding("warning", f"job {outcome.job_id} is still running after "
+                                                       f"{settings.timeout:g} s; not a failure (timeout-ok)"))
+            return _finish(outcome, settings, reporter, ctx, exit_codes.OK)
+        outcome.error = f"job {outcome.job_id} is still running after {settings.timeout:g} s"
+        return _finish(outcome, settings, reporter, ctx, exit_codes.TIMEOUT)
+    code = exit_codes.FAILED if outcome.status == "failed" else exit_codes.OK
+    return _finish(outcome, settings, reporter, ctx, code)
 
 
-def _report(outcome: Outcome, reporter, ctx) -> None:
+def _finish(outcome: Outcome, settings: CiSettings, reporter, ctx, code: int) -> int:
+    """Report the outcome everywhere it belongs, whatever it is, and return ``code``."""
     for finding in outcome.findings:
         reporter.finding(finding)
-    if outcome.status == "failed" and outcome.error:
+    if outcome.error and outcome.status in ("failed", "running"):
         reporter.finding(Finding("error", f"{outcome.title}: {outcome.error}"))
+    elif outcome.status == "skipped":
+        reporter.finding(Finding("notice", f"{outcome.title}: {outcome.error}"))
+    reporter.close_findings()
     if outcome.status == "completed":
         reporter.write(f"{outcome.title}: completed" + (f" ({outcome.url})" if outcome.url else ""))
-    reporter.outputs(outcome.outputs())
-    reporter.summary(render(outcome, ctx.run_url))
-    if outcome.status == "failed" or outcome.findings:
-        reporter.junit(outcome.findings, "docsvc " + outcome.title)
+    result_file = None
+    if outcome.result is not None:
+        # an absolute path: a later step may run in another folder
+        result_file = str(write_atomically(settings.result_file, json.dumps(outcome.result, indent=2,
+                                                                            ensure_ascii=False) + "\n").resolve())
+    reporter.outputs(outcome.outputs(result_file))
+    markdown = render(outcome, ctx.run_url, result_file=result_file)
+    reporter.summary(markdown)
+    _write_reports(outcome, settings, reporter)
+    _comment(outcome, settings, reporter, ctx, markdown)
+    return code
+
+
+def _write_reports(outcome: Outcome, settings: CiSettings, reporter) -> None:
+    """validate's findings as JUnit (every system), SARIF (GitHub code scanning) and, on GitLab,
+    Code Quality; written for a clean run too, so a dashboard shows it green."""
+    if settings.operation != "validate" or outcome.status in ("dry-run", "skipped"):
+        return
+    from . import reports
+
+    suite = "docsvc " + outcome.title
+    error = outcome.error if outcome.status == "failed" and not outcome.findings else None
+    written = [write_atomically(settings.junit_file, reports.junit(outcome.findings, suite, settings.fail_on, error))]
+    if settings.sarif_file:
+        written.append(write_atomically(settings.sarif_file, reports.sarif(outcome.findings)))
+    if settings.codequality_file and reporter.name == "gitlab":
+        written.append(write_atomically(settings.codequality_file, reports.codequality(outcome.findings)))
+    reporter.write("Reports: " + ", ".join(str(path) for path in written))
+
+
+def _comment(outcome: Outcome, settings: CiSettings, reporter, ctx, markdown: str) -> None:
+    """The step's comment on its pull request, edited in place on every run; only with a token."""
+    if not settings.comment_token or ctx.pull_request is None or outcome.status == "dry-run":
+        return
+    from .comments import CommentError, upsert_comment
+
+    try:
+        url = upsert_comment(ctx, settings.comment_token, settings.operation, markdown, timeout=30)
+    except CommentError as exc:
+        reporter.finding(Finding("warning", f"pull request comment not written: {exc}"))
+    else:
+        reporter.write(f"Pull request comment: {url}")

@@ -49,15 +49,19 @@ I = Input
 INPUTS: tuple[Input, ...] = (
     # Connection and behaviour, for every operation
     I("api_key", "API key of the docs service (store it as a secret)", secret=True),
+    I("comment_token", "token that may comment on the pull request (GitHub: GITHUB_TOKEN with pull-requests: "
+      "write; GitLab: a project access token with api scope); without one, no comment", secret=True),
     I("base_url", "base URL of the docs service", default="http://127.0.0.1:8080"),
     I("ci_provider", "CI system to report to; auto detects it", kind="choice", default="auto", choices=PROVIDERS),
-    I("timeout", "seconds to wait for the job", kind="float", default=1800.0),
+    I("timeout", "seconds the whole step may take, requests included (0: start the job, don't wait)",
+      kind="float", default=1800.0),
     I("timeout_ok", "a job still running at the timeout is a warning (exit 0), not a failure (exit 8)",
       kind="bool", default=False),
     I("dry_run", "check the inputs and print what would be sent, without calling the service",
       kind="bool", default=False),
     I("summary_file", "also write the Markdown summary to this file (Jenkins: archive it)"),
     I("dotenv_file", "GitLab: write the outputs to this dotenv report", default="docsvc.env"),
+    I("result_file", "write the full result as JSON here (default: docsvc-OPERATION-result.json)"),
     # sync and docflow
     I("integration_id", "repository integration ID", kind="int", operations=("sync", "docflow")),
     # docflow: the pull request, detected from the CI context when not given
@@ -91,14 +95,20 @@ INPUTS: tuple[Input, ...] = (
       kind="choice", choices=("prepped",), operations=("api-scan-pr",)),
     I("commit_message", "commit message of the pull requests", operations=("api-scan-pr",)),
     # validate
+    I("file", "the spec file in the workspace to lint (default: the saved API-readiness configuration)",
+      operations=("validate",)),
     I("run_swagger", "run the Swagger checks", kind="bool", operations=("validate",)),
     I("run_redocly", "run the Redocly checks", kind="bool", operations=("validate",)),
     I("run_ai_fix", "run the AI fix stage", kind="bool", operations=("validate",)),
     I("run_ai_content", "run the AI content stage", kind="bool", operations=("validate",)),
     I("fail_on", "which findings fail the step", kind="choice", default="error",
       choices=("never", "warning", "error"), operations=("validate",)),
-    I("junit_file", "GitLab: write validation findings as a JUnit report here",
+    I("junit_file", "write the findings as a JUnit report here (failures: findings at or above fail-on)",
       default="docsvc-junit.xml", operations=("validate",)),
+    I("sarif_file", "write the findings as SARIF 2.1.0 here (GitHub code scanning)", default="docsvc.sarif",
+      operations=("validate",)),
+    I("codequality_file", "GitLab: write the findings as a Code Quality report here",
+      default="docsvc-codequality.json", operations=("validate",)),
     # check
     I("ids", "suggestion IDs to check (default: every open suggestion)", kind="list", operations=("check",)),
     I("dismiss_done", "dismiss suggestions already in the docs", kind="bool", default=False,
@@ -110,7 +120,9 @@ BY_NAME = {i.name: i for i in INPUTS}
 BY_KEBAB = {i.kebab: i for i in INPUTS}
 
 # Outputs every CI system gets, in its own form (GitHub outputs, a GitLab dotenv report, ...).
-OUTPUTS = ("job-id", "status", "result", "url", "item-id", "output-path", "pull-requests")
+# Each stays small: the whole result goes to the file named by result-file.
+OUTPUTS = ("job-id", "status", "result", "result-file", "url", "item-id", "output-path", "pull-requests",
+           "errors", "warnings")
 
 
 class InputError(ValueError):
@@ -165,6 +177,12 @@ def convert(spec: Input, raw: Any, origin: str) -> Any:
             raise InputError(f"{origin}: expected one of {', '.join(spec.choices)}, got {raw!r}")
         return text
     text = str(raw)
+    if spec.secret:
+        # A secret pasted with a trailing newline is the common case; one with a space or a
+        # control character inside cannot go in a header and is refused by name, never shown.
+        text = text.strip()
+        if any(c.isspace() or not c.isprintable() for c in text):
+            raise InputError(f"{origin}: contains spaces or control characters")
     return text if text.strip() else None
 
 
@@ -185,16 +203,33 @@ class CiSettings:
 
     @classmethod
     def resolve(cls, operation: str, flags: Mapping[str, Any], env: Mapping[str, str]) -> "CiSettings":
-        """Flags (already parsed, None when absent) beat ``DOCSVC_*`` variables beat defaults."""
+        """Flags (already parsed, None when absent) beat ``DOCSVC_*`` variables beat defaults.
+        Raises InputError naming every malformed input, one a line."""
+        settings, problems = cls.read(operation, flags, env)
+        if problems:
+            raise InputError("\n".join(problems))
+        return settings
+
+    @classmethod
+    def read(cls, operation: str, flags: Mapping[str, Any], env: Mapping[str, str]) -> tuple["CiSettings", list[str]]:
+        """The settings, with the default in place of each malformed input, and the problems: a step
+        with bad input still has what it needs to report (its summary file, its provider)."""
         if operation not in OPERATIONS:
             raise InputError(f"unknown operation {operation!r}; operations: {', '.join(OPERATIONS)}")
         values: dict[str, Any] = {}
+        problems: list[str] = []
         for spec in INPUTS:
-            if flags.get(spec.name) not in (None, (), ""):
-                value = convert(spec, flags[spec.name], spec.flag)
-            elif env.get(spec.env) not in (None, ""):
-                value = convert(spec, env[spec.env], spec.env)
-            else:
+            try:
+                if flags.get(spec.name) not in (None, (), ""):
+                    value = convert(spec, flags[spec.name], spec.flag)
+                elif env.get(spec.env) not in (None, ""):
+                    value = convert(spec, env[spec.env], spec.env)
+                else:
+                    value = spec.default
+            except InputError as exc:
+                problems.append(str(exc))
                 value = spec.default
             values[spec.name] = value
-        return cls(operation, values)
+        if not values["result_file"]:
+            values["result_file"] = f"docsvc-{operation}-result.json"
+        return cls(operation, values), problems

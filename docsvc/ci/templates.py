@@ -1,6 +1,10 @@
-"""Render the jinja2 templates of ``templates/``: the composite action's ``action.yml``, and the
-GitHub workflow, GitLab CI/CD component and Jenkins shared-library step that ``docsvc ci init``
-writes into a user's repository. Every input name comes from the one contract in ``settings``."""
+"""Render the jinja2 templates of ``docsvc/ci/jinja/``: the composite action's ``action.yml``,
+and the GitHub workflow, GitLab CI/CD component and Jenkins shared-library step that ``docsvc ci
+init`` writes into a user's repository. Every input name comes from the one contract in ``settings``.
+
+The templates are package data, read through ``importlib.resources`` (jinja2's PackageLoader), so
+an editable checkout, a wheel in site-packages, a ``pip install --target`` folder and a zip import
+all render the same files."""
 
 from __future__ import annotations
 
@@ -9,28 +13,22 @@ from pathlib import Path
 
 from .settings import INPUTS, OPERATIONS, OUTPUTS
 
+# The checkout's root: only meaningful in a checkout (scripts/render-templates and the tests write
+# and compare the committed examples there); an installed package never uses it.
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "templates" / "examples"
-
-
-def _templates_folder() -> Path:
-    """templates/ of a checkout (editable install, the action's folder), else the copy an
-    installed wheel puts under <prefix>/share/docsvc/templates."""
-    import sys
-
-    for folder in (ROOT / "templates", Path(sys.prefix) / "share" / "docsvc" / "templates"):
-        if (folder / "action.yml.j2").is_file():
-            return folder
-    raise RuntimeError("the docsvc templates are missing from this installation (reinstall docsvc-cli)")
 
 OUTPUT_DESCRIPTIONS = {
     "job-id": "ID of the service job that ran",
     "status": "completed, failed, running (still running at the timeout) or dry-run",
-    "result": "the job's result as JSON",
+    "result": "the job's result as JSON, when it is under 1 KiB (result-file always has all of it)",
+    "result-file": "path of the JSON file holding the job's whole result",
     "url": "link to the result in the service, when there is one",
     "item-id": "ID of the item the operation created (suggestion, conversion)",
     "output-path": "convert: where the document was written",
     "pull-requests": "api-scan-pr: the pull requests opened, one URL per line",
+    "errors": "number of error findings (validate, api-scan-pr)",
+    "warnings": "number of warning findings (validate)",
 }
 
 KINDS = ("github", "gitlab", "jenkins")
@@ -46,6 +44,11 @@ class InitOptions:
     spec_file: str = "openapi.yaml"
     job_name: str = "docsvc"
     credentials_id: str = "docsvc-api-key"
+    # Where docsvc's own repository lives: the GitLab component project (catalog path on the
+    # user's GitLab server) and the Git URL the Jenkins library installs from. Each install is
+    # pinned to a commit or tag of it, never to a package name someone else could register.
+    gitlab_project: str = "docsvc/docsvc-action"
+    repository: str = "https://github.com/docsvc/docsvc-action.git"
     extra: dict = field(default_factory=dict)
 
 
@@ -53,7 +56,8 @@ class InitOptions:
 TARGETS = {
     "github": {"github-workflow.yml.j2": ".github/workflows/docsvc.yml"},
     "gitlab": {"gitlab-component.yml.j2": "templates/docsvc.yml", "gitlab-ci-include.yml.j2": ".gitlab-ci.docsvc.yml"},
-    "jenkins": {"jenkins-step.groovy.j2": "vars/docsvc.groovy", "Jenkinsfile.j2": "Jenkinsfile.docsvc"},
+    "jenkins": {"jenkins-step.groovy.j2": "vars/docsvc.groovy", "jenkins-help.txt.j2": "vars/docsvc.txt",
+                "Jenkinsfile.j2": "Jenkinsfile.docsvc"},
 }
 
 
@@ -62,12 +66,13 @@ def _environment():
         import jinja2
     except ImportError:  # pragma: no cover - a dependency of docsvc-cli
         raise RuntimeError("jinja2 is missing: pip install jinja2") from None
-    env = jinja2.Environment(loader=jinja2.FileSystemLoader(str(_templates_folder())), keep_trailing_newline=True,
+    env = jinja2.Environment(loader=jinja2.PackageLoader("docsvc.ci", "jinja"), keep_trailing_newline=True,
                              undefined=jinja2.StrictUndefined, autoescape=False)
     import json
 
     env.globals.update(gh=lambda expr: "${{ " + expr + " }}", gl=lambda expr: "$[[ " + expr + " ]]")
     env.filters["q"] = lambda text: json.dumps(str(text), ensure_ascii=False)  # a YAML double-quoted string
+    env.filters["flow"] = lambda value: json.dumps(value, ensure_ascii=False)  # YAML flow: typed scalars, lists
     env.filters["camel"] = lambda name: name.split("_")[0] + "".join(p.title() for p in name.split("_")[1:])
     return env
 
@@ -90,10 +95,28 @@ class _InputView:
             return ",".join(value)
         return str(value)
 
+    @property
+    def gitlab(self) -> dict:
+        """The GitLab ``spec:inputs`` entry: booleans and numbers typed (GitLab checks them before
+        the pipeline starts), choices as ``options``, ids as digit strings (no default: optional)."""
+        spec = self.spec
+        if spec.kind == "bool":
+            return {"type": "boolean", "default": bool(spec.default)}
+        if spec.kind == "float" and spec.default is not None:
+            return {"type": "number", "default": int(spec.default) if float(spec.default).is_integer() else spec.default}
+        if spec.kind == "int":
+            return {"default": "", "regex": "^[0-9]*$"}
+        if spec.kind == "choice":
+            default = self.default_text if spec.default is not None else ""
+            return {"default": default, "options": ([] if default else [""]) + list(spec.choices)}
+        return {"default": self.default_text if spec.default not in (None, ()) else ""}
+
 
 def context(options: InitOptions | None = None) -> dict:
+    from .. import __version__
+
     return {"inputs": [_InputView(i) for i in INPUTS], "operations": OPERATIONS, "outputs": OUTPUTS,
-            "output_descriptions": OUTPUT_DESCRIPTIONS, "o": options or InitOptions()}
+            "output_descriptions": OUTPUT_DESCRIPTIONS, "o": options or InitOptions(), "version": __version__}
 
 
 def render_template(name: str, options: InitOptions | None = None) -> str:

@@ -6,18 +6,31 @@ import click
 
 from .context import client
 from .output import columns, emit, json_option
+from .examples import examples
 
 
+@examples(
+    'docsvc admin users list',
+    'docsvc admin integrations list --json',
+)
 @click.group()
 def admin() -> None:
     """Organisation listings (System Administrators only)."""
 
 
+@examples(
+    'docsvc admin users list',
+    'docsvc admin users list --json',
+)
 @admin.group()
 def users() -> None:
     """Users of your organisation."""
 
 
+@examples(
+    'docsvc admin users list',
+    'docsvc admin users list --json',
+)
 @users.command("list")
 @json_option
 def list_users(as_json: bool) -> None:
@@ -28,11 +41,19 @@ def list_users(as_json: bool) -> None:
          getattr(u, "role_name", None) or u.role or ""] for u in us]), empty="No users.")
 
 
+@examples(
+    'docsvc admin integrations list',
+    'docsvc admin integrations list --json',
+)
 @admin.group()
 def integrations() -> None:
     """Repository integrations of your organisation."""
 
 
+@examples(
+    'docsvc admin integrations list',
+    'docsvc admin integrations list --json',
+)
 @integrations.command("list")
 @json_option
 def list_integrations(as_json: bool) -> None:

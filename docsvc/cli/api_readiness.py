@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from .. import exit_codes
 from .context import CliExit, client
 from .output import emit, json_option, status
-from .progress import wait_for_job
+from .bundle import remote_refs_option, spec_refused, spec_text
+from .examples import examples
+from .progress import timeout_option, wait_for_job
 
 SEVERITIES = ("error", "warning", "notice")
 STAGES = {"swagger": "structural validation against the OpenAPI schemas",
@@ -38,20 +42,37 @@ def findings_lines(findings: list[dict]) -> list[str]:
     return lines
 
 
+@examples("docsvc validate --no-ai-content --fail-on warning",
+          "docsvc validate --file api/openapi.yaml  # your own spec, split across files or not",
+          "docsvc validate --file openapi.json --no-ai-fix --json")
 @click.command()
 @_stage_options
+@click.option("--file", "spec_file", type=click.Path(path_type=Path, dir_okay=False), default=None,
+              help="check this spec instead of the configured one (bundled into one document first)")
+@remote_refs_option
 @click.option("--fail-on", type=click.Choice(["error", "warning", "never"]), default="error", show_default=True,
               help="exit 1 when findings of this severity (or worse) are found")
-@click.option("--timeout", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
-              help="stop waiting after this long (exit 8); the scan goes on in the service")
+@timeout_option("the scan goes on in the service")
 @json_option
-def validate(fail_on: str, timeout: float | None, as_json: bool, **stages) -> None:
+def validate(spec_file: Path | None, allow_remote_refs: bool, fail_on: str, timeout: float | None, as_json: bool,
+             **stages) -> None:
     """[addition] Run the saved API-readiness configuration and print the findings by severity.
 
     Wraps POST /oas/validate, which the interface leaves without a CLI command. The result is an
-    API scan (api-scans item); open pull requests from it with: docsvc api-scan open-pr SCAN_ID."""
+    API scan (api-scans item); open pull requests from it with: docsvc api-scan open-pr SCAN_ID.
+    With --file the service checks that spec with the same stages and rules (the saved
+    configuration's choices, or the defaults without one); a spec split across files is sent as
+    one document, so lines then count in that document (docsvc bundle shows it)."""
+    from ..client import UnprocessableEntityError
+
+    upload = (spec_file.name, spec_text(spec_file, allow_remote=allow_remote_refs)) if spec_file else None
     api = client()
-    ref = api.oas.validate(**stages)
+    try:
+        ref = api.oas.validate(**stages, file=upload)
+    except UnprocessableEntityError as exc:
+        if spec_file is None:
+            raise
+        raise spec_refused(spec_file, exc) from None
     status(f"API-readiness scan queued (job {ref.job_id})")
     result = wait_for_job(api, ref, "validate", timeout)
     findings = result.get("findings") or []
@@ -59,8 +80,9 @@ def validate(fail_on: str, timeout: float | None, as_json: bool, **stages) -> No
 
     def render(r) -> list[str]:
         spec = r.get("spec") or {}
-        lines = [f"API scan {r.get('scan_id')}: {spec.get('path')} on {spec.get('branch')} "
-                 f"({str(spec.get('commit', ''))[:12]})"]
+        where = "uploaded" if spec.get("uploaded") else (f"on {spec.get('branch')} "
+                                                          f"({str(spec.get('commit', ''))[:12]})")
+        lines = [f"API scan {r.get('scan_id')}: {spec.get('path')} {where}"]
         lines += findings_lines(findings)  # fixes are among them, as notices
         if r.get("generated"):
             lines.append(f"generated {len(r['generated'])} summary/description text(s), each marked as generated")
@@ -75,11 +97,17 @@ def validate(fail_on: str, timeout: float | None, as_json: bool, **stages) -> No
                       exit_codes.FAILED)
 
 
+@examples("docsvc api-scan open-pr 6", "docsvc api-scan open-pr 6 --to source --to docs")
 @click.group("api-scan")
 def api_scan() -> None:
     """API scans: open pull requests with a scan's corrected (or pre-processed) spec."""
 
 
+@examples(
+    "docsvc api-scan open-pr 6",
+    "docsvc api-scan open-pr 6 --to docs --repo 2 --path docs/openapi.yaml",
+    "docsvc api-scan open-pr 6 --to source --source-path api/openapi.yaml -m 'Fix the spec'",
+)
 @api_scan.command("open-pr")
 @click.argument("scan_id", type=click.IntRange(min=1))
 @click.option("--to", "targets", type=click.Choice(["source", "docs"]), multiple=True,

@@ -12,7 +12,8 @@ import click
 from .. import exit_codes
 from .context import CliExit, client
 from .output import columns, emit, json_option, status
-from .progress import wait_for_job
+from .examples import examples
+from .progress import timeout_option, wait_for_job
 
 ACTIONS = {"click": ("selector",), "type": ("selector", "text"), "navigate": ("url",)}
 MODES = ("auto", "always", "off")
@@ -96,12 +97,20 @@ def _refused(exc) -> CliExit:
     return CliExit((problem.detail if problem is not None else None) or str(exc), exit_codes.USAGE)
 
 
+@examples(
+    "docsvc capture create --url http://127.0.0.1:3000 --step 'click:#save:Save the form'",
+    'docsvc capture zoom 4 --mode auto',
+)
 @click.group("capture")
 def capture() -> None:
     """Interactive captures: create one and show it (additions), and read or change its
     zoom-on-click settings."""
 
 
+@examples(
+    "docsvc capture create --url http://127.0.0.1:3000/login --step 'type:#email:ada@example.com:Type the email' --step 'click:button[type=submit]:Sign in'",
+    "docsvc capture create --steps steps.yaml --title 'Sign-in flow' --json",
+)
 @capture.command("create", epilog=STEP_FORM)
 @click.option("--url", "start_url", default=None, metavar="URL",
               help="the page to start from (http or https; or start_url in the --steps file)")
@@ -112,8 +121,7 @@ def capture() -> None:
 @click.option("--title", default=None, help="the capture's title (default: 'Capture of URL')")
 @click.option("--step-timeout", type=click.FloatRange(min=0, min_open=True, max=120), default=None,
               metavar="SECONDS", help="how long a step waits for its element (service default 10)")
-@click.option("--timeout", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
-              help="stop waiting after this long (exit 8); the capture goes on in the service")
+@timeout_option("the capture goes on in the service")
 @json_option
 def create(start_url, steps, steps_file, title, step_timeout, timeout, as_json) -> None:
     """[addition] Walk steps in the service's browser and save them as a capture.
@@ -149,6 +157,10 @@ def create(start_url, steps, steps_file, title, step_timeout, timeout, as_json) 
     emit(result, as_json, render)
 
 
+@examples(
+    'docsvc capture show 4',
+    'docsvc capture show 4 --json',
+)
 @capture.command("show")
 @click.argument("capture_id", type=click.IntRange(min=1))
 @json_option
@@ -179,6 +191,10 @@ def _zoom_steps(ctx, param, values) -> dict[str, str]:
     return settings
 
 
+@examples(
+    'docsvc capture zoom 4',
+    'docsvc capture zoom 4 --mode always --step s2=off',
+)
 @capture.command("zoom")
 @click.argument("capture_id", type=click.IntRange(min=1))
 @click.option("--mode", type=click.Choice(MODES), default=None,

@@ -7,7 +7,8 @@ import click
 from .. import exit_codes
 from .context import CliExit, client
 from .output import emit, json_option, status
-from .progress import wait_for_job
+from .examples import examples
+from .progress import timeout_option, wait_for_job
 
 
 def render(chat) -> list[str]:
@@ -21,16 +22,23 @@ def render(chat) -> list[str]:
     return lines
 
 
+@examples(
+    "docsvc chat ask 'How do I rotate an API key?'",
+    'docsvc chat show 9',
+)
 @click.group()
 def chat() -> None:
     """[addition] DocOps Assistant chats: questions answered from your organisation's indexed docs,
     citing each passage by path and lines. Chats are private: only you see yours."""
 
 
+@examples(
+    "docsvc chat ask 'How do I rotate an API key?'",
+    "docsvc chat ask 'Which settings does sync read?' --json",
+)
 @chat.command("ask")
 @click.argument("question")
-@click.option("--timeout", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
-              help="stop waiting after this long (exit 8); the answer is still saved as your chat")
+@timeout_option("the answer is still saved as your chat")
 @json_option
 def ask(question: str, timeout: float | None, as_json: bool) -> None:
     """[addition] Ask QUESTION; waits, then prints the answer and its sources (path:line-line).
@@ -52,6 +60,10 @@ def ask(question: str, timeout: float | None, as_json: bool) -> None:
     emit(answer, as_json, render)
 
 
+@examples(
+    'docsvc chat show 9',
+    'docsvc chat show 9 --json',
+)
 @chat.command("show")
 @click.argument("chat_id", type=click.IntRange(min=1), metavar="ID")
 @json_option

@@ -9,15 +9,25 @@ import click
 from .. import exit_codes
 from .context import CliExit
 from .output import status
+from .examples import examples
 
 KINDS = ("github", "gitlab", "jenkins")
 
 
+@examples(
+    'docsvc ci init github',
+    'docsvc ci init gitlab --stdout',
+)
 @click.group()
 def ci() -> None:
     """[addition] CI configuration for GitHub Actions, GitLab CI and Jenkins."""
 
 
+@examples(
+    'docsvc ci init github --integration-id 3',
+    'docsvc ci init gitlab --dir ../my-repo --force',
+    'docsvc ci init jenkins --credentials-id docs-key --stdout',
+)
 @ci.command("init")
 @click.argument("kind", type=click.Choice(KINDS))
 @click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
@@ -34,7 +44,7 @@ def ci() -> None:
 @click.option("--stdout", "to_stdout", is_flag=True, help="print instead of writing files")
 def init(kind: str, directory: Path, integration_id: int, action: str, screenshots_dir: str, spec_file: str,
          job_name: str, credentials_id: str, force: bool, to_stdout: bool) -> None:
-    """Render the KIND templates (github, gitlab, jenkins) into a repository."""
+    """[addition] Render the KIND templates (github, gitlab, jenkins) into a repository."""
     from ..ci.templates import InitOptions, render_kind
 
     files = render_kind(kind, InitOptions(integration_id=integration_id, action=action,

@@ -27,7 +27,7 @@ def settings() -> Settings:
     root.ensure_object(dict)
     if "settings" not in root.obj:
         try:
-            loaded = load_settings()
+            loaded = load_settings(flags=root.obj.get("flags"))
         except ConfigError as exc:
             raise CliExit(str(exc), exit_codes.USAGE) from None
         if loaded.config_path is not None and git_tracks(loaded.config_path):
@@ -37,19 +37,31 @@ def settings() -> Settings:
     return root.obj["settings"]
 
 
-def client():
-    """The API client for this command (closed by the root group when the command ends)."""
+def set_flag(name: str, value: str | None) -> None:
+    """A command-line value for a setting (the strongest source); before the settings are read."""
+    root = click.get_current_context().find_root()
+    root.ensure_object(dict)
+    if value is not None:
+        root.obj.setdefault("flags", {})[name] = value
+
+
+def client(api_key: str | None = None):
+    """The API client for this command (closed by the root group when the command ends).
+    ``api_key`` overrides the configured key (``login`` checks a key before saving it)."""
     ctx = click.get_current_context()
     root = ctx.find_root()
     current = settings()
-    if not current.api_key:
+    key = api_key or current.api_key
+    if not key:
         # Exactly this line, exit 4, before any network call (interface: Errors).
         click.echo("Error: DOCSVC_API_KEY missing", err=True)
         ctx.exit(exit_codes.AUTH)
     if "client" not in root.obj:
         from ..client import Client
 
-        root.obj["client"] = root.with_resource(Client.from_settings(current))
+        made = root.with_resource(Client(key, current.base_url))
+        root.with_resource(made.deadline(root.obj.get("deadline")))  # --timeout bounds every request
+        root.obj["client"] = made
     return root.obj["client"]
 
 

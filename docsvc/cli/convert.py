@@ -11,40 +11,16 @@ from ..endpoints import CONVERT_SOURCES, CONVERT_TARGETS
 from .. import exit_codes
 from .context import CliExit, client
 from .output import emit, json_option, status
-from .progress import wait_for_job
+from .bundle import read_spec, remote_refs_option, spec_refused, spec_text
+from .examples import examples
+from ..files import write_atomically
+from .progress import timeout_option, wait_for_job
 
-def read_spec(path: Path) -> str:
-    """The file's text, or one line saying why it cannot be sent."""
-    try:
-        text = path.read_text(encoding="utf-8")
-    except FileNotFoundError:
-        raise CliExit(f"{path}: no such file", exit_codes.USAGE) from None
-    except IsADirectoryError:
-        raise CliExit(f"{path}: is a directory, not a spec file", exit_codes.USAGE) from None
-    except UnicodeDecodeError as exc:
-        raise CliExit(f"{path}: not UTF-8 text (byte {exc.start}); is it a spec?", exit_codes.USAGE) from None
-    except OSError as exc:
-        raise CliExit(f"{path}: {exc.strerror}", exit_codes.USAGE) from None
-    if not text.strip():
-        raise CliExit(f"{path}: the file is empty", exit_codes.USAGE)
-    return text
-
-
-def spec_refused(path: Path, exc) -> CliExit:
-    """The service's 422 about the spec's content, as ``FILE: line N: reason``."""
-    problem = getattr(exc, "problem", None)
-    detail = (problem.detail if problem is not None else None) or str(exc)
-    return CliExit(f"{path}: {detail.removeprefix('content: ')}", exit_codes.USAGE)
-
-
-def write_atomically(path: Path, text: str) -> None:
-    """Never a half-written file in place of a good one."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    partial = path.with_name(path.name + ".partial")
-    partial.write_text(text, encoding="utf-8")
-    partial.replace(path)
-
-
+@examples(
+    "docsvc convert openapi.yaml -t openapi",
+    "docsvc convert api/openapi.yaml -t openapi --target md -o docs/api.md  # split across files: bundled first",
+    "docsvc convert charts/app/values.yaml -t helm --target rst -o docs/values.rst",
+)
 @click.command()
 @click.argument("input_file", type=click.Path(path_type=Path, dir_okay=False))
 @click.option("-t", "--type", "source_type", type=click.Choice(CONVERT_SOURCES), required=True,
@@ -53,19 +29,20 @@ def write_atomically(path: Path, text: str) -> None:
               help="docusaurus = MDX-safe Markdown, sphinx = reStructuredText for Sphinx, or raw md, rst, adoc")
 @click.option("-o", "--output", type=click.Path(path_type=Path, dir_okay=False), default=None,
               help="where to write the result (default: the input's name with the target's extension)")
-@click.option("--timeout", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
-              help="stop waiting after this long (exit 8); the conversion goes on in the service")
+@remote_refs_option
+@timeout_option("the conversion goes on in the service")
 @json_option
-def convert(input_file: Path, source_type: str, target: str, output: Path | None, timeout: float | None,
-            as_json: bool) -> None:
+def convert(input_file: Path, source_type: str, target: str, output: Path | None, allow_remote_refs: bool,
+            timeout: float | None, as_json: bool) -> None:
     """Convert INPUT_FILE into documentation: writes it locally, saves it to your workspace
-    (a Universal Converter item) and prints the link and the local path."""
+    (a Universal Converter item) and prints the link and the local path. An OpenAPI spec split
+    across files ($ref: ./schemas/pet.yaml) is bundled into one document first (docsvc bundle)."""
     from ..client import UnprocessableEntityError
 
     output = output or input_file.with_suffix(CONVERT_TARGETS[target])
     if output.resolve() == input_file.resolve():
         raise CliExit(f"--output: {output} would overwrite the input; choose another path", exit_codes.USAGE)
-    text = read_spec(input_file)
+    text = spec_text(input_file, allow_remote=allow_remote_refs) if source_type == "openapi" else read_spec(input_file)
     api = client()
     try:
         ref = api.convert.create(source_type=source_type, content=text, target_format=target)

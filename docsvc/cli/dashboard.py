@@ -8,6 +8,7 @@ from ..endpoints import TOOLS
 from .context import client
 from .items import RELEASE, WRITER
 from .output import columns, emit, json_option
+from .examples import examples
 
 
 def _progress(p) -> str:
@@ -76,6 +77,11 @@ def render(board, tool: str | None) -> list[str]:
     return out
 
 
+@examples(
+    'docsvc dashboard',
+    'docsvc dashboard --release 3 --writer me',
+    'docsvc dashboard --mine --tool docflows --json',
+)
 @click.command()
 @click.option("--release", type=RELEASE, help="one release's timeline and items (an ID), or 'none' for items "
                                               "without a release")

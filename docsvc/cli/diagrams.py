@@ -9,8 +9,9 @@ import click
 
 from .. import exit_codes
 from .context import CliExit, client
-from .convert import write_atomically
+from ..files import write_atomically
 from .output import emit, json_option, status
+from .examples import examples
 
 
 def _refused(exc, image: Path | None) -> CliExit:
@@ -22,6 +23,11 @@ def _refused(exc, image: Path | None) -> CliExit:
     return CliExit(detail, exit_codes.USAGE)
 
 
+@examples(
+    "docsvc diagram 'The CLI sends the spec; the service converts it; the CLI writes the file'",
+    'docsvc diagram - -o flow.mmd < steps.txt',
+    "docsvc diagram 'Login flow' --image whiteboard.png --json",
+)
 @click.command()
 @click.argument("description", required=False, default="")
 @click.option("--image", type=click.Path(path_type=Path, exists=True, dir_okay=False), default=None,

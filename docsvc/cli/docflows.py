@@ -12,7 +12,8 @@ from .. import exit_codes
 from .context import CliExit, client, settings
 from .items import items
 from .output import emit, json_option, status
-from .progress import wait_for_job
+from .examples import examples
+from .progress import timeout_option, wait_for_job
 from .feature_drafts import RN_SECTIONS
 
 
@@ -29,6 +30,11 @@ def _screenshot_pair(ctx, param, values):
     return pairs
 
 
+@examples(
+    "docsvc docflow --pr-number 42 --pr-title 'Add --retries' --pr-body 'Retries failed uploads' --pr-author ada",
+    "docsvc docflow --pr-number 42 --pr-title 'New settings page' --pr-body 'See the UI' --pr-author ada --screenshot /settings=shots/settings.png --timeout 600",
+    "docsvc docflow --pr-number 42 --pr-title Fix --pr-body '' --pr-author ada --json",
+)
 @click.command()
 @click.option("--pr-number", type=click.IntRange(min=1), required=True)
 @click.option("--pr-title", required=True)
@@ -38,7 +44,7 @@ def _screenshot_pair(ctx, param, values):
 @click.option("--pr-sha", default=None, help="head commit (needed when the preview URL pattern uses {sha})")
 @click.option("--screenshot", "screenshots", multiple=True, callback=_screenshot_pair, metavar="ROUTE=PATH",
               help="a screenshot taken in your CI, for the page at ROUTE (repeatable)")
-@click.option("--timeout", type=click.FloatRange(min=0), default=None, metavar="SECONDS")
+@timeout_option("the suggestion goes on in the service")
 @json_option
 def docflow(pr_number, pr_title, pr_body, pr_author, pr_branch, pr_sha, screenshots, timeout, as_json) -> None:
     """Trigger a Docflows suggestion for a pull request, without the code-host webhook.
@@ -75,6 +81,10 @@ def _use_colour() -> bool:
     return sys.stdout.isatty() and "NO_COLOR" not in os.environ
 
 
+@examples(
+    'docsvc items diff docflows 12',
+    'docsvc items diff docflows 12 --stat',
+)
 @items.command("diff")
 @click.argument("tool", type=click.Choice(["docflows"]))
 @click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
@@ -115,6 +125,10 @@ def diff(tool: str, item_id: int, stat: bool, as_json: bool) -> None:
 DOCFLOWS = click.Choice(["docflows"])
 
 
+@examples(
+    'docsvc items dismiss docflows 12',
+    'docsvc items dismiss docflows 12 --done --yes',
+)
 @items.command("dismiss")
 @click.argument("tool", type=DOCFLOWS)
 @click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
@@ -138,6 +152,10 @@ def dismiss(tool: str, item_id: int, yes: bool, done: bool, as_json: bool) -> No
     click.echo(columns([item_line(item)])[0])
 
 
+@examples(
+    'docsvc items history docflows 12',
+    'docsvc items history docflows 12 --json',
+)
 @items.command("history")
 @click.argument("tool", type=DOCFLOWS)
 @click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
@@ -164,6 +182,10 @@ def history(tool: str, item_id: int, as_json: bool) -> None:
     emit(rounds, as_json, render)
 
 
+@examples(
+    'docsvc items restore docflows 12 2',
+    'docsvc items restore docflows 12 1 --json',
+)
 @items.command("restore")
 @click.argument("tool", type=DOCFLOWS)
 @click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
@@ -176,6 +198,11 @@ def restore(tool: str, item_id: int, version: int, as_json: bool) -> None:
                                     f"it is kept as version {a['kept_as']}")
 
 
+@examples(
+    'docsvc items approve docflows 12 --release 3',
+    "docsvc items approve docflows 12 --new-release 'v2.4'",
+    'docsvc items approve feature-drafts 5 --notes include --section feature',
+)
 @items.command("approve")
 @click.argument("tool", type=click.Choice(["docflows", "feature-drafts"]))
 @click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
@@ -226,6 +253,10 @@ def approve(tool, item_id, release_id, new_release, writer, notes, section, cate
     emit(answer, as_json, render)
 
 
+@examples(
+    'docsvc items check docflows 12',
+    'docsvc items check docflows --all --dismiss-done',
+)
 @items.command("check")
 @click.argument("tool", type=DOCFLOWS)
 @click.argument("item_id", type=click.IntRange(min=1), metavar="[ID]", required=False)
@@ -261,6 +292,10 @@ def check(tool, item_id, check_all, dismiss_done, no_ai, as_json) -> None:
     emit(result, as_json, render)
 
 
+@examples(
+    "docsvc items request-changes docflows 12 -m 'Mention the default of --retries'",
+    "docsvc items request-changes docflows 12 -m 'Shorter, please' --file docs/cli.md",
+)
 @items.command("request-changes")
 @click.argument("tool", type=DOCFLOWS)
 @click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
@@ -286,6 +321,10 @@ def request_changes(tool, item_id, feedback, target_file, as_json) -> None:
     emit(result, as_json, render)
 
 
+@examples(
+    'docsvc items sync docflows 12',
+    'docsvc items sync docflows 12 --json',
+)
 @items.command("sync")
 @click.argument("tool", type=DOCFLOWS)
 @click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
@@ -307,6 +346,10 @@ def sync_latest(tool, item_id, as_json) -> None:
     emit(result, as_json, render)
 
 
+@examples(
+    'docsvc items screenshots docflows 12',
+    'docsvc items screenshots docflows 12 --take /settings',
+)
 @items.command("screenshots")
 @click.argument("tool", type=DOCFLOWS)
 @click.argument("item_id", type=click.IntRange(min=1), metavar="ID")

@@ -1,12 +1,38 @@
-"""Client exceptions become one ``Error: ...`` line and a typed exit code; never a traceback."""
+"""Client exceptions become one ``Error: ...`` line and a typed exit code; never a traceback.
+
+At a terminal a bare "401 Unauthorized" leaves a person guessing, so each kind of failure that has
+an obvious next step gets it appended, as gh and glab do. The CI layer shares the message and the
+exit code (``docsvc.exit_codes``) but not these hints, which speak of commands a pipeline won't run.
+"""
 
 from __future__ import annotations
 
+from ..client import errors as e
 from ..exit_codes import for_error
 from .context import CliExit
+
+__all__ = ["hint_for", "to_cli_exit"]
+
+
+def hint_for(exc: Exception) -> str | None:
+    """The next step for a failure, or None when the message says all there is to say."""
+    if isinstance(exc, e.AuthenticationError):
+        return "check DOCSVC_API_KEY or run `docsvc login`"
+    if isinstance(exc, e.PermissionDeniedError) and not exc.problem.detail:
+        return "your role may not do this; ask a System Administrator"
+    if isinstance(exc, e.NotFoundError) and not exc.problem.detail:
+        # No problem+json: something other than the service answered.
+        return "is the base URL the service's address? see `docsvc config list`"
+    if isinstance(exc, e.APIConnectionError) and exc.unreachable:
+        return "is the service running? `docsvc-server run` starts the local one"
+    return None
 
 
 def to_cli_exit(exc: Exception) -> CliExit | None:
     """The CliExit for a known client exception, or None when it is not one of ours."""
     failure = for_error(exc)
-    return CliExit(*failure) if failure is not None else None
+    if failure is None:
+        return None
+    message, code = failure
+    hint = hint_for(exc)
+    return CliExit(f"{message} ({hint})" if hint else message, code)

@@ -8,7 +8,8 @@ import click
 from .context import client
 from .items import items
 from .output import emit, json_option, status
-from .progress import wait_for_job
+from .examples import examples
+from .progress import timeout_option, wait_for_job
 
 RN_SECTIONS = ("feature", "enhancement", "bug", "known-issue", "developer")
 NOTES = click.Choice(["include", "skip"])
@@ -38,19 +39,26 @@ def decision_lines(d) -> list[str]:
     return lines
 
 
+@examples(
+    "docsvc feature-drafts create --title 'Bulk export' --brief-file brief.md",
+    'docsvc feature-drafts show 5',
+)
 @click.group("feature-drafts")
 def feature_drafts() -> None:
     """[addition] Feature Author drafts: a page drafted from a feature brief, reviewed by the Editor."""
 
 
+@examples(
+    "docsvc feature-drafts create --title 'Bulk export' --brief 'Export every report as CSV at once'",
+    "docsvc feature-drafts create --title 'Bulk export' --brief-file brief.md --release 3",
+)
 @feature_drafts.command("create")
 @click.option("--title", required=True, help="the feature's name (the page title)")
 @click.option("--brief", default=None, help="the feature brief (free text or Markdown)")
 @click.option("--brief-file", type=click.File("r", encoding="utf-8"), default=None,
               help="read the brief from this file ('-' for stdin)")
 @click.option("--release", "release_id", type=click.IntRange(min=1), default=None, help="release ID to tag it with")
-@click.option("--timeout", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
-              help="stop waiting after this long (exit 8); the draft is still made")
+@timeout_option("the draft is still made")
 @json_option
 def create(title, brief, brief_file, release_id, timeout, as_json) -> None:
     """[addition] Draft a page from a feature brief and have the Editor review it; waits.
@@ -82,6 +90,10 @@ def create(title, brief, brief_file, release_id, timeout, as_json) -> None:
     emit(result, as_json, render)
 
 
+@examples(
+    'docsvc feature-drafts show 5',
+    'docsvc feature-drafts show 5 --json',
+)
 @feature_drafts.command("show")
 @click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
 @json_option
@@ -102,6 +114,10 @@ def show(item_id: int, as_json: bool) -> None:
     emit(draft, as_json, render)
 
 
+@examples(
+    'docsvc items release-notes feature-drafts 5',
+    "docsvc items release-notes feature-drafts 5 --notes include --section feature --note 'Export all reports at once'",
+)
 @items.command("release-notes")
 @click.argument("tool", type=click.Choice(["feature-drafts"]))
 @click.argument("item_id", type=click.IntRange(min=1), metavar="ID")

@@ -8,6 +8,7 @@ from ..endpoints import TOOLS, WORK_STATUSES
 from .. import exit_codes
 from .context import CliExit, client, my_user_id
 from .output import columns, emit, json_option, status, stdin_is_tty
+from .examples import examples
 
 TOOL = click.Choice(TOOLS)
 
@@ -54,6 +55,10 @@ def item_line(item) -> list[str]:
     return [str(item.id), item.title, " ".join(tags), item.work_status or "", pr_text]
 
 
+@examples(
+    'docsvc items list docflows --status in_review',
+    'docsvc items tag docflows 12 --release 3 --writer me',
+)
 @click.group()
 def items() -> None:
     """Work items of the tools: feature-drafts, release-notes, captures, conversions, chats,
@@ -70,6 +75,11 @@ def confirm(verb: str, what: str, yes: bool) -> None:
     click.confirm(f"{verb.capitalize()} {what}?", abort=True, err=True)
 
 
+@examples(
+    'docsvc items list docflows',
+    'docsvc items list feature-drafts --release none --writer me',
+    'docsvc items list conversions --status todo --json',
+)
 @items.command("list")
 @click.argument("tool", type=TOOL)
 @click.option("--release", type=RELEASE, help="only items with this release ID, or 'none' for untagged")
@@ -86,6 +96,10 @@ def _show_item(item, as_json: bool) -> None:
     emit(item, as_json, lambda i: columns([item_line(i)]))
 
 
+@examples(
+    'docsvc items tag docflows 12 --release 3 --writer 7',
+    'docsvc items tag captures 4 --writer none',
+)
 @items.command("tag")
 @click.argument("tool", type=TOOL)
 @click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
@@ -106,6 +120,10 @@ def tag(tool: str, item_id: int, release, writer, as_json: bool) -> None:
     _show_item(client().items.update(tool, item_id, **changes), as_json)
 
 
+@examples(
+    'docsvc items status docflows 12 in_progress --claim',
+    "docsvc items status feature-drafts 5 blocked --note 'waiting for the API freeze'",
+)
 @items.command("status")
 @click.argument("tool", type=TOOL)
 @click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
@@ -128,6 +146,10 @@ def set_status(tool: str, item_id: int, work_status: str, note: str | None, clai
     _show_item(client().items.update(tool, item_id, **changes), as_json)
 
 
+@examples(
+    "docsvc items rename docflows 12 'Document the --retries option'",
+    "docsvc items rename diagrams 3 'Login sequence'",
+)
 @items.command("rename")
 @click.argument("tool", type=TOOL)
 @click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
@@ -140,6 +162,10 @@ def rename(tool: str, item_id: int, title: str, as_json: bool) -> None:
     _show_item(client().items.update(tool, item_id, title=title), as_json)
 
 
+@examples(
+    'docsvc items delete chats 9',
+    'docsvc items delete diagrams 3 --yes',
+)
 @items.command("delete")
 @click.argument("tool", type=TOOL)
 @click.argument("item_id", type=click.IntRange(min=1), metavar="ID")

@@ -8,6 +8,8 @@ import shutil
 import sys
 from typing import TextIO
 
+import click
+
 
 class JobProgress:
     def __init__(self, label: str, stream: TextIO | None = None, interactive: bool | None = None) -> None:
@@ -83,3 +85,22 @@ def wait_for_job(api, ref, label: str, timeout: float | None = None):
         raise CliExit(f"{label} failed: {error.title}: {error.detail}" if error else f"{label} failed",
                       exit_codes.FAILED)
     return job.result or {}
+
+
+def _bound_the_command(ctx, param, value: float | None) -> float | None:
+    if value:  # 0 starts the job without waiting: the request that starts it is not cut short
+        root = ctx.find_root()
+        root.ensure_object(dict)
+        root.obj["deadline"] = value  # the client made for this command honours it (context.client)
+    return value
+
+
+def timeout_option(after: str):
+    """``--timeout SECONDS``: bounds the whole command, its requests included, not only the wait for
+    the job; ``after`` says what becomes of the work once the CLI stops waiting."""
+    import click
+
+    return click.option("--timeout", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
+                        callback=_bound_the_command,
+                        help=f"give up after this long, requests included (exit 8 once the job runs; 0: start it "
+                             f"and don't wait); {after}")

@@ -6,13 +6,22 @@ import click
 
 from .context import client
 from .output import columns, emit, json_option, status
+from .examples import examples
 
 
+@examples(
+    'docsvc release-notes create --release 3',
+    'docsvc release-notes show 11',
+)
 @click.group("release-notes")
 def release_notes() -> None:
     """[addition] Release notes: each release's queue, assembled by Release Composer items."""
 
 
+@examples(
+    'docsvc release-notes create --release 3',
+    "docsvc release-notes create --release 3 --title 'v2.4 notes'",
+)
 @release_notes.command("create")
 @click.option("--release", "release_id", type=click.IntRange(min=1), required=True, help="release ID")
 @click.option("--title", default=None, help="the item's title (default: Release notes for <release>)")
@@ -28,6 +37,10 @@ def create(release_id: int, title: str | None, as_json: bool) -> None:
     emit(item, as_json, lambda i: str(i.id))
 
 
+@examples(
+    'docsvc release-notes show 11',
+    'docsvc release-notes show 11 > notes.md',
+)
 @release_notes.command("show")
 @click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
 @json_option
@@ -38,6 +51,10 @@ def show(item_id: int, as_json: bool) -> None:
     emit(notes, as_json, lambda n: n.markdown.rstrip("\n"))
 
 
+@examples(
+    'docsvc release-notes queue --release 3',
+    'docsvc release-notes queue --release 3 --json',
+)
 @release_notes.command("queue")
 @click.option("--release", "release_id", type=click.IntRange(min=1), required=True, help="release ID")
 @json_option

@@ -6,13 +6,22 @@ import click
 
 from .context import client
 from .output import columns, emit, json_option
+from .examples import examples
 
 
+@examples(
+    'docsvc releases list',
+    'docsvc releases list --json',
+)
 @click.group()
 def releases() -> None:
     """Releases (the source of release IDs for --release)."""
 
 
+@examples(
+    'docsvc releases list',
+    'docsvc releases list --json',
+)
 @releases.command("list")
 @json_option
 def list_releases(as_json: bool) -> None:

@@ -8,14 +8,18 @@ import click
 from .. import exit_codes
 from .context import CliExit, client
 from .output import columns, emit, json_option, status
-from .progress import wait_for_job
+from .examples import examples
+from .progress import timeout_option, wait_for_job
 
 
+@examples(
+    'docsvc sync --integration-id 1',
+    'docsvc sync --integration-id 1 --timeout 300 --json',
+)
 @click.command()
 @click.option("--integration-id", type=click.IntRange(min=1), required=True,
               help="the repository integration to sync (see: docsvc admin integrations list)")
-@click.option("--timeout", type=click.FloatRange(min=0), default=None, metavar="SECONDS",
-              help="stop waiting after this long (exit 8); the sync goes on in the service")
+@timeout_option("the sync goes on in the service")
 @json_option
 def sync(integration_id: int, timeout: float | None, as_json: bool) -> None:
     """Sync a connected repository into the search index; waits and shows progress."""
@@ -33,11 +37,19 @@ def sync(integration_id: int, timeout: float | None, as_json: bool) -> None:
     emit(result, as_json, render)
 
 
+@examples(
+    'docsvc repos list',
+    'docsvc repos request-sync 2',
+)
 @click.group()
 def repos() -> None:
     """Connected repositories: sync state and sync requests."""
 
 
+@examples(
+    'docsvc repos list',
+    'docsvc repos list --json',
+)
 @repos.command("list")
 @json_option
 def list_repos(as_json: bool) -> None:
@@ -48,6 +60,10 @@ def list_repos(as_json: bool) -> None:
          "keep in sync: " + ("on" if r.keep_in_sync else "off")] for r in rs]), empty="No repositories.")
 
 
+@examples(
+    'docsvc repos request-sync 2',
+    'docsvc repos request-sync 2 --json',
+)
 @repos.command("request-sync")
 @click.argument("repo_id", type=click.IntRange(min=1), metavar="ID")
 @json_option
@@ -67,6 +83,10 @@ def request_sync(repo_id: int, as_json: bool) -> None:
     emit(result, as_json, lambda r: r.detail or "Sync requested")
 
 
+@examples(
+    "docsvc search 'retry policy'",
+    'docsvc search DOCSVC_BASE_URL --integration-id 1 --limit 5 --json',
+)
 @click.command()
 @click.argument("query")
 @click.option("--integration-id", type=click.IntRange(min=1), default=None, help="only this repository's docs")

@@ -8,6 +8,7 @@ arguments, cast to which model.
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
 import logging
 import os
@@ -16,7 +17,7 @@ import re
 import ssl
 import time
 import uuid
-from typing import Any, Callable, Mapping, Sequence
+from typing import Any, Callable, Iterator, Mapping, Sequence
 from urllib.parse import quote
 
 import httpx
@@ -79,12 +80,39 @@ def verify_from_env(env: Mapping[str, str] | None = None) -> ssl.SSLContext | bo
     return True
 
 
+_NO_CA_CONTEXT: ssl.SSLContext | None = None
+_PROXY_VARS = ("http_proxy", "https_proxy", "all_proxy")
+
+
+def _no_ca_context() -> ssl.SSLContext:
+    global _NO_CA_CONTEXT
+    _NO_CA_CONTEXT = ssl.SSLContext(ssl.PROTOCOL_TLS_CLIENT)  # verifies (CERT_REQUIRED), trusts no CA
+    return _NO_CA_CONTEXT
+
+
+def _plain_http_only(api_root: str) -> bool:
+    """Whether requests to ``api_root`` can never need TLS: an ``http://`` URL, no proxy variable
+    set (a proxy may be ``https://``), and redirects are not followed (see ``BaseClient``)."""
+    if not api_root.startswith("http://"):
+        return False
+    return not any(name.lower() in _PROXY_VARS and value for name, value in os.environ.items())
+
+
 def _api_root(base_url: str) -> str:
     base_url = base_url.strip().rstrip("/")
     if not base_url.startswith(("http://", "https://")):
         raise ValueError(f"base_url must start with http:// or https://, got {base_url!r}")
     # Tolerate a base URL that already names the API root, a common copy-paste.
     return base_url if base_url.endswith(API_PREFIX) else base_url + API_PREFIX
+
+
+def _capped(timeout: httpx.Timeout, seconds: float) -> httpx.Timeout:
+    """``timeout`` with each phase (connect, read, write, pool) at most ``seconds``."""
+    def cap(value: float | None) -> float:
+        return seconds if value is None else min(value, seconds)
+
+    return httpx.Timeout(connect=cap(timeout.connect), read=cap(timeout.read), write=cap(timeout.write),
+                         pool=cap(timeout.pool))
 
 
 def _format_path(endpoint: Endpoint, path_params: Mapping[str, Any] | None) -> str:
@@ -176,6 +204,7 @@ class BaseClient:
         self._sleep = sleep
         self._clock = clock
         self._rng = rng
+        self._deadline: float | None = None  # see ``deadline()``
         headers = {
             **(default_headers or {}),
             "Authorization": f"Bearer {api_key}",
@@ -185,6 +214,12 @@ class BaseClient:
         if verify is None:
             # With a transport (tests), TLS settings are the transport's business.
             verify = verify_from_env() if transport is None else True
+        if verify is True and transport is None and _plain_http_only(self.base_url):
+            # httpx builds its TLS context up front, loading every CA certificate (a third of
+            # ``docsvc mywork``'s start against a local service). Plain HTTP without a proxy and
+            # without redirects never does TLS: a context without CAs verifies nothing, so any
+            # TLS it did meet would fail closed.
+            verify = _NO_CA_CONTEXT or _no_ca_context()
         self._http = httpx.Client(
             base_url=self.base_url,
             headers=headers,
@@ -214,6 +249,32 @@ class BaseClient:
     @property
     def timeout(self) -> httpx.Timeout:
         return self._http.timeout
+
+    @contextlib.contextmanager
+    def deadline(self, seconds: float | None) -> Iterator[None]:
+        """Bound everything sent inside the block to ``seconds`` in all: each request's time-outs
+        shrink to the time left, and no retry starts past it. A ``--timeout`` must also hold
+        against a service that accepts a connection and never answers. Nested blocks keep the
+        earlier deadline; None leaves things as they are."""
+        if seconds is None:
+            yield
+            return
+        previous = self._deadline
+        end = self._clock() + seconds
+        self._deadline = end if previous is None else min(previous, end)
+        try:
+            yield
+        finally:
+            self._deadline = previous
+
+    def _time_left(self, method: str, url: str | httpx.URL) -> float | None:
+        """Seconds left before the deadline (None: no deadline); APITimeoutError once it passed."""
+        if self._deadline is None:
+            return None
+        left = self._deadline - self._clock()
+        if left <= 0:
+            raise APITimeoutError(f"{method} {self._target(url)}: no answer within the time limit")
+        return left
 
     # -- requests -----------------------------------------------------------------------------
 
@@ -351,6 +412,10 @@ class BaseClient:
                 if delay is None:  # the service asks for a longer wait than is worth blocking on
                     raise status_error(response, secret=self._api_key.value)
                 why = f"HTTP {response.status_code}"
+            left = self._time_left(method, url)
+            if left is not None and delay >= left:
+                raise APITimeoutError(f"{method} {self._target(url)}: no answer within the time limit "
+                                      f"(last: {why})")
             log.info("%s %s: %s; retry %d of %d in %.2f s",
                      method, url, why, attempt + 1, policy.max_retries, delay)
             self._sleep(delay)
@@ -370,6 +435,9 @@ class BaseClient:
         """One HTTP exchange. A multipart body is built afresh from ``files_factory``, so a
         retry re-reads the files from disk, and its files are closed whatever happens."""
         kwargs: dict[str, Any] = {}
+        left = self._time_left(method, url)
+        if left is not None:
+            kwargs["timeout"] = _capped(self._http.timeout, left)
         opened: list[Any] = []
         if json is not NOT_GIVEN:
             kwargs["json"] = json
@@ -412,9 +480,13 @@ class BaseClient:
         base = self._http.base_url
         return (url.scheme, url.host, url.port) == (base.scheme, base.host, base.port)
 
+    def _target(self, url: str | httpx.URL) -> str:
+        return str(url) if isinstance(url, httpx.URL) else f"{self.base_url}{url}"
+
     def _connection_error(self, exc: httpx.TransportError, method: str,
                           url: str | httpx.URL) -> APIConnectionError:
-        target = url if isinstance(url, httpx.URL) else f"{self.base_url}{url}"
+        target = self._target(url)
         detail = (str(exc) or type(exc).__name__).replace(self._api_key.value, "[redacted]")
-        kind = APITimeoutError if isinstance(exc, httpx.TimeoutException) else APIConnectionError
-        return kind(f"{method} {target}: {detail}")
+        if isinstance(exc, httpx.TimeoutException):
+            return APITimeoutError(f"{method} {target}: {detail}")
+        return APIConnectionError(f"{method} {target}: {detail}", unreachable=isinstance(exc, httpx.ConnectError))

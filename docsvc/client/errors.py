@@ -51,10 +51,15 @@ class DocsvcError(Exception):
 
 
 class APIConnectionError(DocsvcError):
-    """The service could not be reached, or the connection broke (after all retries)."""
+    """The service could not be reached, or the connection broke (after all retries).
 
-    def __init__(self, message: str = "Connection error.") -> None:
+    ``unreachable`` is True when no connection was made at all (refused, unknown host): the
+    service is not there, rather than slow or cut off mid-answer.
+    """
+
+    def __init__(self, message: str = "Connection error.", *, unreachable: bool = False) -> None:
         super().__init__(message)
+        self.unreachable = unreachable
 
 
 class APITimeoutError(APIConnectionError):

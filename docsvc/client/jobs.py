@@ -9,7 +9,7 @@ from docsvc.models.jobs import Job
 
 from ._resource import APIResource
 from ._retry import parse_retry_after
-from .errors import APIResponseValidationError, JobTimeoutError
+from .errors import APIResponseValidationError, APITimeoutError, JobTimeoutError
 
 __all__ = ["JobsResource", "POLL_START", "POLL_FACTOR", "POLL_CAP", "HINT_CAP"]
 
@@ -22,6 +22,7 @@ POLL_CAP = 5.0
 # must not make a CI job look hung: it is capped.
 HINT_CAP = 30.0
 _EPSILON = 0.001
+_HOLD_MARGIN = 0.5  # seconds before a deadline in which a poll is not held
 
 
 class JobsResource(APIResource):
@@ -43,13 +44,31 @@ class JobsResource(APIResource):
         immediate; then the interval starts at 0.2 s and grows 1.5x up to 5 s, but is never
         shorter than the poll answer's ``Retry-After`` (itself capped at 30 s). Raises
         ``JobTimeoutError`` (carrying the last Job) when ``timeout`` seconds run out first;
-        the job keeps running on the service.
+        the job keeps running on the service. Each poll asks the service to hold its answer up
+        to the coming interval (``?wait=``) and to answer as soon as the job ends; the time it
+        held (``X-Docsvc-Waited``) is taken off the pause, so a job is noticed when it ends.
         """
         client = self._client
         deadline = None if timeout is None else client._clock() + timeout
         interval = POLL_START
+        job: Job | None = None
         while True:
-            response = client.request("jobs.get", path_params={"job_id": job_id})
+            # Long polling: the service may hold the answer while the job runs, up to the pause the
+            # client would take anyway, and answer the moment it ends (X-Docsvc-Waited says how
+            # long it held; a service that ignores ``wait`` answers at once, and the pause follows).
+            # Under a deadline, the answer (the job's state) must come back well before the deadline
+            # ends the request: no holding in the last half second, at most half the rest before.
+            hold = interval if deadline is None else \
+                min(interval, max(0.0, deadline - client._clock() - _HOLD_MARGIN) / 2)
+            try:
+                response = client.request("jobs.get", path_params={"job_id": job_id},
+                                          params={"wait": f"{hold:.3f}"} if hold > _EPSILON else None)
+            except APITimeoutError:
+                # The client's deadline (a --timeout) ran out mid-poll: the job exists and goes on,
+                # which is a still-running job, not a failed request.
+                if client._deadline is None or client._clock() < client._deadline:
+                    raise
+                raise JobTimeoutError(job or Job(job_id=job_id, status="running"), timeout) from None
             job = client.parse(response, cast=Job)
             if job is None:
                 raise APIResponseValidationError(f"GET /jobs/{job_id}: empty answer")
@@ -67,5 +86,15 @@ class JobsResource(APIResource):
                     raise JobTimeoutError(job, timeout)
                 # Poll once more right at the deadline rather than give up early.
                 pause = min(pause, remaining)
-            client._sleep(pause)
+            pause -= _waited(response.headers.get("x-docsvc-waited"), hold)
+            if pause > _EPSILON:
+                client._sleep(pause)
             interval = min(interval * POLL_FACTOR, POLL_CAP)
+
+
+def _waited(header: str | None, hold: float) -> float:
+    """Seconds the service held the poll (``X-Docsvc-Waited``), at most what was asked; 0 without it."""
+    try:
+        return min(max(float(header), 0.0), hold) if header else 0.0
+    except ValueError:
+        return 0.0

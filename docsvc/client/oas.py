@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import io
+
 from docsvc.models.jobs import JobRef
 from docsvc.models.oas import ScanPullRequests
 
@@ -19,17 +21,28 @@ class OasResource(APIResource):
         run_redocly: bool | None = None,
         run_ai_fix: bool | None = None,
         run_ai_content: bool | None = None,
+        file: tuple[str, str] | None = None,
         idempotency_key: str | None = None,
     ) -> JobRef:
-        """Run the saved API-readiness configuration (a job); None keeps the saved choice."""
+        """Run the saved API-readiness configuration (a job); None keeps the saved choice.
+
+        With ``file`` (file name, spec text: one document, see ``docsvc.bundle``) the service checks
+        that spec instead of the configured one; the body is then multipart/form-data with the
+        same fields as ``true``/``false`` text parts and one ``file`` part."""
+        stages = strip_none({
+            "run_swagger": run_swagger,
+            "run_redocly": run_redocly,
+            "run_ai_fix": run_ai_fix,
+            "run_ai_content": run_ai_content,
+        })
+        if file is None:
+            return self._client.call("oas.validate", json=stages, cast=JobRef, idempotency_key=idempotency_key)
+        name, text = file
+        fields = {key: "true" if value else "false" for key, value in stages.items()}
+        data = text.encode("utf-8")
         return self._client.call(
             "oas.validate",
-            json=strip_none({
-                "run_swagger": run_swagger,
-                "run_redocly": run_redocly,
-                "run_ai_fix": run_ai_fix,
-                "run_ai_content": run_ai_content,
-            }),
+            files_factory=lambda: (fields, [("file", (name, io.BytesIO(data), _media_type(name)))]),
             cast=JobRef,
             idempotency_key=idempotency_key,
         )
@@ -64,3 +77,7 @@ class OasResource(APIResource):
             cast=ScanPullRequests,
             idempotency_key=idempotency_key,
         )
+
+
+def _media_type(name: str) -> str:
+    return "application/json" if name.lower().endswith(".json") else "application/yaml"

@@ -61,7 +61,7 @@ def transaction(func):
     def wrapper(*args, **kwargs):
         from sqlalchemy.exc import OperationalError
 
-        from .db.session import make_engine, make_sessionmaker, session_scope
+        from .db.session import MissingDriver, make_engine, make_sessionmaker, session_scope
         from .services.accounts import AdminError
 
         settings = _settings()
@@ -73,7 +73,7 @@ def transaction(func):
                     return func(session, settings, *args, **kwargs)
             finally:
                 engine.dispose()
-        except AdminError as exc:
+        except (AdminError, MissingDriver) as exc:
             raise click.ClickException(str(exc)) from None
         except OperationalError as exc:
             reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
@@ -132,16 +132,33 @@ def _serve(settings, host: str, port: int, log_level: str = "info") -> None:
     from sqlalchemy.exc import OperationalError
 
     from .app import create_app
+    from .db.session import MissingDriver
 
     logging.basicConfig(level=getattr(logging, log_level.upper()), format="%(levelname)s %(name)s: %(message)s")
     try:
         _prepare(settings)
+    except MissingDriver as exc:
+        raise click.ClickException(str(exc)) from None
     except OperationalError as exc:
         raise click.ClickException(f"cannot use the database {_safe_url(settings.database_url)}: "
                                    f"{str(exc.orig).strip().splitlines()[0]}") from None
     _status(f"docsvc local service {__version__} on http://{host}:{port}/api/v1 "
             f"(database {_safe_url(settings.database_url)})")
     uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level)
+
+
+@main.command()
+@db_option
+@transaction
+def migrate(session, settings) -> None:
+    """Bring the database schema to the newest migration; prints the revision.
+
+    Every command does this first; this one does nothing else, for a deploy step that runs once
+    before the service starts (the Helm chart's pre-install/pre-upgrade Job)."""
+    from .db.migrate import head_revision
+
+    _status("the database schema is at the newest migration")
+    click.echo(head_revision())
 
 
 # --- users ---------------------------------------------------------------------------------

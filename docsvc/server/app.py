@@ -14,6 +14,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from ..endpoints import ENDPOINTS
+from . import health
 from .contract import install as install_contract
 from .db.session import make_engine, make_sessionmaker
 from .idempotency import IdempotencyMiddleware
@@ -97,9 +98,7 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
     for router in routers:
         app.include_router(router, prefix=API_PREFIX)
 
-    @app.get("/healthz", include_in_schema=False)
-    def healthz():
-        return {"status": "ok", "version": __version__}
+    app.include_router(health.router)  # /healthz, /readyz: outside /api/v1 and its contract (health.py says why)
 
     @app.exception_handler(Problem)
     async def _problem(_request: Request, exc: Problem):

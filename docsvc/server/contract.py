@@ -81,6 +81,11 @@ def _request_body(key: tuple[str, str], schemas: dict) -> dict:
                            "pr_data": {"type": "string", "description": "the PullRequestData object as JSON text; "
                                        "its `screenshots` list `{route, filename}` per file"},
                            "screenshots": {"type": "array", "items": {"type": "string", "format": "binary"}}}}}
+    if key == ("POST", "/oas/validate"):  # or with a spec to check instead of the configured one
+        stages = {name: {"type": "string", "enum": ["true", "false"]} for name in model.model_fields}
+        content["multipart/form-data"] = {"schema": {"type": "object", "properties": {
+            **stages, "file": {"type": "string", "format": "binary",
+                               "description": "the OpenAPI spec to check, one document (JSON or YAML)"}}}}
     required = any(f.is_required() for f in model.model_fields.values())
     return {"required": required, "content": content}
 

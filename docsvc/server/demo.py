@@ -124,8 +124,7 @@ def seed(session, settings, workdir: Path) -> DemoData:
     cli_dir = workdir / "cli"
     cli_dir.mkdir(parents=True, exist_ok=True)
     (cli_dir / "docsvc.yaml").write_text(f"integration_id: {app.id}\n")  # docsvc docflow reads it here
-    if CHART_VALUES.is_file():
-        shutil.copyfile(CHART_VALUES, cli_dir / "values.yaml")
+    (cli_dir / "values.yaml").write_bytes(chart_values())
     last = max(i.id for i in (capture, spare, draft, diagram, suggestion))
     return DemoData(admin_key=admin_key, writer_key=writer_key, writer_id=wes.id, other_writer_id=rita.id,
                     release_id=r24.id, capture_id=capture.id, spare_capture_id=spare.id, draft_id=draft.id,
@@ -174,8 +173,15 @@ paths:
           description: Deployment started
 """
 DEMO_CODE = {"app/cli.py": _CLI, "api/openapi.yaml": _SPEC}
-# The chart of this project's own deploy/ folder: a real values file with helm-docs comments.
-CHART_VALUES = Path(__file__).resolve().parents[2] / "deploy" / "helm" / "docsvc-server" / "values.yaml"
+
+
+def chart_values() -> bytes:
+    """The values file of this project's own chart (deploy/helm/docsvc-server): a real values file
+    with helm-docs comments. The package carries a copy (demo_data/), so the demo converts it from
+    any install; tests/unit/test_packaging.py keeps the copy equal to the chart's."""
+    from importlib.resources import files
+
+    return files("docsvc.server").joinpath("demo_data", "chart-values.yaml").read_bytes()
 # Pull request #482 of the demo code repository, on branch pr-482.
 DEMO_PR = {"app/cli.py": _CLI.replace('"--docs-root"', '"--docs-dir"').replace("default=3", "default=5").replace(
     'TOKEN =', 'parser.add_argument("--dry-run", action="store_true", help="show what would happen")\nTOKEN =')}
@@ -299,9 +305,8 @@ def tour(data: DemoData, base_url: str, page_url: str) -> list[tuple[object, obj
 
     helm_steps = [(["convert", "values.yaml", "-t", "helm", "--target", "md"], W),
                   ("the parameters table, written beside the values file",
-                   lambda: head_of(data.cli_dir / "values.md", 14))] \
-        if (data.cli_dir / "values.yaml").is_file() else []
-    scan = data.next_item_id + 2 + bool(helm_steps)  # after the suggestion and the conversions
+                   lambda: head_of(data.cli_dir / "values.md", 14))]
+    scan = data.next_item_id + 3  # after the suggestion and the two conversions
 
     def newest(tool: str) -> str:
         import httpx

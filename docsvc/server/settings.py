@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import os
+import socket
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
@@ -36,8 +37,12 @@ def _env_bool(name: str, default: bool) -> bool:
 class ServerSettings:
     database_url: str = DEFAULT_DATABASE_URL
     data_dir: Path = field(default_factory=lambda: Path("docsvc-data"))
+    # This process's name among those sharing the database and the data directory (the pod's
+    # name in Kubernetes): it names the process's own git mirror cache. Default: the host name.
+    instance_id: str = field(default_factory=socket.gethostname)
     job_workers: int = 2
-    # A running job whose worker has not sent a heartbeat for this long is taken as cut off.
+    # A running job whose worker has not sent a heartbeat for this long is taken as cut off and
+    # claimed again by any process (heartbeats go every third of it).
     job_lease_seconds: float = 30.0
     job_max_attempts: int = 2
     job_poll_seconds: float = 0.5
@@ -62,6 +67,7 @@ class ServerSettings:
         return cls(
             database_url=database_url or env.get("DOCSVC_SERVER_DATABASE_URL") or DEFAULT_DATABASE_URL,
             data_dir=Path(env.get("DOCSVC_SERVER_DATA_DIR") or "docsvc-data"),
+            instance_id=env.get("DOCSVC_SERVER_INSTANCE_ID") or socket.gethostname(),
             job_workers=int(_env_float("DOCSVC_SERVER_JOB_WORKERS", 2)),
             job_lease_seconds=_env_float("DOCSVC_SERVER_JOB_LEASE_SECONDS", 30.0),
             job_max_attempts=int(_env_float("DOCSVC_SERVER_JOB_MAX_ATTEMPTS", 2)),
@@ -72,6 +78,13 @@ class ServerSettings:
             egress_allow=env.get("DOCSVC_SERVER_EGRESS_ALLOW", ""),
             allow_local_repos=_env_bool("DOCSVC_SERVER_ALLOW_LOCAL_REPOS", True),
         )
+
+    @property
+    def mirrors_dir(self) -> Path:
+        """This process's git mirrors: a cache of its own (processes never fetch into one mirror
+        together), safe to delete at any time (the next use clones again)."""
+        safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in self.instance_id).strip(".") or "local"
+        return self.data_dir / "mirrors" / safe
 
     @property
     def egress(self) -> Egress:

@@ -1,11 +1,19 @@
 """Files kept under the data directory: items' files (a capture's screenshots, a conversion's
-document, a scan's specs) and the inputs of jobs waiting to run."""
+document, a scan's specs), uploads, and the inputs of jobs waiting to run.
+
+The data directory may be shared by several service processes (a ReadWriteMany volume): every
+file is written under a temporary name unique to the writer, in the same folder, and renamed
+into place, so a reader in any process sees the whole file or none, and a crash leaves no half
+file under a real name.
+"""
 
 from __future__ import annotations
 
 import shutil
 import uuid
 from pathlib import Path
+
+from ..files import replace_atomically
 
 FILE_KINDS = ("screenshot", "audio", "video", "attachment")
 MAX_NAME_BYTES = 200  # leaves room for the prefix a stored copy gets, under the file systems' 255
@@ -31,34 +39,28 @@ class FileStore:
         """Copy ``source`` into the item's folder; returns (path relative to the root, size).
 
         Written under a temporary name and renamed, so a crash never leaves half a file behind."""
-        target_dir = self.item_dir(item_id)
-        target_dir.mkdir(parents=True, exist_ok=True)
-        target = target_dir / f"{uuid.uuid4().hex[:8]}-{file_name(source.name) or 'file'}"
-        partial = target.with_name(target.name + ".partial")
-        shutil.copyfile(source, partial)
-        partial.replace(target)
+        target = self.item_dir(item_id) / f"{uuid.uuid4().hex[:8]}-{file_name(source.name) or 'file'}"
+        replace_atomically(target, lambda partial: shutil.copyfile(source, partial))
         return str(target.relative_to(self.root)), target.stat().st_size
 
     def save_text(self, item_id: int, name: str, text: str) -> tuple[str, int]:
         """Write ``text`` as ``name`` in the item's folder (replacing it, atomically); returns
         (path relative to the root, size)."""
-        target_dir = self.item_dir(item_id)
-        target_dir.mkdir(parents=True, exist_ok=True)
-        target = target_dir / name
-        partial = target.with_name(target.name + ".partial")
-        partial.write_text(text, encoding="utf-8")
-        partial.replace(target)
+        target = replace_atomically(self.item_dir(item_id) / name,
+                                  lambda partial: partial.write_text(text, encoding="utf-8"))
         return str(target.relative_to(self.root)), target.stat().st_size
 
     def save_input(self, text: str) -> str:
         """Keep a job's large input (a spec's text) out of the job row; returns its relative path.
         The job deletes it with ``discard`` when it has finished with it."""
-        folder = self.root / "inputs"
-        folder.mkdir(parents=True, exist_ok=True)
-        target = folder / uuid.uuid4().hex
-        partial = target.with_name(target.name + ".partial")
-        partial.write_text(text, encoding="utf-8")
-        partial.replace(target)
+        target = replace_atomically(self.root / "inputs" / uuid.uuid4().hex,
+                                  lambda partial: partial.write_text(text, encoding="utf-8"))
+        return str(target.relative_to(self.root))
+
+    def save_upload(self, folder: str, name: str, content: bytes) -> str:
+        """Keep an uploaded file as ``name`` in ``folder`` (relative to the root); returns its
+        relative path."""
+        target = replace_atomically(self.root / folder / name, lambda partial: partial.write_bytes(content))
         return str(target.relative_to(self.root))
 
     def discard(self, relative: str) -> None:

@@ -120,10 +120,20 @@ def test_jenkins_multibranch_pull_request():
     assert ctx.provider == "jenkins" and ctx.run_url == "https://ci.example.test/job/app/PR-88/3/"
     assert (pr.number, pr.title, pr.author, pr.branch, pr.sha) == (88, "Rename DOCS_ROOT", "carol",
                                                                    "rename-root", "fedcba9")
-    with pytest.raises(InputError) as missing:
-        pr_data(settings(), ctx)  # Jenkins has no description variable: the body must be passed
-    assert str(missing.value) == "docflow: missing the pull request's body (not found in CHANGE_* variables " \
-                                 "of a multibranch pull request build): pass --pr-body or set DOCSVC_PR_BODY"
+    # Jenkins has no description variable: an empty body is a valid pull request
+    assert pr_data(settings(), ctx)["body"] == ""
+    assert pr_data(settings(pr_body="From the SCM"), ctx)["body"] == "From the SCM"
+
+
+def test_a_push_event_says_it_is_no_pull_request(tmp_path):
+    event = tmp_path / "event.json"
+    event.write_text('{"ref": "refs/heads/main", "after": "abc123"}')
+    ctx = detect("auto", {"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "push", "GITHUB_EVENT_PATH": str(event)},
+                 None)
+    with pytest.raises(InputError) as refused:
+        pr_data(settings(), ctx)
+    assert str(refused.value) == ("docflow: this run is a push event, not a pull request: run the step on pull "
+                                  "requests, or pass --pr-number, --pr-title, --pr-author")
 
 
 def test_local_uses_git_and_lists_every_missing_field(tmp_path):
@@ -136,7 +146,6 @@ def test_local_uses_git_and_lists_every_missing_field(tmp_path):
         pr_data(settings(pr_title="T"), ctx)
     assert str(missing.value).splitlines() == [
         "docflow: missing the pull request's number: pass --pr-number or set DOCSVC_PR_NUMBER",
-        "docflow: missing the pull request's body: pass --pr-body or set DOCSVC_PR_BODY",
         "docflow: missing the pull request's author: pass --pr-author or set DOCSVC_PR_AUTHOR"]
 
 

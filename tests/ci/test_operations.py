@@ -86,9 +86,37 @@ def test_dry_run_sends_nothing_and_never_prints_the_key(tmp_path):
     assert "dsv_test_key_123" not in log
 
 
-def test_missing_key_is_exit_4(tmp_path):
-    code, log, _ = run(["sync", "--integration-id", "4"], env={"DOCSVC_API_KEY": ""})
-    assert code == 4 and "Error: DOCSVC_API_KEY missing" in log
+def test_missing_key_is_exit_4_with_an_annotation_and_a_summary(tmp_path):
+    summary = tmp_path / "summary.md"
+    code, log, _ = run(["sync", "--integration-id", "4"], env={
+        "DOCSVC_API_KEY": "", "GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary)})
+    assert code == 4
+    assert [line for line in log.splitlines() if line.startswith("::error")] == [
+        "::error::Sync of integration 4: DOCSVC_API_KEY missing"]
+    assert "**Failed**: DOCSVC\\_API\\_KEY missing" in summary.read_text()
+
+
+@pytest.mark.parametrize("env, message", [
+    ({"DOCSVC_INTEGRATION_ID": "twelve"}, "DOCSVC_INTEGRATION_ID: expected a whole number, got 'twelve'"),
+    ({"DOCSVC_CI_PROVIDER": "github", "DOCSVC_TIMEOUT": "-1"}, "DOCSVC_TIMEOUT: must not be negative, got -1"),
+    ({"DOCSVC_API_KEY": "dsv_a b"}, "DOCSVC_API_KEY: contains spaces or control characters"),
+])
+def test_input_errors_write_the_summary_and_one_error_annotation_each(tmp_path, env, message):
+    summary = tmp_path / "summary.md"
+    api = routes({})
+    code, log, _ = run(["sync"], api=api, env={"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary),
+                                                "DOCSVC_INTEGRATION_ID": "1", **env})
+    assert code == 2 and api.requests == []
+    assert [line for line in log.splitlines() if line.startswith("::error")] == [f"::error::{message}"]
+    assert "**Failed**" in summary.read_text() and "dsv_a b" not in summary.read_text() + log
+
+
+def test_a_key_with_a_trailing_newline_is_trimmed(tmp_path):
+    api = routes({("POST", "/api/v1/sync"): (202, {"status": "queued", "job_id": JOB}),
+                  ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done({"files_indexed": 1}))})
+    code, log, _ = run(["sync", "--integration-id", "1"], api=api, env={"DOCSVC_API_KEY": "dsv_test_key_123\n"})
+    assert code == 0
+    assert api.requests[0].headers["authorization"] == "Bearer dsv_test_key_123"
 
 
 def test_convert_writes_the_document_next_to_the_input(tmp_path):
@@ -106,6 +134,23 @@ def test_convert_writes_the_document_next_to_the_input(tmp_path):
     outputs = parse_github_outputs(out.read_text())
     assert (outputs["output-path"], outputs["item-id"], outputs["url"]) == (str(tmp_path / "petstore.rst"), "5",
                                                                             "http://docsvc.test/c/5")
+
+
+def test_convert_sends_a_split_spec_as_one_document_and_a_broken_ref_is_an_input_error(tmp_path):
+    spec = tmp_path / "petstore.yaml"
+    spec.write_text("openapi: 3.0.0\ninfo: {title: Pets, version: '1'}\npaths: {}\ncomponents:\n"
+                    "  schemas:\n    Pet: {$ref: './pet.yaml'}\n")
+    (tmp_path / "pet.yaml").write_text("type: object\n")
+    api = routes({("POST", "/api/v1/convert"): (202, {"status": "queued", "job_id": JOB}),
+                  ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done({"document": "# Pets\n", "item_id": 5}))})
+    code, log, _ = run(["convert", "--input-file", str(spec), "--source-type", "openapi"], api=api)
+    assert code == 0, log
+    assert "Pet:\n      type: object" in body(api.requests[0])["content"]
+    (tmp_path / "pet.yaml").unlink()
+    api = routes({})
+    code, log, _ = run(["convert", "--input-file", str(spec), "--source-type", "openapi"], api=api)
+    assert code == 2 and api.requests == []
+    assert "$ref ./pet.yaml at /components/schemas/Pet: no such file" in log
 
 
 @pytest.mark.parametrize("answer, code, annotations", [
@@ -161,7 +206,8 @@ def test_gitlab_validate_writes_a_junit_report_and_a_dotenv(tmp_path):
                        env={"GITLAB_CI": "true"})
     assert code == 1
     suite = ET.parse(junit).getroot().find("testsuite")
-    assert (suite.get("tests"), suite.get("failures")) == ("2", "2")
+    # an error and a warning; with fail-on error only the error is a failure
+    assert (suite.get("tests"), suite.get("failures")) == ("2", "1")
     assert "section_start:" in log and "[collapsed=true]" in log and "section_end:" in log
     env = dict(line.split("=", 1) for line in dotenv.read_text().splitlines())
     assert env["DOCSVC_JOB_ID"] == JOB and env["DOCSVC_STATUS"] == "failed"
@@ -179,7 +225,7 @@ def test_check_sends_ids_and_lists_verdicts(tmp_path):
     assert code == 0
     assert body(api.requests[0]) == {"ids": [4, 5], "dismiss_done": True, "ai": False}
     text = summary.read_text()
-    assert "| Suggestion 4 | already in the docs (pull request merged) |" in text
+    assert "| Suggestion 4 | already in the docs \\(pull request merged\\) |" in text
     assert "| Suggestion 5 | still needed |" in text
 
 
@@ -199,7 +245,7 @@ def test_still_running_at_the_timeout(timeout_ok, code, annotation):
     got, log, _ = run(["sync", "--integration-id", "1", "--timeout", "0", "--timeout-ok", timeout_ok], api=api,
                       env={"GITHUB_ACTIONS": "true"})
     assert got == code
-    assert f"{annotation}job {JOB} is still running after 0 s" in log
+    assert f"{annotation}" in log and f"job {JOB} is still running after 0 s" in log
 
 
 def test_api_errors_map_to_exit_codes():

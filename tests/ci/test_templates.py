@@ -16,7 +16,9 @@ ACTION = ROOT / "action.yml"
 # Names a template may use beside the contract's, each with its reason.
 COMPONENT_ONLY = {"job-name": "lets the GitLab component be included more than once",
                   "stage": "GitLab job placement", "image": "GitLab job image",
-                  "package": "what pip installs", "operation": "the operation (a positional argument)"}
+                  "package": "what pip installs instead of the component's own commit",
+                  "source": "the repository docsvc is installed from, at the component's commit",
+                  "rules": "when the job runs", "operation": "the operation (a positional argument)"}
 
 
 def test_committed_action_and_examples_match_the_renderer():
@@ -33,6 +35,7 @@ def test_action_inputs_are_the_contract_and_reach_the_script_through_env():
     assert action["runs"]["using"] == "composite"
     run = next(step for step in action["runs"]["steps"] if step.get("id") == "run")
     assert run["env"] == {"DOCSVC_OPERATION": "${{ inputs.operation }}",
+                          "DOCSVC_ACTION_PYTHON": "${{ steps.venv.outputs.python }}",  # the action's own venv
                           **{i.env: f"${{{{ inputs.{i.kebab} }}}}" for i in INPUTS}}
     for step in action["runs"]["steps"]:
         assert "${{" not in step.get("run", ""), f"an expression pasted into a run line: {step.get('name')}"
@@ -52,7 +55,68 @@ def test_gitlab_component_uses_contract_names_and_variables_only():
     for i in INPUTS:
         if not i.secret:
             assert definition["variables"][i.env] == f"$[[ inputs.{i.kebab} ]]"
-    assert definition["artifacts"]["reports"] == {"dotenv": "docsvc.env", "junit": "docsvc-junit.xml"}
+    assert definition["artifacts"]["reports"] == {"dotenv": "docsvc.env", "junit": "docsvc-junit.xml",
+                                                  "codequality": "docsvc-codequality.json"}
+
+
+def test_gitlab_component_is_typed_and_installs_its_own_commit():
+    spec, job = list(yaml.safe_load_all(render_kind("gitlab")["templates/docsvc.yml"]))
+    inputs = spec["spec"]["inputs"]
+    assert spec["spec"]["component"] == ["sha"]  # declares the component context it reads
+    assert all(entry.get("description") for entry in inputs.values())
+    assert inputs["dry-run"] == {"type": "boolean", "default": False, "description": BY_KEBAB["dry-run"].description}
+    assert inputs["timeout"]["type"] == "number" and inputs["timeout"]["default"] == 1800
+    assert inputs["rules"]["type"] == "array"
+    assert inputs["fail-on"]["options"] == ["never", "warning", "error"]
+    assert inputs["integration-id"]["regex"] == "^[0-9]*$"
+    (definition,) = job.values()
+    assert definition["variables"]["DOCSVC_COMPONENT_SHA"] == "$[[ component.sha ]]"
+    assert inputs["package"]["default"] == ""  # nothing named on an index unless the user says so
+    install = definition["script"][0]
+    assert install.endswith('"${DOCSVC_PACKAGE:-git+$DOCSVC_SOURCE@$DOCSVC_COMPONENT_SHA}"')
+    assert definition["cache"] == [{"key": "docsvc-pip", "paths": [".cache/pip"]}]
+    assert definition["variables"]["PIP_CACHE_DIR"] == "$CI_PROJECT_DIR/.cache/pip"
+
+
+def test_the_include_example_pins_the_component_version():
+    from docsvc import __version__
+
+    include = yaml.safe_load(render_kind("gitlab")[".gitlab-ci.docsvc.yml"])["include"]
+    assert {entry["component"] for entry in include} == {f"$CI_SERVER_FQDN/docsvc/docsvc-action/docsvc@{__version__}"}
+
+
+def test_action_requirements_pin_every_dependency_of_the_package():
+    """The action installs action-requirements.txt, not the package: each of pyproject's
+    dependencies must be pinned there to a version its specifier accepts."""
+    try:
+        import tomllib
+    except ImportError:  # Python 3.10: the server extra brings tomli
+        import tomli as tomllib
+    from packaging.requirements import Requirement
+
+    pins = {}
+    for line in (ROOT / "action-requirements.txt").read_text().splitlines():
+        if line.strip() and not line.startswith("#"):
+            requirement = Requirement(line)
+            (spec,) = requirement.specifier
+            assert spec.operator == "==", line
+            pins[requirement.name.lower().replace("_", "-")] = spec.version
+    for text in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]:
+        requirement = Requirement(text)
+        name = requirement.name.lower().replace("_", "-")
+        assert name in pins, f"{name} is not pinned in action-requirements.txt"
+        assert requirement.specifier.contains(pins[name]), f"{name}=={pins[name]} does not satisfy {text}"
+
+
+def test_every_third_party_action_is_pinned_by_a_full_sha_with_its_version():
+    sources = [ACTION, *(ROOT / ".github" / "workflows").glob("*.yml"),
+               EXAMPLES / "github" / ".github" / "workflows" / "docsvc.yml"]
+    for source in sources:
+        for line in source.read_text().splitlines():
+            found = re.search(r"uses: ([\w./-]+)@(\S+)(.*)", line)
+            if found and not found.group(1).startswith("docsvc/"):
+                assert re.fullmatch(r"[0-9a-f]{40}", found.group(2)), f"{source.name}: {line.strip()}"
+                assert re.fullmatch(r" # v\d+\.\d+\.\d+", found.group(3)), f"{source.name}: {line.strip()}"
 
 
 def test_jenkins_step_maps_every_argument_to_its_variable_and_never_interpolates_into_shell():

@@ -89,7 +89,7 @@ def test_errors_carry_the_problem_detail(target):
     with client(target, target.writer_key) as api:
         with pytest.raises(NotFoundError) as missing:
             api.items.update("captures", 999, title="x")
-        assert missing.value.problem.detail == "Item 999 not found"
+        assert missing.value.problem.detail == "Capture 999 not found"
         with pytest.raises(UnprocessableEntityError) as invalid:
             api.items.update("captures", 1, writer_user_id=12345)
         assert "not a member of your organisation" in invalid.value.problem.detail

@@ -162,7 +162,7 @@ def test_other_organisations_items_are_not_found_and_never_listed(world: World):
                  ("items", "delete", "captures", other, "--yes")):
         result = world.cli(*args, key=world.admin_key)
         assert result.returncode == 1, args
-        assert result.stderr.strip() == f"Error: Item {other} not found"
+        assert result.stderr.strip() == f"Error: Capture {other} not found"
     answer = httpx.get(f"{world.svc.base_url}/api/v1/items/captures",
                        headers={"Authorization": f"Bearer {world.admin_key}"})
     assert world.beta_item_id not in [i["id"] for i in answer.json()]
@@ -282,5 +282,6 @@ def test_revoked_key_is_refused(world: World):
                   if "\tshort-lived\t" in line)
     world.svc.admin("keys", "revoke", key_id)
     refused = world.cli("mywork", key=key)
-    assert refused.returncode == 4 and refused.stderr.strip() == "Error: Unknown or revoked API key"
+    assert refused.returncode == 4
+    assert refused.stderr.strip() == "Error: Unknown or revoked API key (check DOCSVC_API_KEY or run `docsvc login`)"
     assert key not in refused.stderr + refused.stdout

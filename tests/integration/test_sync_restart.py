@@ -10,21 +10,13 @@ import time
 
 import httpx
 
-from tests.support import GitRemote, git, run_cli
+from tests.support import GitRemote, generated_docs, run_cli
 
 FILES = 20000  # enough for the sync to last about a second and a half
 
 
 def big_docs(root) -> GitRemote:
-    remote = GitRemote(root, "big-docs", {"docs/index.md": "# Index\n"})
-    for n in range(FILES):
-        folder = remote.work / "docs" / f"s{n % 100}"
-        folder.mkdir(parents=True, exist_ok=True)
-        (folder / f"p{n}.md").write_text(f"# Page {n}\n\nmarker{n} lives here.\n")
-    git("add", "-A", cwd=remote.work)
-    git("commit", "-q", "-m", "many pages", cwd=remote.work)
-    git("push", "-q", "origin", "main", cwd=remote.work)
-    return remote
+    return generated_docs(root, "big-docs", FILES)
 
 
 def test_killed_during_a_sync_the_job_reruns_and_the_index_is_whole(service, tmp_path):
@@ -35,10 +27,11 @@ def test_killed_during_a_sync_the_job_reruns_and_the_index_is_whole(service, tmp
                             str(code.bare), "--docs-repo", str(docs.bare))
     cli = lambda *args: run_cli(*args, key=key, base_url=service.base_url)  # noqa: E731
 
-    waited = cli("sync", "--integration-id", repo_id, "--timeout", "0.3")
+    # --timeout bounds the request that starts the job too: leave it room on a loaded machine.
+    waited = cli("sync", "--integration-id", repo_id, "--timeout", "0.8")
     assert waited.returncode == 8, waited.stderr
     job_id = re.search(r"job ([0-9a-f-]{36})", waited.stderr).group(1)
-    assert f"Error: job {job_id} is still queued; stopped waiting after 0.3 s" in waited.stderr
+    assert f"Error: job {job_id} is still queued; stopped waiting after 0.8 s" in waited.stderr
 
     auth = {"Authorization": f"Bearer {key}"}
     deadline = time.monotonic() + 120

@@ -380,3 +380,14 @@ def test_resources_are_created_once_per_client():
     client = fake_client(MockAPI(json_response()))
     assert client.items is client.items
     assert isinstance(client, Client)
+
+
+def test_validate_with_a_file_is_multipart_with_true_false_fields():
+    api = MockAPI(json_response(202, {"status": "queued", "job_id": "j1"}))
+    ref = fake_client(api).oas.validate(run_swagger=True, run_ai_fix=False, file=("openapi.yaml", "openapi: 3.1.0\n"))
+    assert ref.job_id == "j1" and api.last.url.path == "/api/v1/oas/validate"
+    assert [(p.name, p.filename, p.content_type, p.content) for p in multipart_parts(api.last)] == [
+        ("run_swagger", None, None, b"true"),
+        ("run_ai_fix", None, None, b"false"),
+        ("file", "openapi.yaml", "application/yaml", b"openapi: 3.1.0\n"),
+    ]

@@ -5,6 +5,11 @@ import pytest
 from docsvc.config import DEFAULT_BASE_URL, ConfigError, git_tracks, load_settings
 
 
+def no_user(tmp_path) -> dict[str, str]:
+    """An environment whose per-user config directory is empty (never the developer's own)."""
+    return {"DOCSVC_CONFIG_DIR": str(tmp_path / "user")}
+
+
 def write(tmp_path, text: str):
     (tmp_path / "docsvc.yaml").write_text(text)
     return tmp_path
@@ -21,7 +26,7 @@ def write(tmp_path, text: str):
 def test_environment_beats_the_file(tmp_path, env, file, expected_key, expected_url):
     if file is not None:
         write(tmp_path, file)
-    settings = load_settings(env=env, cwd=tmp_path)
+    settings = load_settings(env={**no_user(tmp_path), **env}, cwd=tmp_path)
     assert (settings.api_key, settings.base_url) == (expected_key, expected_url)
 
 
@@ -37,20 +42,20 @@ def test_environment_beats_the_file(tmp_path, env, file, expected_key, expected_
 def test_malformed_file_names_the_file_and_the_key(tmp_path, text, message):
     write(tmp_path, text)
     with pytest.raises(ConfigError) as info:
-        load_settings(env={}, cwd=tmp_path)
+        load_settings(env=no_user(tmp_path), cwd=tmp_path)
     assert str(info.value).startswith(message)
     assert "\n" not in str(info.value)
 
 
 def test_integration_id_from_the_file(tmp_path):
     write(tmp_path, "integration_id: 12\n")
-    assert load_settings(env={}, cwd=tmp_path).integration_id == 12
+    assert load_settings(env=no_user(tmp_path), cwd=tmp_path).integration_id == 12
     write(tmp_path, "integration_id: '7'\n")
-    assert load_settings(env={}, cwd=tmp_path).integration_id == 7
+    assert load_settings(env=no_user(tmp_path), cwd=tmp_path).integration_id == 7
 
 
 def test_settings_repr_hides_the_key(tmp_path):
-    settings = load_settings(env={"DOCSVC_API_KEY": "dsv_secret"}, cwd=tmp_path)
+    settings = load_settings(env={**no_user(tmp_path), "DOCSVC_API_KEY": "dsv_secret"}, cwd=tmp_path)
     assert "dsv_secret" not in repr(settings)
 
 
@@ -61,3 +66,72 @@ def test_git_tracks(tmp_path):
     assert not git_tracks(path)
     subprocess.run(["git", "add", "docsvc.yaml"], cwd=tmp_path, check=True)
     assert git_tracks(path)
+
+
+def user_file(tmp_path, text: str) -> dict[str, str]:
+    env = no_user(tmp_path)
+    (tmp_path / "user").mkdir(exist_ok=True)
+    (tmp_path / "user" / "config.yaml").write_text(text)
+    return env
+
+
+@pytest.mark.parametrize("flags, env, project, user, expected", [
+    # each source in turn is the strongest one present
+    ({"base_url": "http://flag"}, {"DOCSVC_BASE_URL": "http://env"}, "base_url: http://project\n",
+     "base_url: http://user\n", ("http://flag", "--base-url")),
+    ({}, {"DOCSVC_BASE_URL": "http://env"}, "base_url: http://project\n", "base_url: http://user\n",
+     ("http://env", "$DOCSVC_BASE_URL")),
+    ({}, {}, "base_url: http://project\n", "base_url: http://user\n", ("http://project", "./docsvc.yaml")),
+    ({}, {}, None, "base_url: http://user/\n", ("http://user", "user config")),
+    ({}, {}, None, None, (DEFAULT_BASE_URL, "default")),
+])
+def test_precedence_flags_environment_project_user(tmp_path, flags, env, project, user, expected):
+    full_env = {**(user_file(tmp_path, user) if user else no_user(tmp_path)), **env}
+    if project:
+        write(tmp_path, project)
+    settings = load_settings(env=full_env, cwd=tmp_path, flags=flags)
+    assert settings.base_url == expected[0]
+    assert settings.source("base_url").startswith(expected[1])
+
+
+def test_key_from_the_user_config_names_its_file(tmp_path):
+    env = user_file(tmp_path, "api_key: dsv_user_key_123\n")
+    settings = load_settings(env=env, cwd=tmp_path)
+    assert settings.api_key == "dsv_user_key_123"
+    assert settings.source("api_key") == f"user config {tmp_path / 'user' / 'config.yaml'}"
+    write(tmp_path, "api_key: dsv_project_key\n")
+    assert load_settings(env=env, cwd=tmp_path).source("api_key") == "./docsvc.yaml"
+
+
+@pytest.mark.parametrize("url, message", [
+    ("localhost:8080", "$DOCSVC_BASE_URL: base URL 'localhost:8080' has no scheme; write http://localhost:8080 "
+                       "or https://localhost:8080"),
+    ("ftp://host", "$DOCSVC_BASE_URL: base URL 'ftp://host' must start with http:// or https://"),
+    ("http://", "$DOCSVC_BASE_URL: base URL 'http://' has no host"),
+])
+def test_base_url_without_an_http_scheme_is_refused(tmp_path, url, message):
+    with pytest.raises(ConfigError) as info:
+        load_settings(env={**no_user(tmp_path), "DOCSVC_BASE_URL": url}, cwd=tmp_path)
+    assert str(info.value) == message
+
+
+@pytest.mark.parametrize("key", ["dsv_a b", "dsv_a\x00b", "dsv_a\nb"])
+def test_a_key_that_no_header_can_carry_is_refused(tmp_path, key):
+    with pytest.raises(ConfigError, match=r"^\$DOCSVC_API_KEY: the API key contains spaces or control characters$"):
+        load_settings(env={**no_user(tmp_path), "DOCSVC_API_KEY": key}, cwd=tmp_path)
+
+
+def test_a_trailing_newline_is_not_part_of_the_key(tmp_path):
+    assert load_settings(env={**no_user(tmp_path), "DOCSVC_API_KEY": "dsv_k\n"}, cwd=tmp_path).api_key == "dsv_k"
+
+
+def test_user_config_is_written_private_and_whole(tmp_path):
+    from docsvc.config import mask_key, write_user_config
+
+    path = tmp_path / "cfg" / "config.yaml"
+    write_user_config(path, {"api_key": "dsv_secret_value_1", "base_url": "http://x"})
+    assert path.stat().st_mode & 0o777 == 0o600
+    assert path.parent.stat().st_mode & 0o777 == 0o700
+    assert [p.name for p in path.parent.iterdir()] == ["config.yaml"]  # no temporary file left
+    assert load_settings(env={"DOCSVC_CONFIG_DIR": str(path.parent)}, cwd=tmp_path).api_key == "dsv_secret_value_1"
+    assert mask_key("dsv_secret_value_1") == "dsv_…_1" and "secret" not in mask_key("dsv_secret_value_1")

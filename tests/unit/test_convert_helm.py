@@ -19,7 +19,7 @@ from pathlib import Path
 
 import pytest
 
-from docsvc.server.engines import specload
+from docsvc import specload
 from docsvc.server.engines.convert import helm
 from docsvc.server.engines.convert.doc import Built, Code, CodeBlock, Heading, Link, Para, Strong, Table
 from tests import formats
@@ -659,8 +659,10 @@ def test_the_projects_own_chart():
     assert built.document.title == "docsvc-server Helm values" and built.warnings == []
     assert "podAnnotationsInternal" not in found  # @ignored
     assert {key for key, r in found.items() if r["section"] == "Service settings"} == {
-        "settings.databaseUrl", "settings.jobWorkers", "settings.maxBodyMb", "settings.smtpUrl",
-        "settings.keepInSyncSeconds"}
+        "settings.jobWorkers", "settings.maxBodyMb", "settings.keepInSyncSeconds"}
+    assert {key for key, r in found.items() if r["section"] == "Secrets"} == {
+        "secrets.existingSecret", "secrets.databaseUrl", "secrets.smtpUrl"}
+    assert found["secrets.existingSecret"]["description"].endswith("the chart then makes no Secret of its own")
     assert found["image.tag"]["default"] == "the chart's appVersion"
     assert found["resources"]["description"].startswith("CPU and memory requests and limits\nConverting")
 

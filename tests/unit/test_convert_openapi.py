@@ -16,7 +16,7 @@ from docsvc.server.engines.convert.doc import (Admonition, BulletList, Code, Cod
                                                Strong, Table)
 from docsvc.server.engines.convert.examples import Examples
 from docsvc.server.engines.convert.openapi import build
-from docsvc.server.engines.specload import load
+from docsvc.specload import load
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "openapi"
 NAMES = ("swagger-2.0.json", "openapi-3.0.yaml", "openapi-3.1.json")

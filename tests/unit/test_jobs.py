@@ -5,8 +5,10 @@ import threading
 import time
 
 import pytest
+from sqlalchemy import func, select, update
+from sqlalchemy.exc import IntegrityError
 
-from docsvc.server.db.tables import Job, utcnow
+from docsvc.server.db.tables import Job, Release, utcnow
 from docsvc.server.jobs import queue
 from docsvc.server.jobs.registry import HANDLERS, JobFailure, handler
 from docsvc.server.jobs.worker import WorkerPool
@@ -41,7 +43,7 @@ def test_claim_and_finish(db):
         assert job.id == job_id and job.state == "running" and job.attempts == 1
         assert queue.job_view(job)["status"] == "queued"  # the interface knows no "running"
         assert queue.claim_next(session, "w2") is None
-        assert queue.finish(session, job_id, "w1", result={"ok": True})
+        assert queue.finish(session, job_id, "w1", 1, result={"ok": True})
     view = queue.job_view(state(db, job_id))
     assert view["status"] == "completed" and view["result"] == {"ok": True}
 
@@ -53,7 +55,7 @@ def test_same_concurrency_key_never_runs_twice_at_once(db):
         assert queue.claim_next(session, "w1").id == first
         assert queue.claim_next(session, "w2").id == other  # skips the blocked one
         assert queue.claim_next(session, "w3") is None
-        queue.finish(session, first, "w1", result={})
+        queue.finish(session, first, "w1", 1, result={})
         assert queue.claim_next(session, "w3").id == second
 
 
@@ -61,7 +63,8 @@ def test_a_worker_that_lost_its_job_cannot_overwrite_it(db):
     job_id = enqueue(db)
     with db.sessions() as session:
         queue.claim_next(session, "w1")
-        assert not queue.finish(session, job_id, "someone-else", result={})
+        assert not queue.finish(session, job_id, "someone-else", 1, result={})
+        assert not queue.finish(session, job_id, "w1", 2, result={})  # an attempt that is not the running one
     assert state(db, job_id).state == "running"
 
 
@@ -160,3 +163,86 @@ def test_stopping_puts_running_jobs_back_in_the_queue(db, kinds):
     job = state(db, job_id)
     assert (job.state, job.attempts, job.locked_by) == ("queued", 0, None)
     release.set()
+
+
+def test_the_database_refuses_a_second_running_job_with_one_key(db):
+    """The rule holds for any process: a claim that slipped past the check still fails."""
+    first, second = enqueue(db, key="sync:7"), enqueue(db, key="sync:7")
+    with db.sessions() as session:
+        assert queue.claim_next(session, "w1").id == first
+        with pytest.raises(IntegrityError):
+            session.execute(update(Job).where(Job.id == second).values(state="running", locked_by="w2"))
+            session.commit()
+        session.rollback()
+    assert state(db, second).state == "queued"
+
+
+def test_a_renewed_lease_is_not_recovered(db):
+    job_id = enqueue(db)
+    with db.sessions() as session:
+        queue.claim_next(session, "w1")
+        assert queue.hold(session, job_id, "w1", 1)
+        session.commit()
+        assert queue.recover_stale(session, lease_seconds=30) == []
+    assert state(db, job_id).state == "running"
+
+
+def _releases(db) -> list[str]:
+    with db.sessions() as session:
+        return list(session.scalars(select(Release.name).where(Release.org_id == db.org_id)))
+
+
+def test_effects_and_completion_commit_together(db, pool, kinds):
+    def make(ctx):
+        with ctx.sessions() as session:
+            session.add(Release(org_id=ctx.org_id, name=ctx.params["name"]))
+            return ctx.complete(session, {"made": ctx.params["name"]})
+
+    kinds("test.make", make)
+    job_id = enqueue(db, "test.make", name="R1")
+    pool.notify()
+    assert wait_for(lambda: state(db, job_id).state == "completed")
+    assert state(db, job_id).result == {"made": "R1"} and _releases(db) == ["R1"]
+
+
+def test_an_attempt_that_lost_its_lease_commits_nothing(db, pool, kinds):
+    """A worker paused past its lease (the job taken over meanwhile) must not add its effects
+    beside the new attempt's: its commit is refused and its work dropped."""
+    taken_over = threading.Event()
+
+    def slow(ctx):
+        if ctx.attempt == 1:
+            with db.sessions() as other:  # another process recovers the job and claims it
+                other.execute(update(Job).where(Job.id == ctx.job_id)
+                              .values(state="running", locked_by="elsewhere", attempts=2))
+                other.commit()
+            taken_over.set()
+        with ctx.sessions() as session:
+            session.add(Release(org_id=ctx.org_id, name=f"attempt {ctx.attempt}"))
+            return ctx.complete(session, {"attempt": ctx.attempt})
+
+    kinds("test.slow", slow)
+    job_id = enqueue(db, "test.slow")
+    pool.notify()
+    assert taken_over.wait(10)
+    time.sleep(0.5)
+    job = state(db, job_id)
+    assert (job.state, job.locked_by, job.result) == ("running", "elsewhere", None)
+    assert _releases(db) == []
+    with db.sessions() as session:
+        assert session.scalar(select(func.count()).select_from(Job).where(Job.state == "completed")) == 0
+
+
+def test_a_job_pays_for_an_action_once_whatever_its_attempts(db):
+    """A re-run of a job whose first attempt committed its charge before it was cut off."""
+    from docsvc.server.services import credits
+
+    with db.sessions() as session:
+        start = credits.balance(session, db.org_id)
+        for _attempt in range(2):
+            credits.charge(session, db.org_id, 1, "check-docs extra reading", item_id=5, job_id="job-1")
+            session.commit()
+        credits.charge(session, db.org_id, 1, "check-docs extra reading", item_id=6, job_id="job-1")
+        credits.charge(session, db.org_id, 1, "check-docs extra reading", item_id=5, job_id="job-2")
+        session.commit()
+        assert credits.balance(session, db.org_id) == start - 3

@@ -7,7 +7,7 @@ import time
 
 import pytest
 
-from docsvc.server.engines.specload import Locator, SpecError, detect_kind, load
+from docsvc.specload import Locator, SpecError, detect_kind, load
 
 
 def laughs(levels: int) -> str:

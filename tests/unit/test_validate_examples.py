@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from docsvc.server.engines.specload import Locator
+from docsvc.specload import Locator
 from docsvc.server.engines.validate.examples import CompileError, ExampleValidator, describe
 from docsvc.server.engines.validate.lines import lines_for
 
@@ -104,3 +104,108 @@ def test_batch_lines_agree_with_the_locator():
     locator = Locator(text)
     assert found == {p: locator.line(p) for p in pointers}
     assert lines_for(text, "json", ["/a/missing/deeper"]) == {"/a/missing/deeper": locator.line("/a")}
+
+
+def test_json_key_agrees_with_json_equal():
+    """json_key (the duplicate check's set key) says "equal" exactly when json_equal does."""
+    import itertools
+
+    from docsvc.server.engines.validate.examples import json_equal, json_key
+
+    values = [0, 1, 1.0, -0.0, 2.5, True, False, None, "1", "", "a", float("nan"), float("inf"),
+              [], {}, [1], [1.0], [True], ["1"], [1, 2], [2, 1], {"a": 1}, {"a": 1.0}, {"a": True},
+              {"a": 1, "b": 2}, {"b": 2, "a": 1}, {"a": [1, {"b": None}]}, {"a": [1.0, {"b": None}]},
+              [[]], [{}], {"a": {}}, {"a": []}]
+    for a, b in itertools.product(values, repeat=2):
+        assert (json_key(a) == json_key(b)) == json_equal(a, b), (a, b)
+
+
+@pytest.mark.parametrize("original", [None, "same", "same-no-newline", "differs", "prefix-only", "unrelated"])
+def test_dumps_indented_is_json_dumps(original):
+    """The pre-processed JSON is json.dumps(indent=2) + newline, whatever text it is compared with."""
+    from docsvc.server.engines.validate.jsontext import dumps_indented
+
+    data = {"openapi": "3.0.3", "info": {"title": "Café ☕ 🚀", "version": "1"}, "n": [1, 2.5, None, True, {}],
+            "paths": {f"/p{i}": {"get": {"responses": {"200": {"description": "x" * i}}}} for i in range(3000)}}
+    want = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    text = {None: None, "same": want, "same-no-newline": want[:-1], "differs": want[:20000] + "!" + want[20001:],
+            "prefix-only": want[:-40], "unrelated": json.dumps(data)}[original]
+    got = dumps_indented(data, text)
+    assert got == want
+    if original == "same":
+        assert got is text  # no second copy
+
+
+def _layouts(doc):
+    """The same document written four ways: indented, indented by tabs, one line, and ragged."""
+    yield json.dumps(doc, indent=2)
+    yield json.dumps(doc, indent="\t")
+    yield json.dumps(doc) + "\n"
+    ragged = json.dumps(doc, indent=1).replace(",\n", "\n,").replace("{\n", "{\n\n   ")
+    yield ragged
+
+
+@pytest.mark.parametrize("layout", range(4))
+def test_lines_for_agrees_with_locator_on_any_layout(layout):
+    """Lines found in one descent (skipping large siblings bracket by bracket) are Locator's lines."""
+    big = {f"k{i}": {"s": "x]}{[\"\\\n    }" * 3, "n": [i, {"a": [1, 2, {}]}], "e": {}, "l": []} for i in range(3000)}
+    doc = {"openapi": "3.0.3", "info": {"title": "t"}, "big": big, "skipped": [big, 1], "after": {"a": [1, {"b": "]"}], "z": {"y": 1}},
+           "paths": {"/a": {"get": {"responses": {"200": {"description": "ok"}}}}}}
+    text = list(_layouts(doc))[layout]
+    assert len(text) > 1 << 17  # "big" is skipped as a large sibling
+    pointers = ["/after/a/1/b", "/after/z/y", "/paths/~1a/get/responses/200", "/big/k2999/n/1/a/2", "/info/title",
+                "/after/missing/deeper", "/big/k5/e", "/big/k7/l", "/after/a/9"]
+    locator = Locator(text)
+    got = lines_for(text, "json", pointers)
+    if layout == 0:  # json.dumps(indent=2)'s own layout: values skipped by a string search
+        assert lines_for(text, "json", pointers, indented=True) == got
+    for p in pointers:
+        want, parts = None, p.split("/")
+        while want is None and parts:
+            want = locator.line("/".join(parts))
+            parts.pop()
+        assert got[p] == want, p
+
+
+@pytest.mark.parametrize("data", [
+    {"f": [1.5, 1e-07, 1e22, -0.0, float("nan"), float("inf"), -float("inf"), 10 ** 30, True, None]},
+    {"s": "a\"b\\c\n\t\u2028\x00\x7f é 🚀", "": [], "e": {}, "t": (1, [2])},
+    {"a": {1: 2, True: 3, None: 4}},  # keys json converts: its own encoder writes them
+    [[[[[[[[[[[]]]]]]]]]]],
+])
+def test_dumps_indented_edge_values(data):
+    from docsvc.server.engines.validate.jsontext import dumps_indented
+
+    want = json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+    assert dumps_indented(data) == want
+    assert dumps_indented(data, want[:-1]) == want
+
+
+def _nearest_line(locator, pointer):
+    parts = pointer.split("/")
+    while True:
+        line = locator.line("/".join(parts))
+        if line is not None or len(parts) <= 1:
+            return line
+        parts.pop()
+
+
+def test_run_reuses_a_text_already_in_the_prepped_layout():
+    """A JSON text written as json.dumps(indent=2) is the prepped text itself, and its lines are Locator's."""
+    from docsvc.server.engines.validate import run
+
+    doc = {"openapi": "3.0.3", "info": {"title": "t", "version": "1"},
+           "paths": {f"/p{i}/": {"get": {"responses": {"200": {"description": "ok"}}}} for i in range(50)}}
+    text = json.dumps(doc, indent=2, ensure_ascii=False)
+    with_newline = text + "\n"
+    result = run(with_newline)
+    assert result.prepped is with_newline
+    assert run(text).prepped == with_newline
+    locator = Locator(with_newline)
+    assert result.findings and all(f["line"] == _nearest_line(locator, f["pointer"])
+                                   for f in result.findings if f["pointer"])
+    ragged = with_newline.replace(",\n", "\n,")  # not that layout: serialized from the data, same lines found
+    again = run(ragged)
+    assert again.prepped == with_newline
+    assert [f["line"] for f in again.findings] == [_nearest_line(Locator(ragged), f["pointer"]) if f["pointer"]
+                                                   else None for f in again.findings]

@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from docsvc.server.engines.specload import SpecError
+from docsvc.specload import SpecError
 from docsvc.server.engines.validate import run
 from docsvc.server.engines.validate.structure import validator
 
@@ -115,3 +115,12 @@ def test_patterns_are_read_as_javascript_reads_them():
         "B": {"type": "string", "pattern": "^(unclosed$"}}}}
     found = [f["pointer"] for f in run(json.dumps(doc)).findings if f["rule"] == "struct"]
     assert found == ["/components/schemas/B/pattern"]
+
+
+def test_a_callback_whose_ref_is_not_a_string_is_a_finding_not_a_crash():
+    from docsvc.server.engines.validate import run
+
+    text = ("openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths:\n  /a:\n    get:\n"
+            "      callbacks: {c: {$ref: [a]}}\n      responses: {'200': {description: ok}}\n")
+    scan = run(text, run_ai_fix=True, run_ai_content=True)
+    assert any(f["severity"] == "error" for f in scan.findings)

@@ -1,16 +1,25 @@
-"""GitHub Actions: workflow commands on stdout, ``$GITHUB_OUTPUT`` and ``$GITHUB_STEP_SUMMARY``."""
+"""GitHub Actions: workflow commands on stdout, ``$GITHUB_OUTPUT`` and ``$GITHUB_STEP_SUMMARY``.
+
+The runner reads any stdout line that starts (after blanks) with ``::`` as a workflow command,
+and ``##[`` as an old-style one; so a line of text never starts that way, and a carriage return
+cannot split one line into two.
+"""
 
 from __future__ import annotations
 
 import contextlib
+import re
 import uuid
 from typing import Iterator, Mapping
 
-from .base import Finding, Reporter
+from .base import Finding, Reporter, escape_controls
+
+_COMMAND_START = re.compile(r"^(\s*)(::|##\[)")
 
 
 def _escape_data(text: str) -> str:
-    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+    """A workflow command's data: GitHub's own encoding, and other control characters made visible."""
+    return escape_controls(text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A"))
 
 
 def _escape_property(text: str) -> str:
@@ -19,20 +28,25 @@ def _escape_property(text: str) -> str:
 
 class GitHubReporter(Reporter):
     name = "github"
+    annotation_limit = 10  # GitHub shows 10 errors and 10 warnings per step
+
+    def escape(self, line: str) -> str:
+        line = escape_controls(line.replace("\r", "%0D"))
+        return _COMMAND_START.sub(lambda m: f"{m.group(1)}{m.group(2)[0]} {m.group(2)[1:]}", line)
 
     def mask(self, secret: str) -> None:
         if secret:
-            self.write(f"::add-mask::{_escape_data(secret)}")
+            self.emit(f"::add-mask::{_escape_data(secret)}")
 
     @contextlib.contextmanager
     def group(self, title: str) -> Iterator[None]:
-        self.write(f"::group::{_escape_data(title)}")
+        self.emit(f"::group::{_escape_data(title)}")
         try:
             yield
         finally:
-            self.write("::endgroup::")
+            self.emit("::endgroup::")
 
-    def finding(self, finding: Finding) -> None:
+    def annotate(self, finding: Finding) -> None:
         command = {"error": "error", "warning": "warning"}.get(finding.severity, "notice")
         props = []
         if finding.file:
@@ -41,7 +55,7 @@ class GitHubReporter(Reporter):
                 props.append(f"line={finding.line}")
         if finding.rule:
             props.append(f"title={_escape_property(finding.rule)}")
-        self.write(f"::{command}{' ' + ','.join(props) if props else ''}::{_escape_data(finding.message)}")
+        self.emit(f"::{command}{' ' + ','.join(props) if props else ''}::{_escape_data(finding.message)}")
 
     def outputs(self, values: Mapping[str, str]) -> None:
         path = self.env.get("GITHUB_OUTPUT")

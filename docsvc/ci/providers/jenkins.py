@@ -11,9 +11,9 @@ class JenkinsReporter(Reporter):
     name = "jenkins"
 
     def summary(self, markdown: str) -> None:
+        from ...files import write_atomically
+
         self.write_summary_file(markdown)
         if not self.settings.summary_file:
-            from pathlib import Path
-
-            Path(DEFAULT_SUMMARY).write_text(markdown, encoding="utf-8")
+            write_atomically(DEFAULT_SUMMARY, markdown)
         self.write(f"Summary written to {self.settings.summary_file or DEFAULT_SUMMARY} (archive it)")

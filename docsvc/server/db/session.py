@@ -11,11 +11,24 @@ from sqlalchemy.engine import Engine, make_url
 from sqlalchemy.orm import Session, sessionmaker
 
 
+POSTGRES_EXTRA_HINT = "pip install 'docsvc-cli[server,postgres]'"
+
+
+class MissingDriver(RuntimeError):
+    """The database URL names a database whose driver is not installed (an optional extra)."""
+
+
 def normalize_url(url: str) -> str:
-    """Use psycopg 3 for ``postgresql://`` URLs (SQLAlchemy would pick psycopg2)."""
+    """Use psycopg 3 for ``postgresql://`` URLs (SQLAlchemy would pick psycopg2); without psycopg
+    (the ``postgres`` extra) say so in one line, before SQLAlchemy's own traceback would."""
     parsed = make_url(url)
     if parsed.drivername in ("postgresql", "postgres"):
         parsed = parsed.set(drivername="postgresql+psycopg")
+    if parsed.drivername == "postgresql+psycopg":
+        try:
+            import psycopg  # noqa: F401
+        except ImportError:
+            raise MissingDriver(f"a PostgreSQL database needs psycopg: {POSTGRES_EXTRA_HINT}") from None
     return parsed.render_as_string(hide_password=False)
 
 

@@ -16,6 +16,7 @@ from sqlalchemy import (
     LargeBinary,
     String,
     Text,
+    text,
     UniqueConstraint,
 )
 from sqlalchemy.orm import DeclarativeBase, Mapped, mapped_column, relationship
@@ -149,7 +150,12 @@ class Job(Base):
     ``queued`` with progress, since the interface knows only queued, completed and failed."""
 
     __tablename__ = "jobs"
-    __table_args__ = (Index("ix_jobs_state_created", "state", "created_at"),)
+    __table_args__ = (
+        Index("ix_jobs_state_created", "state", "created_at"),
+        # One running job per concurrency key, enforced by the database for every process (0006).
+        Index("ux_jobs_running_key", "concurrency_key", unique=True,
+              postgresql_where=text("state = 'running'"), sqlite_where=text("state = 'running'")),
+    )
     id: Mapped[str] = mapped_column(String(36), primary_key=True)
     org_id: Mapped[int] = mapped_column(ForeignKey("organizations.id", ondelete="CASCADE"), index=True)
     user_id: Mapped[int | None] = mapped_column(ForeignKey("users.id", ondelete="SET NULL"))

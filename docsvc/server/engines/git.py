@@ -6,10 +6,13 @@ git's own reason instead of hanging on a password question.
 
 from __future__ import annotations
 
+import fcntl
 import hashlib
-import re
 import os
+import re
+import shutil
 import subprocess
+from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
@@ -122,26 +125,38 @@ class Mirror:
     egress: Egress | None = None
 
     @classmethod
-    def for_url(cls, root: Path, location: str, egress: Egress | None = None) -> "Mirror":
+    def for_url(cls, folder: Path, location: str, egress: Egress | None = None) -> "Mirror":
+        """The mirror of ``location`` in ``folder`` (the service's ``settings.mirrors_dir``)."""
         url = remote_url(location)
         name = hashlib.sha256(url.encode()).hexdigest()[:16]
-        return cls(root / "mirrors" / f"{name}.git", url, location, egress)
+        return cls(folder / f"{name}.git", url, location, egress)
 
     def fetch(self) -> None:
         """Clone on first use, fetch afterwards (once the egress policy allows the remote). A
-        failed first clone leaves nothing behind."""
+        failed first clone leaves nothing behind; a mirror deleted meanwhile is cloned again."""
         _checked(self.location or self.url, self.egress)
-        if not (self.path / "HEAD").exists():
-            self.path.parent.mkdir(parents=True, exist_ok=True)
-            partial = self.path.with_name(self.path.name + ".partial")
-            if partial.exists():
-                import shutil
+        with self._exclusive():
+            if not (self.path / "HEAD").exists():
+                partial = self.path.with_name(self.path.name + ".partial")
+                for leftover in (partial, self.path):  # a cut-off clone, or a half-deleted mirror
+                    shutil.rmtree(leftover, ignore_errors=True)
+                _run(["clone", "--mirror", "--quiet", "--", self.url, str(partial)])
+                partial.rename(self.path)
+                return
+            _run(["fetch", "--prune", "--quiet", "origin"], cwd=self.path)
 
-                shutil.rmtree(partial)
-            _run(["clone", "--mirror", "--quiet", "--", self.url, str(partial)])
-            partial.rename(self.path)
-            return
-        _run(["fetch", "--prune", "--quiet", "origin"], cwd=self.path)
+    @contextmanager
+    def _exclusive(self) -> Iterator[None]:
+        """One fetch or clone of this mirror at a time, across the threads and processes that
+        share its folder (an flock on a lock file beside it; readers need none: git writes
+        objects before it moves a ref, and moves refs atomically)."""
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        with open(self.path.with_name(self.path.name + ".lock"), "a") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
 
     def head(self, branch: str) -> str:
         try:
@@ -262,7 +277,6 @@ def push_branch(location: str, base: str, branch: str, files: dict[str, str], me
                 egress: Egress | None = None) -> str:
     """Commit ``files`` (path -> text) on a new ``branch`` from ``base`` and push it to the
     repository at ``location``; returns the new commit. Works in a throw-away clone."""
-    import shutil
     import tempfile
 
     workdir.mkdir(parents=True, exist_ok=True)

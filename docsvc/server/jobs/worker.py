@@ -10,10 +10,11 @@ import threading
 import time
 import uuid
 
+from sqlalchemy import event
 from sqlalchemy.orm import Session, sessionmaker
 
 from . import queue
-from .registry import JobContext, JobFailure, get_handler
+from .registry import RESULT_KEY, JobContext, JobFailure, LeaseLost, get_handler
 
 log = logging.getLogger("docsvc.server.jobs")
 
@@ -91,7 +92,7 @@ class WorkerPool:
                 queue.set_progress(session, job.id, self.worker_id, progress)
 
         ctx = JobContext(job_id=job.id, kind=job.kind, org_id=job.org_id, user_id=job.user_id,
-                         params=job.params or {}, attempt=job.attempts, sessions=self.sessions,
+                         params=job.params or {}, attempt=job.attempts, sessions=self._fenced(job),
                          settings=self.settings, report=report)
         handler = get_handler(job.kind)
         result = error = None
@@ -102,11 +103,34 @@ class WorkerPool:
                 result = handler(ctx) or {}
             except JobFailure as exc:
                 error = {"title": exc.title, "detail": exc.detail}
+            except LeaseLost:
+                log.warning("job %s (%s) attempt %d was taken over after its lease ran out; its work is dropped",
+                            job.id, job.kind, job.attempts)
+                return
             except Exception as exc:
                 log.exception("job %s (%s) crashed", job.id, job.kind)
                 error = {"title": "Internal error", "detail": f"{type(exc).__name__}: {exc}"}
+        if ctx.completed and error is None:
+            return  # the handler's last commit completed the job with its effects
         with self.sessions() as session:
-            queue.finish(session, job.id, self.worker_id, result=result, error=error)
+            queue.finish(session, job.id, self.worker_id, job.attempts, result=result, error=error)
+
+    def _fenced(self, job) -> sessionmaker[Session]:
+        """The handler's sessions: each commit first confirms that this attempt still holds the
+        job, and locks its row until the commit ends, so a worker whose lease ran out (a long
+        pause, a lost connection) never commits effects beside the attempt that took over. A
+        commit through ``JobContext.complete`` also completes the job in the same transaction."""
+        sessions = sessionmaker(**self.sessions.kw)
+
+        @event.listens_for(sessions, "before_commit")
+        def fence(session: Session) -> None:
+            result = session.info.pop(RESULT_KEY, None)
+            held = (queue.hold(session, job.id, self.worker_id, job.attempts) if result is None
+                    else queue.settle(session, job.id, self.worker_id, job.attempts, result=result))
+            if not held:
+                raise LeaseLost(f"job {job.id} attempt {job.attempts} is no longer held by {self.worker_id}")
+
+        return sessions
 
     def _maintenance_loop(self) -> None:
         interval = max(0.2, min(5.0, self.settings.job_lease_seconds / 3))

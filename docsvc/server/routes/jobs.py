@@ -1,6 +1,8 @@
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Response
+import time
+
+from fastapi import APIRouter, Depends, Query, Response
 from sqlalchemy.orm import Session
 
 from ..jobs.queue import job_view
@@ -11,10 +13,28 @@ from .deps import get_caller, get_session
 router = APIRouter(tags=["jobs"])
 
 
+# Long polling: ``?wait=S`` holds an unfinished job's answer up to S seconds (at most MAX_WAIT) and
+# answers as soon as it finishes, so a client notices the end at once instead of at its next poll.
+# The answer then says how long it was held (``X-Docsvc-Waited``), which a client may take off its
+# own pause; a service without long polling ignores the parameter and sends no such header.
+MAX_WAIT = 10.0
+_RECHECK = 0.02  # seconds between looks at the job while holding: one primary-key read each
+
+
 @router.get("/jobs/{job_id}")
 def get_job(job_id: str, response: Response, caller: Caller = Depends(get_caller),
-            session: Session = Depends(get_session)):
+            session: Session = Depends(get_session),
+            wait: float = Query(0.0, ge=0.0, description="hold an unfinished job's answer up to this many "
+                                                         f"seconds (at most {MAX_WAIT:g})")):
     job = visible_job(session, caller, job_id)  # 404 for another organisation's or another user's chat job
+    if wait > 0:
+        started = time.monotonic()
+        end = started + min(wait, MAX_WAIT)
+        while job.state in ("queued", "running") and time.monotonic() < end:
+            time.sleep(min(_RECHECK, max(0.0, end - time.monotonic())))
+            session.rollback()  # ends the read transaction: SQLite's snapshot would never see the change
+            job = visible_job(session, caller, job_id)
+        response.headers["X-Docsvc-Waited"] = f"{time.monotonic() - started:.3f}"
     if job.state in ("queued", "running"):
         response.headers["Retry-After"] = poll_hint(job)
     return job_view(job)

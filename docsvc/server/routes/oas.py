@@ -3,6 +3,7 @@ from __future__ import annotations
 from fastapi import APIRouter, Depends, Request
 from sqlalchemy.orm import Session
 
+from ..problems import invalid
 from ..services import api_specs as service
 from ..services.accounts import Caller
 from .deps import get_caller, get_session, json_body
@@ -14,10 +15,36 @@ router = APIRouter(tags=["api-readiness"])
 @router.post("/oas/validate", status_code=202)
 async def validate(request: Request, caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
     """Optional booleans ``run_swagger``, ``run_redocly``, ``run_ai_fix``, ``run_ai_content``;
-    an absent one keeps the saved configuration's choice."""
-    body = await json_body(request, optional=True)
-    job = service.start_validate(session, caller, body, request.app.state.settings.job_max_attempts)
+    an absent one keeps the saved configuration's choice. As JSON; or as multipart/form-data with
+    the same fields (``true``/``false``) and an optional ``file``: the spec to check instead of
+    the configured one (one document; parsed now, so a bad one is a 422)."""
+    import anyio
+
+    upload = None
+    if request.headers.get("content-type", "").startswith("multipart/form-data"):
+        form = await request.form()
+        body = {}
+        for name, value in form.multi_items():
+            if name == "file" and hasattr(value, "filename"):
+                if upload is not None:
+                    raise invalid("file", "send one spec file")
+                upload = (value.filename, await value.read())
+            elif name == "file":
+                raise invalid("file", "must be a file part (a spec), not a text field")
+            else:
+                body[name] = _form_bool(value)
+    else:
+        body = await json_body(request, optional=True)
+    settings = request.app.state.settings
+    job = await anyio.to_thread.run_sync(lambda: service.start_validate(  # parsing a large upload takes a moment
+        session, caller, body, settings.job_max_attempts, upload, request.app.state.store))
     return accepted(request, job)
+
+
+def _form_bool(value) -> bool | str:
+    """A form field's ``true``/``false``; anything else is passed on for the service to refuse by name."""
+    text = value.strip().lower() if isinstance(value, str) else ""
+    return {"true": True, "false": False}.get(text, value if isinstance(value, str) else "")
 
 
 @router.post("/oas/scans/{scan_id:int}/pull-request")

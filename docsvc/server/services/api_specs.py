@@ -10,7 +10,7 @@ repository). One target failing never stops the other; with both, the scan follo
 
 from __future__ import annotations
 
-from pathlib import Path
+from pathlib import Path, PurePosixPath
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -66,7 +66,11 @@ def org_config(session: Session, org_id: int) -> ApiSpecConfig:
     return config
 
 
-def start_validate(session: Session, caller: Caller, body: Any, max_attempts: int):
+def start_validate(session: Session, caller: Caller, body: Any, max_attempts: int,
+                   upload: tuple[str, bytes] | None = None, store: FileStore | None = None):
+    """Queue a scan of the saved configuration's spec, or of ``upload`` (file name, bytes) when the
+    caller sent one: then the spec is checked now (422 naming the line or the reference) and the
+    stages default to the saved configuration's, or to the configuration defaults without one."""
     body = body if body is not None else {}
     if not isinstance(body, dict):
         raise Problem(400, "The request body must be a JSON object")
@@ -76,16 +80,48 @@ def start_validate(session: Session, caller: Caller, body: Any, max_attempts: in
     for stage in STAGES:
         if body.get(stage) is not None and not isinstance(body[stage], bool):
             raise invalid(stage, "must be true or false")
-    config = org_config(session, caller.org_id)
-    stages = {stage: body[stage] if body.get(stage) is not None else getattr(config, stage) for stage in STAGES}
+    config = org_config(session, caller.org_id) if upload is None else session.get(ApiSpecConfig, caller.org_id)
+    saved = {stage: getattr(config, stage) if config is not None else ApiSpecConfig.__table__.c[stage].default.arg
+             for stage in STAGES}
+    stages = {stage: body[stage] if body.get(stage) is not None else saved[stage] for stage in STAGES}
     if not any(stages.values()):
         raise invalid("run_swagger", "every stage is off; turn at least one on")
+    params: dict[str, Any] = {"stages": stages}
+    if upload is not None:
+        name, text = _check_upload(*upload)
+        params["upload"] = {"name": name, "input": store.save_input(text)}
     return queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=KIND,
-                         params={"stages": stages}, max_attempts=max_attempts)
+                         params=params, max_attempts=max_attempts)
+
+
+def _check_upload(filename: str | None, raw: bytes) -> tuple[str, str]:
+    """(a safe display name, the text) of an uploaded spec, or the 422 that says what is wrong."""
+    from ...bundle import external_refs
+    from ...specload import SpecError, detect_kind, load
+
+    name = PurePosixPath((filename or "").replace("\\", "/")).name.strip()[:200] or "openapi.yaml"
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError as exc:
+        raise invalid("file", f"{name} is not UTF-8 text (byte {exc.start})") from None
+    try:
+        data = load(text).data
+        if detect_kind(data) != "openapi":
+            raise SpecError("not an OpenAPI document: it has neither an 'openapi' nor a 'swagger' field")
+    except SpecError as exc:
+        raise Problem(422, f"file: {name}: {exc}", errors=[{"loc": ["body", "file"], "msg": str(exc)}],
+                      extra={"line": exc.line} if exc.line else None) from None
+    external = next(external_refs(data), None)
+    if external is not None:
+        pointer, ref = external
+        raise invalid("file", f"{name}: $ref {ref} at {pointer or '/'}: the service cannot read other files or "
+                              "URLs; send the spec bundled into one document (docsvc validate --file and docsvc "
+                              "bundle do that)")
+    return name, text
 
 
 def get_scan(session: Session, caller: Caller, scan_id: int) -> Item:
-    return get_item(session, caller, "api-scans", scan_id, "API scan")
+    return get_item(session, caller, "api-scans", scan_id)
 
 
 def _check_pr_body(body: Any) -> dict[str, Any]:
@@ -135,6 +171,9 @@ def open_pull_requests(session: Session, caller: Caller, scan_id: int, body: Any
     for target in body["targets"]:
         try:
             if target == "source":
+                if spec.get("uploaded"):
+                    raise ValueError("the scan's spec was uploaded (validate --file), not read from a repository; "
+                                     "open its pull request to a docs repository (--to docs)")
                 integration = session.get(Integration, spec.get("integration_id"))
                 if integration is None or integration.org_id != caller.org_id:
                     raise ValueError("the spec's integration no longer exists")

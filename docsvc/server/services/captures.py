@@ -197,7 +197,7 @@ def start(session: Session, caller: Caller, body: Any, max_attempts: int, egress
 
 
 def get_capture(session: Session, caller: Caller, item_id: int) -> Item:
-    return get_item(session, caller, "captures", item_id, "Capture")
+    return get_item(session, caller, "captures", item_id)
 
 
 def capture_view(item: Item) -> dict[str, Any]:

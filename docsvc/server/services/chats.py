@@ -37,7 +37,7 @@ def start(session: Session, caller: Caller, body: Any, max_attempts: int):
 
 
 def get_chat(session: Session, caller: Caller, chat_id: int) -> Item:
-    return get_item(session, caller, "chats", chat_id, "Chat")  # someone else's chat does not exist for them
+    return get_item(session, caller, "chats", chat_id)  # someone else's chat does not exist for them
 
 
 def chat_view(item: Item) -> dict[str, Any]:

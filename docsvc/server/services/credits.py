@@ -8,7 +8,7 @@ An organisation starts with DEFAULT_BALANCE credits; ``docsvc-server credits set
 
 from __future__ import annotations
 
-from sqlalchemy import update
+from sqlalchemy import select, update
 from sqlalchemy.orm import Session
 
 from ..db.tables import CreditAccount, CreditCharge
@@ -50,8 +50,15 @@ class NotEnoughCredits(Exception):
 
 def charge(session: Session, org_id: int, amount: int, action: str, *, item_id: int | None = None,
            job_id: str | None = None) -> int:
-    """Take ``amount`` in one conditional update; raises NotEnoughCredits when it cannot be paid."""
+    """Take ``amount`` in one conditional update; raises NotEnoughCredits when it cannot be paid.
+
+    A job pays once per action and item: when the job's earlier attempt (cut off after it
+    committed the charge) already paid, nothing more is taken."""
     if amount <= 0:
+        return balance(session, org_id)
+    if job_id is not None and session.scalar(select(CreditCharge.id).where(
+            CreditCharge.org_id == org_id, CreditCharge.job_id == job_id, CreditCharge.action == action,
+            CreditCharge.item_id == item_id if item_id is not None else CreditCharge.item_id.is_(None))) is not None:
         return balance(session, org_id)
     _account(session, org_id)
     taken = session.execute(update(CreditAccount).where(CreditAccount.org_id == org_id,

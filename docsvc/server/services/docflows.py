@@ -17,7 +17,7 @@ from ..engines.docflows.drafts import counts, unified_diff
 from ..engines.egress import Egress, EgressRefused
 from ..jobs import queue
 from ..problems import Problem, invalid
-from ..storage import MAX_NAME_BYTES, file_name
+from ..storage import MAX_NAME_BYTES, FileStore, file_name
 from . import credits, release_notes
 from .accounts import Caller
 from .repos import org_integration
@@ -102,7 +102,7 @@ def take_screenshots(session: Session, caller: Caller, item_id: int, routes: lis
 
 def save_uploads(data_dir: Path, uploads: list[tuple[str, bytes]], routes: dict[str, str]) -> list[dict]:
     """Keep uploaded screenshots (file name, content) under uploads/; each needs its route."""
-    folder = Path(data_dir) / "uploads" / uuid.uuid4().hex
+    store, folder = FileStore(data_dir), f"uploads/{uuid.uuid4().hex}"
     saved = []
     for name, content in uploads:
         if file_name(name) is None:
@@ -112,16 +112,14 @@ def save_uploads(data_dir: Path, uploads: list[tuple[str, bytes]], routes: dict[
             raise invalid("screenshots", f"{name} is not a PNG, JPEG or WebP image")
         if name not in routes:
             raise invalid("pr_data.screenshots", f"no route given for {name}")
-        folder.mkdir(parents=True, exist_ok=True)
-        target = folder / file_name(name)
-        target.write_bytes(content)
-        saved.append({"route": routes[name], "file": str(target.relative_to(data_dir)), "taken": True,
+        relative = store.save_upload(folder, file_name(name), content)
+        saved.append({"route": routes[name], "file": relative, "taken": True,
                       "reason": "uploaded from CI", "bytes": len(content)})
     return saved
 
 
 def get_suggestion(session: Session, caller: Caller, item_id: int) -> Item:
-    return get_item(session, caller, "docflows", item_id, "Docflows suggestion")
+    return get_item(session, caller, "docflows", item_id)
 
 
 def summary(item: Item, egress: Egress | None = None) -> dict:

@@ -59,7 +59,7 @@ def start(session: Session, caller: Caller, body: Any, max_attempts: int):
 
 
 def get_draft(session: Session, caller: Caller, item_id: int) -> Item:
-    return get_item(session, caller, "feature-drafts", item_id, "Feature Author draft")
+    return get_item(session, caller, "feature-drafts", item_id)
 
 
 def current_release_notes(item: Item) -> dict:

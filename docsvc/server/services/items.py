@@ -29,6 +29,19 @@ CLOSED_STATUSES = ("done", "rejected")
 _MAX_TITLE = 500
 
 
+# What a 404 calls one record of each tool, so "not found" says what was looked for.
+NOUNS = {
+    "docflows": "Docflows suggestion",
+    "feature-drafts": "Feature Author draft",
+    "release-notes": "Release Composer item",
+    "captures": "Capture",
+    "conversions": "Conversion",
+    "chats": "Chat",
+    "api-scans": "API scan",
+    "diagrams": "Diagram",
+}
+
+
 def check_tool(tool: str) -> str:
     if tool not in TOOLS:
         raise Problem(404, f"Unknown tool {tool!r}; tools are: {', '.join(TOOLS)}")
@@ -87,12 +100,12 @@ def list_items(
     return list(rows.unique()), total
 
 
-def get_item(session: Session, caller: Caller, tool: str, item_id: int, noun: str = "Item") -> Item:
-    """The caller's item of ``tool``; 404 (saying ``noun``) for an unknown id, another organisation's
-    or another user's chat: never leak existence."""
+def get_item(session: Session, caller: Caller, tool: str, item_id: int) -> Item:
+    """The caller's item of ``tool``; 404 (naming the kind of record) for an unknown id, another
+    organisation's or another user's chat: never leak existence."""
     item = session.scalar(select(Item).where(Item.id == item_id, *_visible(caller, check_tool(tool))))
     if item is None:
-        raise not_found(noun, item_id)
+        raise not_found(NOUNS[tool], item_id)
     return item
 
 

@@ -179,7 +179,7 @@ def create_composer(session: Session, caller: Caller, release_id, title: str | N
 
 
 def get_composer(session: Session, caller: Caller, item_id: int) -> Item:
-    return get_item(session, caller, "release-notes", item_id, "Release Composer item")
+    return get_item(session, caller, "release-notes", item_id)
 
 
 def composer_view(session: Session, item: Item) -> dict:

@@ -55,7 +55,7 @@ def one_history(integration: Integration) -> bool:
             and remote_url(integration.code_repo) == remote_url(integration.docs_repo))
 
 
-def refresh_remote(session: Session, integration: Integration, state: RepoState, data_dir,
+def refresh_remote(session: Session, integration: Integration, state: RepoState, mirrors_dir,
                    egress: Egress | None = None) -> None:
     """Fetch both mirrors (one when code and docs share a repository) and count how far the last
     sync is behind the remotes' heads."""
@@ -64,7 +64,7 @@ def refresh_remote(session: Session, integration: Integration, state: RepoState,
         for what, location, branch, synced in (
                 ("code", integration.code_repo, integration.code_branch, state.code_commit),
                 ("docs", integration.docs_repo, integration.docs_branch, state.docs_commit)):
-            mirror = Mirror.for_url(data_dir, location, egress)
+            mirror = Mirror.for_url(mirrors_dir, location, egress)
             if mirror.path not in fetched:
                 mirror.fetch()
                 fetched.add(mirror.path)
@@ -119,7 +119,7 @@ def list_repos(session: Session, caller: Caller, settings) -> list[dict]:
         if state is not None and state.synced_at is not None:
             checked = as_utc(state.remote_checked_at)
             if checked is None or (utcnow() - checked).total_seconds() >= settings.remote_check_seconds:
-                refresh_remote(session, integration, state, settings.data_dir, settings.egress)
+                refresh_remote(session, integration, state, settings.mirrors_dir, settings.egress)
         views.append(repo_view(integration, state))
     return views
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-from sqlalchemy import delete, insert, select, text
+from sqlalchemy import delete, func, insert, select, text
 from sqlalchemy.orm import Session
 
 from ..db.tables import SearchChunk, SearchDoc
@@ -63,6 +63,12 @@ def replace_files(session: Session, *, org_id: int, integration_id: int,
 def indexed_blobs(session: Session, integration_id: int) -> dict[str, str]:
     return dict(session.execute(select(SearchDoc.path, SearchDoc.blob)
                                 .where(SearchDoc.integration_id == integration_id)).all())
+
+
+def indexed_count(session: Session, integration_id: int) -> int:
+    """How many files of the integration are indexed (``len(indexed_blobs(...))``, counted by the database)."""
+    return session.execute(select(func.count()).select_from(SearchDoc)
+                           .where(SearchDoc.integration_id == integration_id)).scalar_one()
 
 
 def _terms(query: str) -> list[str]:

@@ -4,7 +4,6 @@ a ``captures`` item; a failed step fails the job and nothing is saved."""
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 from typing import Any
 
 from sqlalchemy import update
@@ -21,7 +20,7 @@ from ..storage import FileStore
 def run(ctx: JobContext) -> dict:
     params = ctx.params
     steps = params["steps"]
-    folder = Path(ctx.settings.data_dir) / "tmp" / ctx.job_id
+    folder = ctx.scratch_dir
     try:
         # The count goes in the message: the CLI's plain progress lines count done/total as files.
         ctx.progress(f"opening {params['start_url']} in Chromium")
@@ -34,21 +33,23 @@ def run(ctx: JobContext) -> dict:
             raise JobFailure("Browser unavailable", str(exc)) from None
         ctx.progress("saving the capture")
         return _save(ctx, steps, shots)
+    except BaseException:
+        with ctx.sessions() as session:
+            _forget_typed_text(ctx, session)
+            session.commit()
+        raise
     finally:
         shutil.rmtree(folder, ignore_errors=True)
-        _forget_typed_text(ctx)
 
 
-def _forget_typed_text(ctx: JobContext) -> None:
-    """Typed text may be a password: once the walk is over (saved or failed), the job row keeps
-    only its length. (A worker that dies mid-walk leaves it for the retry.)"""
+def _forget_typed_text(ctx: JobContext, session) -> None:
+    """Typed text may be a password: once the walk is over (saved, in the same transaction, or
+    failed), the job row keeps only its length. (A worker that dies mid-walk leaves it for the retry.)"""
     if not any("text" in s for s in ctx.params["steps"]):
         return
     steps = [{**s, "text": f"({len(s['text'])} characters, not kept)"} if "text" in s else s
              for s in ctx.params["steps"]]
-    with ctx.sessions() as session:
-        session.execute(update(Job).where(Job.id == ctx.job_id).values(params={**ctx.params, "steps": steps}))
-        session.commit()
+    session.execute(update(Job).where(Job.id == ctx.job_id).values(params={**ctx.params, "steps": steps}))
 
 
 def _save(ctx: JobContext, steps: list[dict[str, Any]], shots: list[Shot]) -> dict:
@@ -84,11 +85,11 @@ def _save(ctx: JobContext, steps: list[dict[str, Any]], shots: list[Shot]) -> di
                     entry["target"] = shot.target
                 saved.append(entry)
             item.data = {**item.data, "steps": saved}
-            session.commit()
+            _forget_typed_text(ctx, session)
+            return ctx.complete(session, {"item_id": item_id, "title": title, "mode": "auto",
+                                          "steps": [{k: v for k, v in s.items() if k != "bytes"} for s in saved]})
         except BaseException:
             session.rollback()
             if item_id is not None:
                 store.delete_item_files(item_id)
             raise
-    return {"item_id": item_id, "title": title, "mode": "auto",
-            "steps": [{k: v for k, v in s.items() if k != "bytes"} for s in saved]}

@@ -31,7 +31,7 @@ def run(ctx: JobContext) -> dict:
                     data={"question": question, "answer": answer.answer, "citations": answer.citations,
                           "terms": answer.terms, "method": METHOD, "job_id": ctx.job_id})
         session.add(item)
-        session.commit()
-        chat_id = item.id
-    return {"chat_id": chat_id, "item_id": chat_id, "question": question, "answer": answer.answer,
-            "citations": answer.citations, "answered": bool(answer.citations), "method": METHOD}
+        session.flush()
+        return ctx.complete(session, {
+            "chat_id": item.id, "item_id": item.id, "question": question, "answer": answer.answer,
+            "citations": answer.citations, "answered": bool(answer.citations), "method": METHOD})

@@ -56,8 +56,8 @@ def run_check(ctx: JobContext) -> dict:
             results.append({"id": item.id, "verdict": NEEDED, "files": [], "pr_state": "unknown"})
             continue
         if integration.id not in mirrors:
-            docs = Mirror.for_url(ctx.settings.data_dir, integration.docs_repo, ctx.settings.egress)
-            code = Mirror.for_url(ctx.settings.data_dir, integration.code_repo, ctx.settings.egress)
+            docs = Mirror.for_url(ctx.settings.mirrors_dir, integration.docs_repo, ctx.settings.egress)
+            code = Mirror.for_url(ctx.settings.mirrors_dir, integration.code_repo, ctx.settings.egress)
             try:
                 docs.fetch()
                 code.fetch()

@@ -39,10 +39,9 @@ def run(ctx: JobContext) -> dict:
         relative, size = store.save_text(item.id, "document" + CONVERT_TARGETS[params["target_format"]], result.document)
         session.add(StoredFile(item_id=item.id, kind="attachment", path=relative, size=size))
         item.data = {**item.data, "document": relative}
-        session.commit()
-        url = share_url(params["base_url"], item)
-        item_id = item.id
+        done = ctx.complete(session, {
+            "document": result.document, "item_id": item.id, "url": share_url(params["base_url"], item),
+            "title": result.title, "target_format": params["target_format"], "source_type": params["source_type"],
+            "warnings": result.warnings, "stats": result.stats})
     store.discard(params["input"])
-    return {"document": result.document, "item_id": item_id, "url": url, "title": result.title,
-            "target_format": params["target_format"], "source_type": params["source_type"],
-            "warnings": result.warnings, "stats": result.stats}
+    return done

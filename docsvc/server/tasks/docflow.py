@@ -40,9 +40,9 @@ def run_generate(ctx: JobContext) -> dict:
                                                 f"docsvc sync --integration-id {integration_id} first")
         session.expunge(integration)
         docs_commit = state.docs_commit
-    root = ctx.settings.data_dir
-    code = Mirror.for_url(root, integration.code_repo, ctx.settings.egress)
-    docs = Mirror.for_url(root, integration.docs_repo, ctx.settings.egress)
+    mirrors = ctx.settings.mirrors_dir
+    code = Mirror.for_url(mirrors, integration.code_repo, ctx.settings.egress)
+    docs = Mirror.for_url(mirrors, integration.docs_repo, ctx.settings.egress)
     ctx.progress(f"fetching the code repository {code.url}")
     try:
         code.fetch()
@@ -118,8 +118,8 @@ def run_generate(ctx: JobContext) -> dict:
                         "versions": kept_versions(rounds, first_draft, draft.files),
                         "verdict": planned.verdict})
         session.add(item)
-        session.commit()
-        item_id = item.id
-    return {**base_result, "suggestion_id": item_id, "item_id": item_id, "files": sorted(files),
+        session.flush()
+        return ctx.complete(session, {
+            **base_result, "suggestion_id": item.id, "item_id": item.id, "files": sorted(files),
             "editor_passed": final.passed, "open_points": draft.open_points,
-            "seconds": round(time.monotonic() - started, 3)}
+            "seconds": round(time.monotonic() - started, 3)})

@@ -41,8 +41,8 @@ def run(ctx: JobContext) -> dict:
                           "editor_passed": verdict.passed, "editor_comments": comments,
                           "rn_suggestion": suggestion, "job_id": ctx.job_id})
         session.add(item)
-        session.commit()
-        item_id = item.id
-    return {"item_id": item_id, "draft_id": item_id, "title": title, "path": path, "page": draft.markdown,
+        session.flush()
+        return ctx.complete(session, {
+            "item_id": item.id, "draft_id": item.id, "title": title, "path": path, "page": draft.markdown,
             "editor_passed": verdict.passed, "editor_comments": comments, "release_notes_suggestion": suggestion,
-            "writer_notes": draft.notes}
+            "writer_notes": draft.notes})

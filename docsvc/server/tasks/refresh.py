@@ -31,7 +31,7 @@ def run_refresh(ctx: JobContext) -> dict:
         if integration is None:
             raise JobFailure("Unknown integration", "the suggestion's integration no longer exists")
         session.expunge(integration)
-    code = Mirror.for_url(ctx.settings.data_dir, integration.code_repo, ctx.settings.egress)
+    code = Mirror.for_url(ctx.settings.mirrors_dir, integration.code_repo, ctx.settings.egress)
     try:
         code.fetch()
         head = resolve_head(code, {**(data.get("pr") or {}), "head_sha": None})
@@ -41,7 +41,7 @@ def run_refresh(ctx: JobContext) -> dict:
         return {"new_commits": False, "added": [], "charged": 0, "detail": "the pull request has no new commits"}
     known = {(f["kind"], f["change"], f["name"]) for f in data.get("facts") or []}
     files = {p: dict(e) for p, e in (data.get("files") or {}).items()}
-    docs = Mirror.for_url(ctx.settings.data_dir, integration.docs_repo, ctx.settings.egress)
+    docs = Mirror.for_url(ctx.settings.mirrors_dir, integration.docs_repo, ctx.settings.egress)
     at_draft = docs_pages(docs, data["docs_commit"], integration.docs_path)
     # The pages on top of the current draft: its own pages may mention a term by now.
     pages = PageIndex({**at_draft.texts, **{p: e["new"] for p, e in files.items()}})
@@ -73,7 +73,8 @@ def run_refresh(ctx: JobContext) -> dict:
                            "summary": "passed" if result.passed else f"{len(result.comments)} comment(s)"})
         stored.data = {**data, "files": files, "versions": versions, "rounds": rounds, "head_sha": head,
                        "facts": (data.get("facts") or []) + [fact_view(f) for f in facts]}
-        session.commit()
-    return {"new_commits": True, "head_sha": head, "added": [f.describe() for f in facts],
+        # The charge, the new round and the completion commit together: a re-run never charges twice.
+        return ctx.complete(session, {
+            "new_commits": True, "head_sha": head, "added": [f.describe() for f in facts],
             "updated_files": sorted(changed), "charged": cost,
-            "editor_passed": result.passed if result is not None else None}
+            "editor_passed": result.passed if result is not None else None})

@@ -47,6 +47,8 @@ def run_revise(ctx: JobContext) -> dict:
     renames = [(f["old"], f["name"]) for f in data.get("facts") or [] if f.get("change") == "renamed"]
     result = review({p: e["new"] for p, e in files.items()}, lambda p: True, renames)
     comments = [c.__dict__ for c in result.comments]
+    answer = {"applied": applied, "not_applied": not_applied, "editor_passed": result.passed,
+              "editor_comments": comments, "charged": COST if applied else 0}
     if applied:
         with ctx.sessions() as session:
             charge_or_fail(session, ctx, COST, "request-changes", item_id)
@@ -65,13 +67,13 @@ def run_revise(ctx: JobContext) -> dict:
             stored.data = {**data, "files": files, "versions": versions, "rounds": rounds,
                            "editor_passed": result.passed, "editor_comments": comments,
                            "changes_requested": _still_requested(who, feedback, not_applied)}
-            session.commit()
-    elif not_applied:
+            # The charge and the revision commit with the job's completion: a re-run never charges twice.
+            return ctx.complete(session, answer)
+    if not_applied:
         # Nothing the Writer could apply: the request stays open for a person to answer
         # (``GET /me/work`` and the dashboard count it).
         with ctx.sessions() as session:
             stored = session.get(Item, item_id)
             stored.data = {**(stored.data or {}), "changes_requested": _still_requested(who, feedback, not_applied)}
-            session.commit()
-    return {"applied": applied, "not_applied": not_applied, "editor_passed": result.passed,
-            "editor_comments": comments, "charged": COST if applied else 0}
+            return ctx.complete(session, answer)
+    return answer

@@ -1,11 +1,12 @@
-"""The ``oas.validate`` job: read the configured spec from its repository, run the API-readiness
-stages (``engines/validate``) and save the scan as an ``api-scans`` item."""
+"""The ``oas.validate`` job: read the configured spec from its repository (or take the one the caller
+uploaded), run the API-readiness stages (``engines/validate``) and save the scan as an
+``api-scans`` item."""
 
 from __future__ import annotations
 
 from ..db.tables import ApiSpecConfig, Item, StoredFile
 from ..engines.git import GitError, Mirror
-from ..engines.specload import SpecError
+from ...specload import SpecError
 from ..jobs.registry import JobContext, JobFailure, handler
 from ..services.api_specs import KIND
 from ..storage import FileStore
@@ -16,40 +17,26 @@ def run(ctx: JobContext) -> dict:
     from ..engines import validate  # heavy: only when a scan runs
 
     stages = ctx.params["stages"]
-    with ctx.sessions() as session:
-        config = session.get(ApiSpecConfig, ctx.org_id)
-        if config is None:
-            raise JobFailure("No configuration", "the organisation's API-readiness configuration was removed")
-        integration = config.integration
-        repo, branch, path = integration.code_repo, config.branch or integration.code_branch, config.path
-        integration_id = integration.id
-    mirror = Mirror.for_url(ctx.settings.data_dir, repo, ctx.settings.egress)
-    ctx.progress(f"Fetching {repo}")
-    try:
-        mirror.fetch()
-        commit = mirror.head(branch)
-    except GitError as exc:
-        raise JobFailure("Repository unavailable", str(exc)) from None
-    raw = mirror.show(commit, path)
-    if raw is None:
-        raise JobFailure("Spec not found", f"{path} does not exist on {branch} of {repo}")
-    try:
-        text = raw.decode("utf-8")
-    except UnicodeDecodeError:
-        raise JobFailure("Not a usable spec", f"{path} is not UTF-8 text") from None
+    store = FileStore(ctx.settings.data_dir)
+    upload = ctx.params.get("upload")
+    if upload is not None:
+        text, path, spec = _uploaded(store, upload)
+    else:
+        text, path, spec = _from_repository(ctx)
     names = [name.removeprefix("run_") for name, on in stages.items() if on]
     ctx.progress(f"Checking {path} ({', '.join(names)})")
     try:
         scan = validate.run(text, file=path, **stages)
     except SpecError as exc:
+        if upload is not None:
+            store.discard(upload["input"])
         raise JobFailure("Not a usable spec", f"{path}: {exc}") from None
     ctx.progress("Saving the scan")
-    store = FileStore(ctx.settings.data_dir)
     suffix = ".json" if scan.syntax == "json" else ".yaml"
-    spec = {"integration_id": integration_id, "repository": repo, "branch": branch, "path": path, "commit": commit}
+    where = "uploaded" if upload is not None else f"{spec['branch']} {spec['commit'][:7]}"
     with ctx.sessions() as session:
         item = Item(org_id=ctx.org_id, tool="api-scans", created_by_id=ctx.user_id,
-                    title=f"API scan of {path} ({branch} {commit[:7]})"[:500],
+                    title=f"API scan of {path} ({where})"[:500],
                     data={"spec": spec, "stages": stages, "findings": scan.findings, "fixes": scan.fixes,
                           "generated": scan.generated, "stats": scan.stats, "syntax": scan.syntax,
                           "job_id": ctx.job_id})
@@ -64,8 +51,46 @@ def run(ctx: JobContext) -> dict:
             session.add(StoredFile(item_id=item.id, kind="attachment", path=relative, size=size))
             files[name] = relative
         item.data = {**item.data, **files}
-        session.commit()
-        scan_id = item.id
-    return {"scan_id": scan_id, "item_id": scan_id, "spec": spec, "stages": stages, "findings": scan.findings,
+        # The item and the job's completion commit together: a re-run after a crash adds no second scan.
+        result = ctx.complete(session, {
+            "scan_id": item.id, "item_id": item.id, "spec": spec, "stages": stages, "findings": scan.findings,
             "fixes": scan.fixes, "generated": scan.generated, "stats": scan.stats,
-            "corrected": scan.corrected is not None}
+            "corrected": scan.corrected is not None})
+    if upload is not None:
+        store.discard(upload["input"])
+    return result
+
+
+def _uploaded(store: FileStore, upload: dict) -> tuple[str, str, dict]:
+    """(text, file name, spec record) of a spec the caller sent (``validate --file``)."""
+    source = store.absolute(upload["input"])
+    if not source.is_file():
+        raise JobFailure("Input missing", "the uploaded spec is no longer in the data directory")
+    return source.read_text(encoding="utf-8"), upload["name"], {"path": upload["name"], "uploaded": True}
+
+
+def _from_repository(ctx: JobContext) -> tuple[str, str, dict]:
+    """(text, path, spec record) of the configured spec, read from its repository's branch."""
+    with ctx.sessions() as session:
+        config = session.get(ApiSpecConfig, ctx.org_id)
+        if config is None:
+            raise JobFailure("No configuration", "the organisation's API-readiness configuration was removed")
+        integration = config.integration
+        repo, branch, path = integration.code_repo, config.branch or integration.code_branch, config.path
+        integration_id = integration.id
+    mirror = Mirror.for_url(ctx.settings.mirrors_dir, repo, ctx.settings.egress)
+    ctx.progress(f"Fetching {repo}")
+    try:
+        mirror.fetch()
+        commit = mirror.head(branch)
+    except GitError as exc:
+        raise JobFailure("Repository unavailable", str(exc)) from None
+    raw = mirror.show(commit, path)
+    if raw is None:
+        raise JobFailure("Spec not found", f"{path} does not exist on {branch} of {repo}")
+    try:
+        text = raw.decode("utf-8")
+    except UnicodeDecodeError:
+        raise JobFailure("Not a usable spec", f"{path} is not UTF-8 text") from None
+    return text, path, {"integration_id": integration_id, "repository": repo, "branch": branch, "path": path,
+                        "commit": commit}

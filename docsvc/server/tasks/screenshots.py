@@ -4,7 +4,6 @@ preview, taken in Chromium (``engines/browser``), kept as the suggestion's files
 from __future__ import annotations
 
 import shutil
-from pathlib import Path
 
 from ..db.tables import Item, StoredFile
 from ..engines.browser import ScreenshotError, take
@@ -17,7 +16,7 @@ from ..storage import FileStore
 def run_screenshots(ctx: JobContext) -> dict:
     item_id, wanted = ctx.params["item_id"], ctx.params["shots"]  # [{route, address}]
     ctx.progress(f"taking {len(wanted)} screenshot(s) in Chromium")
-    folder = Path(ctx.settings.data_dir) / "tmp" / ctx.job_id
+    folder = ctx.scratch_dir
     try:
         shots = take([w["address"] for w in wanted], folder, egress=ctx.settings.egress)
     except ScreenshotError as exc:
@@ -40,6 +39,6 @@ def run_screenshots(ctx: JobContext) -> dict:
             entry.update(file=relative, taken=True, address=want["address"], bytes=size)
             taken.append({"route": want["route"], "file": relative, "bytes": size})
         item.data = {**data, "screenshots": plan}
-        session.commit()
+        done = ctx.complete(session, {"taken": taken})
     shutil.rmtree(folder, ignore_errors=True)
-    return {"taken": taken}
+    return done

@@ -2,6 +2,8 @@
 // steps stubbed: sh really runs its script (so a real sync reaches the local service), bat is
 // recorded, withCredentials takes the secret from TEST_CREDENTIAL like a credential store would.
 //   groovy DocsvcStepTest.groovy path/to/vars/docsvc.groovy INTEGRATION_ID
+// SOURCE_REPO is a git repository standing in for docsvc's own (with the tag of LIBRARY_VERSION);
+// WORKSPACE_TMP is the build's @tmp folder, where the step keeps its venv.
 // Prints one line per check and "N passed, M failed"; exits 1 on a failure.
 
 class Recorder {
@@ -50,41 +52,68 @@ def check = { String name, Closure body ->
     catch (Throwable t) { failed++; println "not ok - ${name}: ${t}" }
 }
 
-check('a real sync on a Unix agent') {
-    def rec = new Recorder(env: [DOCSVC_BASE_URL: System.getenv('DOCSVC_BASE_URL'), JENKINS_URL: 'https://ci.test/',
-                                 PATH: System.getenv('PATH'), HOME: System.getenv('HOME')])
+String source = "file://${System.getenv('SOURCE_REPO')}"
+String version = System.getenv('LIBRARY_VERSION')
+Map agent = [PATH: System.getenv('PATH'), HOME: System.getenv('HOME'), WORKSPACE_TMP: System.getenv('WORKSPACE_TMP'),
+             PIP_CACHE_DIR: System.getenv('PIP_CACHE_DIR')]
+
+check('a real sync on a Unix agent, with the library version of docsvc installed') {
+    def rec = new Recorder(env: agent + [DOCSVC_BASE_URL: System.getenv('DOCSVC_BASE_URL'), JENKINS_URL: 'https://ci.test/'])
     load(stepPath, rec).call(operation: 'sync', integrationId: integrationId as int, credentialsId: 'docsvc-api-key',
-                             summaryFile: System.getenv('SUMMARY_FILE'))
-    def sh = rec.calls.find { it.step == 'sh' }
-    assert rec.calls*.step == ['withCredentials', 'sh']
-    assert rec.calls[0].ids == ['docsvc-api-key']
-    assert sh.script == 'python3 -m docsvc.ci "$DOCSVC_OPERATION"'
-    assert sh.env.DOCSVC_OPERATION == 'sync' && sh.env.DOCSVC_INTEGRATION_ID == integrationId
+                             summaryFile: System.getenv('SUMMARY_FILE'), source: source)
+    assert rec.calls*.step == ['sh', 'withCredentials', 'sh']
+    def (install, credentials, run) = rec.calls
+    assert install.label == 'install docsvc' && !install.env.containsKey('DOCSVC_API_KEY')  // no key while pip runs
+    assert install.env.DOCSVC_PACKAGE == "git+${source}@v${version}"
+    assert install.env.DOCSVC_VENV.startsWith(System.getenv('WORKSPACE_TMP') + '/docsvc-venv-')
+    assert credentials.ids == ['docsvc-api-key']
+    assert run.script == '"$DOCSVC_VENV/bin/python" -m docsvc.ci "$DOCSVC_OPERATION"'
+    assert run.env.DOCSVC_OPERATION == 'sync' && run.env.DOCSVC_INTEGRATION_ID == integrationId
     assert rec.output.contains("Sync of integration ${integrationId}: completed")
     assert !rec.output.contains(key) && !rec.calls.findAll { it.script }*.script.any { it.contains(key) }
     assert !rec.env.containsKey('DOCSVC_API_KEY')  // gone once withCredentials is over
 }
 
-check('hostile input stays data') {
+check('hostile input stays data, and a second call reuses the venv') {
     String marker = System.getenv('PWNED_MARKER')
     String hostile = "'; touch ${marker}; echo \"\$(touch ${marker})\" `touch ${marker}` \${env.PATH}"
-    def rec = new Recorder(env: [PATH: System.getenv('PATH'), HOME: System.getenv('HOME')])
+    def rec = new Recorder(env: new LinkedHashMap(agent))
+    long started = System.currentTimeMillis()
     load(stepPath, rec).call(operation: 'docflow', integrationId: 3, prNumber: 7, prTitle: hostile, prBody: hostile,
-                             prAuthor: 'mallory', dryRun: true, ciProvider: 'local')
-    def sh = rec.calls.find { it.step == 'sh' }
-    assert sh.script == 'python3 -m docsvc.ci "$DOCSVC_OPERATION"'
-    assert sh.env.DOCSVC_PR_TITLE == hostile
+                             prAuthor: 'mallory', dryRun: true, ciProvider: 'local', source: source)
+    def run = rec.calls.findAll { it.step == 'sh' }[1]
+    assert run.env.DOCSVC_PR_TITLE == hostile
     assert !new File(marker).exists()
     assert rec.output.contains('Dry run: would POST')
+    assert new File(System.getenv('WORKSPACE_TMP')).list().findAll { it.startsWith('docsvc-venv-') }.size() == 1
+    assert System.currentTimeMillis() - started < 20000  // no second install
+}
+
+check('a pull-request build without a description: an empty body, or the SCM\'s when the pipeline has it') {
+    Map pr = agent + [JENKINS_URL: 'https://ci.test/', CHANGE_ID: '5', CHANGE_TITLE: 'Add --retries',
+                      CHANGE_AUTHOR: 'ana', CHANGE_BRANCH: 'retries', BRANCH_NAME: 'PR-5']
+    def rec = new Recorder(env: new LinkedHashMap(pr))
+    load(stepPath, rec).call(operation: 'docflow', integrationId: 3, dryRun: true, source: source,
+                             summaryFile: 'pr-summary.md')
+    def run = rec.calls.findAll { it.step == 'sh' }[1]
+    assert !run.env.containsKey('DOCSVC_PR_BODY')
+    assert rec.output.contains('"body": ""') && rec.output.contains('"title": "Add --retries"')
+    def withPlugin = new Recorder(env: new LinkedHashMap(pr))
+    def step = load(stepPath, withPlugin)
+    step.binding.setVariable('pullRequest', [body: 'Retries failed uploads three times.'])
+    step.call(operation: 'docflow', integrationId: 3, dryRun: true, source: source, summaryFile: 'pr-summary.md')
+    assert withPlugin.calls.findAll { it.step == 'sh' }[1].env.DOCSVC_PR_BODY == 'Retries failed uploads three times.'
+    assert withPlugin.output.contains('"body": "Retries failed uploads three times."')
 }
 
 check('bat on a Windows agent') {
-    def rec = new Recorder(unix: false)
+    def rec = new Recorder(unix: false, env: [WORKSPACE: 'C:\\ws'])
     load(stepPath, rec).call(operation: 'sync', integrationId: 12, package: 'docsvc-cli==1.2.0')
-    assert rec.calls*.step == ['withCredentials', 'bat', 'bat']
-    assert rec.calls[1].script == 'python -m pip install --quiet "%DOCSVC_PACKAGE%"'
-    assert rec.calls[2].script == 'python -m docsvc.ci "%DOCSVC_OPERATION%"'
+    assert rec.calls*.step == ['bat', 'withCredentials', 'bat']
+    assert rec.calls[0].script.contains('"%DOCSVC_VENV%\\Scripts\\python" -m pip install --quiet --disable-pip-version-check "%DOCSVC_PACKAGE%"')
+    assert rec.calls[2].script == '"%DOCSVC_VENV%\\Scripts\\python" -m docsvc.ci "%DOCSVC_OPERATION%"'
     assert rec.calls[2].env.DOCSVC_PACKAGE == 'docsvc-cli==1.2.0'
+    assert rec.calls[2].env.DOCSVC_VENV.startsWith('C:\\ws@tmp/docsvc-venv-')
 }
 
 check('an unknown argument is refused by name') {

@@ -15,21 +15,28 @@ def _ours(obj, name, type_, reflected, compare_to) -> bool:
     return not (type_ == "table" and name and name.startswith("search_fts"))
 
 
+def _migrate(connection) -> None:
+    context.configure(
+        connection=connection,
+        target_metadata=target_metadata,
+        include_object=_ours,
+        render_as_batch=connection.dialect.name == "sqlite",
+    )
+    with context.begin_transaction():
+        context.run_migrations()
+
+
 def run_migrations_online() -> None:
-    connectable = context.config.attributes.get("connection")
-    if connectable is None:
-        connectable = engine_from_config(
-            config.get_section(config.config_ini_section, {}), prefix="sqlalchemy.", poolclass=pool.NullPool
-        )
+    # A caller's connection (``db/migrate.py`` holds an advisory lock on it), else one of our own.
+    given = context.config.attributes.get("connection")
+    if given is not None:
+        _migrate(given)
+        return
+    connectable = engine_from_config(
+        config.get_section(config.config_ini_section, {}), prefix="sqlalchemy.", poolclass=pool.NullPool
+    )
     with connectable.connect() as connection:
-        context.configure(
-            connection=connection,
-            target_metadata=target_metadata,
-            include_object=_ours,
-            render_as_batch=connection.dialect.name == "sqlite",
-        )
-        with context.begin_transaction():
-            context.run_migrations()
+        _migrate(connection)
 
 
 run_migrations_online()

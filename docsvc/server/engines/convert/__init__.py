@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from typing import Iterator
 
 from ....endpoints import CONVERT_SOURCES, CONVERT_TARGETS
-from ..specload import SpecError, detect_kind, load
+from ....specload import SpecError, detect_kind, load
 
 __all__ = ["Conversion", "convert", "TARGETS", "SOURCE_TYPES", "SpecError"]
 

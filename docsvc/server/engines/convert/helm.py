@@ -48,7 +48,7 @@ from typing import Any
 
 import yaml
 
-from ..specload import SpecError
+from ....specload import SpecError
 from .doc import Anchors, Block, Built, Code, CodeBlock, Document, Heading, Inline, Link, Para, Strong, Table
 
 __all__ = ["build", "HEADER"]

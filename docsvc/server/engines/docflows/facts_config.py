@@ -17,7 +17,7 @@ import re
 from pathlib import PurePosixPath
 from typing import Any
 
-from ..specload import SpecError, load
+from ....specload import SpecError, load
 from .facts_model import Item
 
 __all__ = ["STRUCTURED_SUFFIXES", "structured_items", "is_env_file"]

@@ -11,6 +11,9 @@
 * ``run_ai_content`` — missing summaries/descriptions written from names and schemas
   (:mod:`.content`) into ``prepped``, each in ``generated`` with the rule that produced it.
 
+``prepped`` and ``corrected`` of a YAML spec keep the file's form (:mod:`.writeback`): comments,
+key order and quoting survive and only the changed lines differ, so a pull request shows the fixes.
+
 Texts that do not load or are not OpenAPI raise ``specload.SpecError``.
 """
 
@@ -24,12 +27,14 @@ from typing import Any
 
 import yaml
 
-from .. import specload
-from ..specload import SpecError
+from .... import specload
+from ....specload import SpecError
 from . import content as _content
 from . import fixes as _fixes
 from . import rules as _rules
 from . import structure as _structure
+from . import writeback as _writeback
+from .jsontext import dumps_indented, written_as_json
 from .lines import lines_for
 from .walker import Walk, version_family
 
@@ -50,10 +55,12 @@ class ScanResult:
 _Dumper = getattr(yaml, "CSafeDumper", yaml.SafeDumper)
 
 
-def serialize(data: Any, syntax: str) -> str:
-    """The pre-processed form: JSON indented 2, or block YAML keeping key order, wide lines."""
+def serialize(data: Any, syntax: str, original: str | None = None) -> str:
+    """The pre-processed form: JSON indented 2, or block YAML keeping key order, wide lines.
+    ``original``: the JSON text ``data`` was read from, returned as is when it already is that form
+    (see :mod:`.jsontext`)."""
     if syntax == "json":
-        return json.dumps(data, indent=2, ensure_ascii=False) + "\n"
+        return dumps_indented(data, original)
     options = dict(sort_keys=False, allow_unicode=True, default_flow_style=False, width=1 << 30)
     out = yaml.dump(data, Dumper=_Dumper, **options)
     if _Dumper is not yaml.SafeDumper and "\\U" in out:
@@ -61,6 +68,16 @@ def serialize(data: Any, syntax: str) -> str:
         # emitter writes them as they are
         out = yaml.dump(data, Dumper=yaml.SafeDumper, **options)
     return out
+
+
+def _written(text: str, syntax: str, read: Any, changed: Any) -> str:
+    """``changed`` as text: a YAML spec keeps its own form (comments, order, quoting; only what
+    changed is rewritten, ``writeback``), JSON and what cannot keep its form are serialised."""
+    if syntax == "yaml":
+        kept = _writeback.rewrite(text, read, changed)
+        if kept is not None:
+            return kept
+    return serialize(changed, syntax)
 
 
 def _copy(data: Any) -> Any:
@@ -100,6 +117,7 @@ def run(text: str, *, file: str | None = None, run_swagger=True, run_redocly=Tru
         for rule, severity, message, pointer in _rules.lint(walk):
             raw.append((_severity(severity), rule, message, pointer, "redocly"))
             unused += rule == "no-unused-components"
+    del walk  # its visits (tens of MiB on large documents) are not needed past the rules
 
     generated: list[dict] = []
     prepped_data = data
@@ -110,22 +128,34 @@ def run(text: str, *, file: str | None = None, run_swagger=True, run_redocly=Tru
         for what, n in sorted(counts.items()):
             raw.append(("notice", "generated-content", f"Generated {n} missing `{what}` text(s) from names, paths "
                         "and schemas; each is marked `x-docsvc-generated` and listed in `generated`.", "", "content"))
-    prepped = serialize(prepped_data, loaded.syntax)
-
-    corrected = None
+    corrected_data = None
     fixes: list[dict] = []
     if run_ai_fix:
         corrected_data = _copy(prepped_data)
         fixes, notices = _fixes.apply(corrected_data)
         if run_redocly and unused:
             notices.append(_fixes.unused_components_notice(unused))
-        corrected = serialize(corrected_data, loaded.syntax)
         for fix in fixes:
             raw.append(("notice", fix["rule"], f"Fixed: {fix['description']}", fix["pointer"], "fix"))
         for notice in notices:
             raw.append(("notice", notice["rule"], notice["description"], notice["pointer"], "fix"))
 
-    lines = lines_for(text, loaded.syntax, {r[3] for r in raw if r[3]})
+    syntax = loaded.syntax
+    # the corrected text first: a YAML one is written over the text read, from the tree read
+    corrected = None if corrected_data is None else _written(text, syntax, data, corrected_data)
+    # Unchanged, the pre-processed spec is the input normalised (as it always was): a JSON text may
+    # already be that form; then the data is let go before the text is copied (the copy and the
+    # parsed tree are never both held), and the text has json.dumps(indent=2)'s layout, which makes
+    # the line look-up a string search. Changed, it keeps its form.
+    indented = syntax == "json" and prepped_data is data and written_as_json(data, text)
+    if indented:
+        del data, prepped_data, loaded
+        prepped = text if text.endswith("\n") else text + "\n"
+    elif prepped_data is data:
+        prepped = serialize(data, syntax)
+    else:
+        prepped = _written(text, syntax, data, prepped_data)
+    lines = lines_for(text, syntax, {r[3] for r in raw if r[3]}, indented=indented)
     findings = [{"severity": sev, "rule": rule, "message": message, "pointer": pointer,
                  "line": lines.get(pointer) if pointer else None, "file": file, "source": source}
                 for sev, rule, message, pointer, source in raw]
@@ -136,5 +166,5 @@ def run(text: str, *, file: str | None = None, run_swagger=True, run_redocly=Tru
         "version": version,
         "total": len(findings),
     }
-    return ScanResult(findings=findings, syntax=loaded.syntax, prepped=prepped, corrected=corrected, fixes=fixes,
+    return ScanResult(findings=findings, syntax=syntax, prepped=prepped, corrected=corrected, fixes=fixes,
                       generated=generated, stats=stats)

@@ -5,8 +5,16 @@
 // Every argument travels as an environment variable, never inside the shell command, so hostile
 // input (a pull-request title, say) stays data. The key comes from a Jenkins "secret text"
 // credential through withCredentials and is never echoed.
+//
+// The toolkit installed is this library's own version: this file was rendered by docsvc
+// 1.2.0, so it installs tag v1.2.0 of docsvc's repository (source:, a mirror of it; or
+// package:, e.g. 'docsvc-cli==1.2.0' from your index), into a venv under the
+// workspace's @tmp folder that later calls in the build reuse. See vars/docsvc.txt.
 
 import groovy.transform.Field
+
+@Field static final String DOCSVC_VERSION = '1.2.0'
+@Field static final String DOCSVC_SOURCE = 'https://github.com/docsvc/docsvc-action.git'
 
 @Field static final Map<String, String> DOCSVC_ARGUMENTS = [
     baseUrl: 'DOCSVC_BASE_URL',
@@ -16,6 +24,7 @@ import groovy.transform.Field
     dryRun: 'DOCSVC_DRY_RUN',
     summaryFile: 'DOCSVC_SUMMARY_FILE',
     dotenvFile: 'DOCSVC_DOTENV_FILE',
+    resultFile: 'DOCSVC_RESULT_FILE',
     integrationId: 'DOCSVC_INTEGRATION_ID',
     prNumber: 'DOCSVC_PR_NUMBER',
     prTitle: 'DOCSVC_PR_TITLE',
@@ -38,12 +47,15 @@ import groovy.transform.Field
     sourcePath: 'DOCSVC_SOURCE_PATH',
     spec: 'DOCSVC_SPEC',
     commitMessage: 'DOCSVC_COMMIT_MESSAGE',
+    file: 'DOCSVC_FILE',
     runSwagger: 'DOCSVC_RUN_SWAGGER',
     runRedocly: 'DOCSVC_RUN_REDOCLY',
     runAiFix: 'DOCSVC_RUN_AI_FIX',
     runAiContent: 'DOCSVC_RUN_AI_CONTENT',
     failOn: 'DOCSVC_FAIL_ON',
     junitFile: 'DOCSVC_JUNIT_FILE',
+    sarifFile: 'DOCSVC_SARIF_FILE',
+    codequalityFile: 'DOCSVC_CODEQUALITY_FILE',
     ids: 'DOCSVC_IDS',
     dismissDone: 'DOCSVC_DISMISS_DONE',
     noAi: 'DOCSVC_NO_AI',
@@ -55,12 +67,13 @@ def call(Map args = [:]) {
         error('docsvc: operation is required (one of sync, docflow, convert, api-scan-pr, validate, check)')
     }
     String credentialsId = args.credentialsId ?: 'docsvc-api-key'
-    List<String> environment = ["DOCSVC_OPERATION=${operation}"]
-    if (args.package) {
-        environment << "DOCSVC_PACKAGE=${args.package}"
-    }
+    String pkg = args.package ?: "git+${args.source ?: DOCSVC_SOURCE}@v${DOCSVC_VERSION}"
+    // One venv per package spec: a second call in the build finds it ready.
+    String temp = env.WORKSPACE_TMP ?: (env.WORKSPACE ? "${env.WORKSPACE}@tmp" : '.docsvc-tmp')
+    String venv = "${temp}/docsvc-venv-${Integer.toHexString(pkg.hashCode())}"
+    List<String> environment = ["DOCSVC_OPERATION=${operation}", "DOCSVC_PACKAGE=${pkg}", "DOCSVC_VENV=${venv}"]
     args.each { key, value ->
-        if (key in ['operation', 'credentialsId', 'package']) {
+        if (key in ['operation', 'credentialsId', 'package', 'source']) {
             return
         }
         String variable = DOCSVC_ARGUMENTS[key]
@@ -69,19 +82,38 @@ def call(Map args = [:]) {
         }
         environment << "${variable}=${value}"
     }
+    if (env.CHANGE_ID && !args.containsKey('prBody')) {
+        // Jenkins has no variable for a pull request's description; the SCM may know it.
+        String body = pullRequestBody()
+        if (body) {
+            environment << "DOCSVC_PR_BODY=${body}"
+        }
+    }
+    withEnv(environment) {
+        if (isUnix()) {
+            sh(label: 'install docsvc', script: '[ -f "$DOCSVC_VENV/.docsvc-ready" ] || { python3 -m venv "$DOCSVC_VENV" && "$DOCSVC_VENV/bin/python" -m pip install --quiet --disable-pip-version-check "$DOCSVC_PACKAGE" && touch "$DOCSVC_VENV/.docsvc-ready"; }')
+        } else {
+            bat(label: 'install docsvc', script: 'if not exist "%DOCSVC_VENV%\\.docsvc-ready" ( python -m venv "%DOCSVC_VENV%" && "%DOCSVC_VENV%\\Scripts\\python" -m pip install --quiet --disable-pip-version-check "%DOCSVC_PACKAGE%" && type nul > "%DOCSVC_VENV%\\.docsvc-ready" )')
+        }
+    }
+    // The key exists only while docsvc runs.
     withCredentials([string(credentialsId: credentialsId, variable: 'DOCSVC_API_KEY')]) {
         withEnv(environment) {
             if (isUnix()) {
-                if (args.package) {
-                    sh(label: 'install docsvc', script: 'python3 -m pip install --quiet "$DOCSVC_PACKAGE"')
-                }
-                sh(label: "docsvc ${operation}", script: 'python3 -m docsvc.ci "$DOCSVC_OPERATION"')
+                sh(label: "docsvc ${operation}", script: '"$DOCSVC_VENV/bin/python" -m docsvc.ci "$DOCSVC_OPERATION"')
             } else {
-                if (args.package) {
-                    bat(label: 'install docsvc', script: 'python -m pip install --quiet "%DOCSVC_PACKAGE%"')
-                }
-                bat(label: "docsvc ${operation}", script: 'python -m docsvc.ci "%DOCSVC_OPERATION%"')
+                bat(label: "docsvc ${operation}", script: '"%DOCSVC_VENV%\\Scripts\\python" -m docsvc.ci "%DOCSVC_OPERATION%"')
             }
         }
+    }
+}
+
+// The description of the pull request being built, from the pipeline-github plugin's
+// `pullRequest` when the pipeline has it; null otherwise (the body is then empty, which is allowed).
+String pullRequestBody() {
+    try {
+        return pullRequest?.body
+    } catch (MissingPropertyException ignored) {
+        return null
     }
 }

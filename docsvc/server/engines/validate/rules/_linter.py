@@ -147,7 +147,8 @@ def rule(name: str):
 
 
 def _path_items(lint: Linter) -> list[Visit]:
-    return [v for v in lint.walk.visits("PathItem") if isinstance(v.key, str)]
+    # a path item that is not a mapping (a callback's `$ref: [a]`) is a structural finding, not a crash
+    return [v for v in lint.walk.visits("PathItem") if isinstance(v.key, str) and isinstance(v.node, dict)]
 
 
 def _params(lint: Linter, owner: dict, owner_pointer: str) -> list[tuple[Any, str, str, int]]:

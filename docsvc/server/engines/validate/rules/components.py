@@ -94,6 +94,12 @@ def _spec_ref_siblings(lint: Linter) -> None:
                         f"{ref.pointer}/{esc(key)}")
 
 
+# compiled once, not looked up in re's cache for each of the ~25,000 descriptions
+_SCRIPT = re.compile(r"<script\b", re.IGNORECASE)
+_EVENT_HANDLER = re.compile(r"<[a-z][^>]*\bon[a-z]+\s*=", re.IGNORECASE)
+_JAVASCRIPT_URL = re.compile(r"(?:\]\(\s*|\b(?:href|src)\s*=\s*[\"']?\s*)javascript:", re.IGNORECASE)
+
+
 @rule("no-unsafe-markdown")
 def _no_unsafe_markdown(lint: Linter) -> None:
     for v in lint.walk.order:
@@ -102,10 +108,10 @@ def _no_unsafe_markdown(lint: Linter) -> None:
             continue
         d = node["description"]
         where = f"{v.pointer}/description"
-        if re.search(r"<script\b", d, re.IGNORECASE):
+        if _SCRIPT.search(d):
             lint.report("no-unsafe-markdown", "Markdown descriptions must not contain '<script>' tags.", where)
-        if re.search(r"<[a-z][^>]*\bon[a-z]+\s*=", d, re.IGNORECASE):
+        if _EVENT_HANDLER.search(d):
             lint.report("no-unsafe-markdown", "Markdown descriptions must not contain HTML event handler attributes.",
                         where)
-        if re.search(r"(?:\]\(\s*|\b(?:href|src)\s*=\s*[\"']?\s*)javascript:", d, re.IGNORECASE):
+        if _JAVASCRIPT_URL.search(d):
             lint.report("no-unsafe-markdown", "Markdown descriptions must not contain 'javascript:' URLs.", where)

@@ -8,7 +8,7 @@ from __future__ import annotations
 import json
 from typing import Any
 
-from ..examples import json_equal
+from ..examples import json_key
 from ..walker import is_ref
 from ._linter import Linter, rule, _js_value, _matches_type, _oas_type_of, _schemas, _truthy
 
@@ -46,13 +46,14 @@ def _no_duplicated_enum_values(lint: Linter) -> None:
         enum = v.node.get("enum")
         if not isinstance(enum, list):
             continue
-        seen: list = []
+        seen: set = set()  # json_key()s of the earlier values: one look-up per value, not a scan
         for i, value in enumerate(enum):
-            if any(json_equal(value, s) for s in seen):
+            key = json_key(value)
+            if key in seen:
                 shown = json.dumps(value, separators=(",", ":")) if isinstance(value, (dict, list)) else _js_value(value)
                 lint.report("no-duplicated-enum-values", f"Duplicated enum value found: '{shown}'.",
                             f"{v.pointer}/enum/{i}")
-            seen.append(value)
+            seen.add(key)
 
 
 @rule("no-schema-type-mismatch")

@@ -6,6 +6,10 @@ JSON-compatible tags (no custom or Python tags, timestamps stay strings), mappin
 strings (``200:`` is the response ``"200"``), and alias expansion bounded before anything is
 built, so a billion-laughs document is refused in milliseconds instead of eating the machine.
 
+It sits below both halves: the service's engines parse what users send with it, and the CLI's
+bundler (``docsvc.bundle``) reads the files of a split spec with the same bounds. PyYAML is its
+only dependency, so the client install needs nothing more.
+
 ``SpecError`` carries the line (1-based) where one is known; callers prefix the file name.
 ``locate(text, pointer)`` finds the line of a JSON pointer afterwards, for findings.
 """

@@ -1,0 +1,74 @@
+"""End to end: the real ``docsvc`` CLI against the real local service, from command start to exit.
+
+Used by convert.py and validate.py (``--e2e``). ``Service()`` starts ``docsvc-server run`` on a
+free port with a fresh SQLite database and data directory and makes an organisation with
+``docsvc-server init`` (tests/support.py's LocalService); ``service.run(args)`` times one
+``docsvc ARGS...`` in a fresh process: wall seconds from its start to its exit (the output file is
+written before it exits) and its peak RSS. The service's own time is in the wall time; its memory
+is not in the RSS (another process).
+"""
+
+from __future__ import annotations
+
+import os
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.support import LocalService, clean_env, command  # noqa: E402
+
+
+class Service:
+    def __init__(self) -> None:
+        self._tmp = tempfile.TemporaryDirectory(prefix="docsvc-e2e-")
+        self.dir = Path(self._tmp.name)
+        self._svc = LocalService(db_url=f"sqlite:///{self.dir / 'bench.db'}", workdir=self.dir / "work").start()
+        self.key = self._svc.admin("init", "--org", "Bench", "--admin-email", "bench@example.test")
+        self.env = clean_env(DOCSVC_API_KEY=self.key, DOCSVC_BASE_URL=self._svc.base_url)
+
+    def run(self, args: list[str], timeout: float = 600) -> dict:
+        """``docsvc ARGS``: {"wall", "rss_mb", "code", "stderr"}."""
+        with tempfile.TemporaryFile() as out, tempfile.TemporaryFile() as err:
+            started = time.perf_counter()
+            process = subprocess.Popen([*command("docsvc"), *args], stdout=out, stderr=err, env=self.env,
+                                       cwd=self.dir, stdin=subprocess.DEVNULL)
+            killer = threading.Timer(timeout, process.kill)
+            killer.start()
+            try:
+                _, status, usage = os.wait4(process.pid, 0)  # blocks: the exit is seen at once
+            finally:
+                killer.cancel()
+            wall = time.perf_counter() - started
+            process.returncode = os.waitstatus_to_exitcode(status)
+            err.seek(0)
+            return {"wall": wall, "rss_mb": usage.ru_maxrss / 1024, "code": process.returncode,
+                    "stderr": err.read().decode("utf-8", "replace")}
+
+    def best(self, args: list[str], repeat: int, timeout: float = 600) -> dict:
+        """The fastest of ``repeat`` runs (or the first that failed)."""
+        best = None
+        for _ in range(max(1, repeat)):
+            run = self.run(args, timeout)
+            if run["code"] != 0:
+                return run
+            if best is None or run["wall"] < best["wall"]:
+                best = run
+        return best
+
+    def close(self) -> None:
+        try:
+            self._svc.stop()
+        finally:
+            self._tmp.cleanup()
+
+    def __enter__(self) -> Service:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()

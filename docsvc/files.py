@@ -1,0 +1,46 @@
+"""Files written whole or not at all: the CLI's outputs, a CI step's reports, the user config, the
+service's data directory.
+
+The new content goes to a temporary name unique to the writer (process and a random part) in the
+target's own folder, then replaces the target in one rename: a reader, in this process or another
+sharing the folder, sees the old file or the new one, never half of one, and a crash leaves no
+half file under the real name.
+"""
+
+from __future__ import annotations
+
+import os
+import uuid
+from pathlib import Path
+from typing import Callable
+
+__all__ = ["replace_atomically", "write_atomically"]
+
+
+def replace_atomically(target: str | os.PathLike, write: Callable[[Path], object]) -> Path:
+    """Make ``target`` whole or not at all: ``write(partial)`` fills a temporary file beside it,
+    which then replaces ``target``."""
+    target = Path(target)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    partial = target.with_name(f".{target.name}.{os.getpid()}.{uuid.uuid4().hex[:8]}.partial")
+    try:
+        write(partial)
+        os.replace(partial, target)
+    except BaseException:
+        partial.unlink(missing_ok=True)
+        raise
+    return target
+
+
+def write_atomically(target: str | os.PathLike, text: str, *, mode: int | None = None) -> Path:
+    """Write ``text`` (UTF-8) to ``target`` whole. With ``mode`` the file is created with those
+    permissions, so a secret is never readable by others, not even for a moment."""
+
+    def write(partial: Path) -> None:
+        flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
+        with os.fdopen(os.open(partial, flags, 0o666 if mode is None else mode), "w", encoding="utf-8") as out:
+            out.write(text)
+        if mode is not None:
+            os.chmod(partial, mode)  # the umask may have narrowed or the file pre-existed
+
+    return replace_atomically(target, write)
