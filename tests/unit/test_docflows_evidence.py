@@ -8,6 +8,7 @@ from pathlib import Path
 
 import pytest
 
+from docsvc.server.engines.docflows.changed_names import changed_names
 from docsvc.server.engines.docflows.facts import facts_between, facts_of_change
 from docsvc.server.engines.docflows.facts_config import structured_items
 from docsvc.server.engines.docflows.planner import PageIndex, plan
@@ -269,3 +270,79 @@ def test_a_reworded_help_text_is_reworded_where_the_docs_quote_it():
                                                                        **{k: PAGES[k] for k in list(PAGES)[1:]}})
     assert [p.path for p in result.pages] == ["docs/usage.md"]
     assert write(result, index.read).files["docs/usage.md"] == "# Usage\n\n- `--port`: TCP port the server listens on.\n"
+
+
+# -- names on the changed lines -------------------------------------------------------------------
+
+NAMES_PAGES = {
+    "docs/defaults.md": ("# Defaults\n\nSet `default_map` on the context, or `auto_envvar_prefix`.\n"
+                         "A `flag_value` is used when the flag is given; `show_default` shows it.\n"),
+    "docs/two.md": "# Two\n\nOnly `default_map` and `flag_value` here.\n",
+    "docs/prose.md": "# Prose\n\nThe auto_envvar_prefix and show_default, in prose.\n",
+    "docs/changes.md": "# Changes\n\n`default_map`, `auto_envvar_prefix`, `flag_value`, `show_default`\n",
+    **{f"docs/other{n}.md": f"# Other {n}\n\nNothing of it.\n" for n in range(8)},
+}
+
+
+def test_changed_names_come_from_user_facing_code_only(repo):
+    remote, mirror = repo
+    base = mirror_head(mirror)
+    remote.commit({"app/core.py": "def lookup(ctx):\n    return ctx.default_map or FLAG_VALUE_UNSET\n",
+                   "tests/test_core.py": "def test_it():\n    assert hidden_helper_name\n",
+                   ".github/workflows/ci.yml": "on:\n  push: {}\njobs:\n  test_matrix_job:\n    runs-on: x\n"}, "c")
+    mirror.fetch()
+    names = changed_names(mirror, base, mirror.head("main"))
+    assert set(names) == {"default_map", "FLAG_VALUE_UNSET"}
+
+
+def test_a_page_speaking_of_several_changed_names_as_code_is_planned_for_review_and_not_edited():
+    names = {"default_map": 2, "auto_envvar_prefix": 1, "flag_value": 3, "show_default": 1}
+    index = PageIndex(NAMES_PAGES)
+    result = plan([], index.find, index.read, total_pages=len(index), names=names)
+    assert [(p.path, p.mode) for p in result.pages] == [("docs/defaults.md", "related")]
+    assert "speaks of 4 names the pull request's code changes" in result.pages[0].reasons[0]
+    # two names are chance, prose is no evidence, and a changelog is never planned
+    assert not {"docs/two.md", "docs/prose.md", "docs/changes.md"} & {w["path"] for w in result.worth_a_look}
+    draft = write(result, index.read)
+    assert draft.files == {} and draft.open_points[0].startswith("docs/defaults.md: review by hand")
+    # one name fewer: worth a look, not planned
+    fewer = plan([], index.find, index.read, total_pages=len(index), names=dict(list(names.items())[:3]))
+    assert fewer.pages == [] and [w["path"] for w in fewer.worth_a_look] == ["docs/defaults.md"]
+
+
+def test_a_list_addition_copies_the_sibling_items_markup_and_way_of_saying_a_default():
+    page = """# Theme options
+
+*   __`highlightjs`__: Enables highlighting of source code. Default: `True`.
+
+*   __`sticky_navigation`__{ #nav }: If True, the sidebar scrolls with the page.
+    Default: `True`.
+
+## Another theme
+
+*   __`highlightjs`__: Highlighting here too.
+
+Next section.
+"""
+    old = "class ThemeConfig(Config):\n    highlightjs = True\n    sticky_navigation = True\n"
+    new = old + '    locale = "en"\n'
+    result, index = planned(facts_of_change("app/theme.py", old, new), {"docs/theme.md": page,
+                                                                         **{k: PAGES[k] for k in list(PAGES)[1:]}})
+    lines = write(result, index.read).files["docs/theme.md"].split("\n")
+    # in the list that documents most of its siblings (not the later one with fewer), after its
+    # last item, marked up like the plainest sibling item
+    assert lines[4:8] == ["*   __`sticky_navigation`__{ #nav }: If True, the sidebar scrolls with the page.",
+                          "    Default: `True`.", "*   __`locale`__: Default: `en`.", ""]
+
+
+def test_an_addition_is_not_put_beside_far_siblings_only():
+    options = ["--port", "--host", "--log-level", "--cert", "--cert-key"]
+    old = "import click\n" + "".join(f'@click.option("{o}", help="{o[2:]} option.")\n' for o in options) + \
+        "def main(): ...\n"
+    new = old.replace("def main", '@click.option("--cert-key-pass", help="Passphrase of the key.")\ndef main')
+    page = "# Options\n\n| Option | Description |\n|---|---|\n| `--port` | Port. |\n| `--host` | Host. |\n"
+    result, index = planned(facts_of_change("app/cli.py", old, new), {"docs/options.md": page,
+                                                                       **{k: PAGES[k] for k in list(PAGES)[1:]}})
+    draft = write(result, index.read)
+    assert draft.files == {}
+    assert any("nearest siblings in the code (--cert-key, --cert, --log-level)" in p for p in draft.open_points)

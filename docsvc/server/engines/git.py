@@ -15,7 +15,7 @@ import subprocess
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator
+from typing import Callable, Iterable, Iterator
 
 from .egress import Egress, EgressRefused
 
@@ -200,6 +200,24 @@ class Mirror:
                 changes.append((status, path, path))
                 i += 2
         return changes
+
+    def changed_lines(self, base: str, head: str, wanted: Callable[[str], bool], limit: int = 8 << 20) -> list[str]:
+        """The lines the files ``wanted(path)`` picks lose or gain from ``base`` to ``head`` (no
+        context), from the first ``limit`` bytes of the diff: enough to know which names a change
+        touches."""
+        out = _run(["-c", "core.quotePath=off", "diff", "-U0", "--no-color", "--no-ext-diff", "--no-renames",
+                    "--end-of-options", base, head], cwd=self.path)[:limit]
+        lines, keep, old = [], False, ""
+        for line in out.decode("utf-8", "replace").split("\n"):
+            if line.startswith("--- "):
+                old = line[6:] if line.startswith("--- a/") else ""
+            elif line.startswith("+++ "):
+                keep = wanted(line[6:] if line.startswith("+++ b/") else old)
+            elif keep and line[:1] in ("+", "-"):
+                lines.append(line[1:])
+            elif line.startswith("diff "):
+                keep = False
+        return lines
 
     def show(self, commit: str, path: str) -> bytes | None:
         """The file at ``commit``, or None when it does not exist there."""

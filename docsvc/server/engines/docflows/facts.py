@@ -25,7 +25,8 @@ from .facts_model import Fact, Item, token
 from .facts_python import python_items
 from .facts_regex import go_items, javascript_items
 
-__all__ = ["Fact", "Item", "facts_of_change", "facts_between", "items_of", "is_infrastructure", "is_test_file"]
+__all__ = ["Fact", "Item", "facts_of_change", "facts_between", "items_of", "is_infrastructure", "is_test_file",
+           "speaks_to_users", "CODE_SUFFIXES"]
 
 MAX_FILE_BYTES = 2 << 20
 
@@ -54,6 +55,14 @@ def is_infrastructure(path: str) -> bool:
     return _INFRA.search(path) is not None
 
 
+def speaks_to_users(path: str, documented: Callable[[str], bool] | None = None) -> bool:
+    """Whether a changed file can change what the docs say: not a test, and not infrastructure
+    unless the docs document that very file."""
+    if is_test_file(path):
+        return False
+    return not is_infrastructure(path) or bool(documented and documented(path))
+
+
 def is_test_file(path: str) -> bool:
     """Tests change no documented behaviour: their facts are left out."""
     parts = PurePosixPath(path).parts
@@ -68,6 +77,7 @@ _BY_SUFFIX: dict[str, Callable[[str, str], list[Item]]] = {
     ".cjs": javascript_items, ".ts": javascript_items, ".tsx": javascript_items, ".jsx": javascript_items,
     ".go": go_items,
 }
+CODE_SUFFIXES = tuple(_BY_SUFFIX)
 
 
 def items_of(path: str, text: str | None, notes: list[str] | None = None) -> list[Item]:
@@ -114,9 +124,9 @@ def facts_of_change(path: str, old_text: str | None, new_text: str | None, old_p
         added.remove(new)
     facts += [Fact(i.kind, "removed", i.name, path, i.rule, line=i.line) for i in removed]
     for item in added:
-        siblings = tuple(other.name for (kind, _), other in after.items()
-                         if kind == item.kind and other.name != item.name and other not in added
-                         and _owner(other) == _owner(item))
+        siblings = tuple(other.name for other in sorted(
+            (o for (kind, _), o in after.items() if kind == item.kind and o.name != item.name and o not in added
+             and _owner(o) == _owner(item)), key=lambda o: abs((o.line or 0) - (item.line or 0))))
         facts.append(Fact(item.kind, "added", item.name, path, item.rule, new=item.default, line=item.line,
                           note=item.signature or None, siblings=siblings))
     return sorted(facts, key=lambda f: (f.line or 0, _CHANGE_ORDER[f.change], f.kind, f.name))
@@ -193,7 +203,7 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
 
     facts: list[Fact] = []
     for status, old_path, new_path in mirror.changed_files(base, head):
-        if is_infrastructure(new_path) and not (documented and documented(new_path)):
+        if not speaks_to_users(new_path, documented):
             continue
         old = None if status == "A" else text(base, old_path)
         new = None if status == "D" else text(head, new_path)
@@ -201,7 +211,7 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
     return [_still_named(mirror, head, f) if f.change == "removed" else f for f in _without_moves(facts)]
 
 
-_CODE_GLOBS = ("*.py", "*.pyi", "*.js", "*.mjs", "*.cjs", "*.ts", "*.tsx", "*.jsx", "*.go")
+_CODE_GLOBS = tuple(f"*{suffix}" for suffix in CODE_SUFFIXES)
 
 
 def _still_named(mirror, head: str, fact: Fact) -> Fact:

@@ -32,7 +32,7 @@ class Fact:
     new: str | None = None  # default-changed and added: the (new) value
     line: int | None = None  # in the new text (the old text for removals)
     note: str | None = None  # added: the help text found beside the definition
-    siblings: tuple[str, ...] = ()  # added: other names of the same kind in the same file
+    siblings: tuple[str, ...] = ()  # added: other names of the same kind and owner, nearest in the code first
 
     def describe(self) -> str:
         if self.change == "renamed":

@@ -11,6 +11,10 @@ evidence. Per change:
 - added: the pages that document siblings of the new name (other options of the same command,
   other settings of the same class or file) in such a structure (conceptual).
 
+Beside the facts, the names on the code's changed lines (``changed_names``): a page that speaks
+of at least ``MIN_NAMES`` of them as code, each specific, is planned for review (related) and not
+edited, since no fact says what to write; with one fewer it is worth a look.
+
 A weaker match (the token in prose, a common token, a default whose old value is not beside it)
 is listed as "worth a look" with its reason, and is not edited. Changelog, news, release-notes,
 history and upgrading pages are never planned: release notes have their own tool. When no page
@@ -22,7 +26,7 @@ from __future__ import annotations
 import math
 import re
 from dataclasses import dataclass, field
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Mapping
 
 from .facts_model import Fact, token
 
@@ -35,6 +39,7 @@ NO_CHANGE = "no documentation change needed"
 CONCEPTUAL_KINDS = ("flag", "argument", "env", "config", "enum", "route", "operation", "parameter", "symbol")
 MAX_SHARE = 0.25  # a token on more than this share of the pages is common: no evidence
 MAX_CONCEPTUAL_PAGES = 3  # an added name belongs on the few pages that document most of its siblings
+MIN_NAMES = 4  # specific changed names a page must speak of to be planned on them alone
 PAGE_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".rest", ".txt", ".adoc", ".asciidoc")
 
 _RELEASE_PAGE = re.compile(r"(?i)(^|/)[^/]*(change[-_]?log|changes|history|news|release[-_]?notes?|whats[-_]?new|"
@@ -74,7 +79,7 @@ def is_release_page(path: str) -> bool:
 @dataclass
 class PlannedPage:
     path: str
-    mode: str  # direct | conceptual
+    mode: str  # direct | conceptual | related (names the change touches; reviewed, not edited)
     confidence: float
     reasons: list[str] = field(default_factory=list)
     facts: list[Fact] = field(default_factory=list)
@@ -213,9 +218,10 @@ class _Docs:
 
 
 def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable[[str], str | None],
-         total_pages: int | None = None) -> Plan:
+         total_pages: int | None = None, names: Mapping[str, int] | None = None) -> Plan:
     """``find(term)`` gives candidate pages from the docs; ``read(path)`` their text;
-    ``total_pages`` how many pages the docs hold (for how common a token is)."""
+    ``total_pages`` how many pages the docs hold (for how common a token is); ``names`` the
+    identifiers on the code's changed lines (``changed_names``)."""
     facts = list(facts)
     docs = _Docs(find, read, total_pages or 0)
     if not total_pages:  # without a count, every page any term reaches stands for the docs
@@ -224,13 +230,13 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
     weak: dict[tuple[str, str], str] = {}
     unaffected: list[str] = []
 
-    def add(path: str, mode: str, confidence: float, reason: str, fact: Fact) -> None:
+    def add(path: str, mode: str, confidence: float, reason: str, fact: Fact | None) -> None:
         page = pages.setdefault(path, PlannedPage(path, mode, confidence))
         if confidence > page.confidence:
             page.confidence, page.mode = confidence, mode
         if reason not in page.reasons:
             page.reasons.append(reason)
-        if fact not in page.facts:
+        if fact is not None and fact not in page.facts:
             page.facts.append(fact)
 
     def look(path: str, reason: str) -> None:
@@ -284,6 +290,7 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
         if not hits:
             unaffected.append(f"{fact.describe()}: no docs page documents it"
                               + (" or its siblings" if fact.change == "added" else "") + " as specific code")
+    _plan_by_names(names or {}, docs, pages, add, look)
     ordered = sorted(pages.values(), key=lambda p: (-p.confidence, p.path))
     planned = {p.path for p in ordered}
     looks = [{"path": path, "reason": reason} for (path, _), reason in weak.items() if path not in planned]
@@ -320,6 +327,28 @@ def _plan_addition(fact: Fact, docs: _Docs, add, look) -> int:
         else:
             look(path, reason + " — other pages document more of its siblings")
     return hits
+
+
+def _plan_by_names(names: Mapping[str, int], docs: _Docs, planned: dict[str, PlannedPage], add, look) -> None:
+    """Plan for review the pages not planned yet that speak, as code, of several specific names
+    the change touches: one shared name is chance, several are the page's subject."""
+    by_page: dict[str, list[tuple[str, _Evidence]]] = {}
+    for name in names:
+        if not docs.specific(name):
+            continue
+        for path, ev in docs.pages(name).items():
+            if ev.as_code and path not in planned and not is_release_page(path):
+                by_page.setdefault(path, []).append((name, ev))
+    for path, found in sorted(by_page.items()):
+        if len(found) < MIN_NAMES - 1:
+            continue
+        found.sort(key=lambda f: (-docs.weight(f[0]), f[0]))
+        listed = ", ".join(f"{name} (line {ev.line})" for name, ev in found[:5]) + (", …" if len(found) > 5 else "")
+        reason = f"speaks of {len(found)} names the pull request's code changes, as code: {listed} [changed lines]"
+        if len(found) >= MIN_NAMES:
+            add(path, "related", 0.5, reason, None)
+        else:
+            look(path, reason + " — too few to plan it")
 
 
 def quoted_line(text: str, words: str) -> int | None:

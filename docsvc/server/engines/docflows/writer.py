@@ -63,6 +63,9 @@ def write(plan: Plan, read: Callable[[str], str | None]) -> Draft:
         if text is None:
             draft.open_points.append(f"{page.path}: could not be read")
             continue
+        if not page.facts:  # planned on the names it speaks of: for a person to review
+            draft.open_points.append(f"{page.path}: review by hand — " + "; ".join(page.reasons))
+            continue
         lines = text.split("\n")
         for fact in page.facts:
             lines = _apply(fact, page.path, lines, draft)
@@ -173,6 +176,9 @@ def _noun(block: Block) -> str:
                                                                                   f"{block.name} directive")
 
 
+NEAREST_SIBLINGS = 3  # an addition joins a group holding one of its three nearest siblings in the code
+
+
 def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     name = token(fact.name)
     if any(mentions("\n".join(lines), n) for n in {name, name.rsplit(".", 1)[-1]}):
@@ -180,24 +186,33 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     description = " ".join((fact.note or "").split())  # the help text, on one line
     default = plain(fact.new)
     found = blocks(path, "\n".join(lines))
-    anchor = None
-    for sibling in fact.siblings:
+    # Sibling blocks by the group they stand in (a list's items, a table's rows, a run of
+    # directives): the new name joins the group of its nearest siblings in the code (then the one
+    # with most of them), after the group's last block; never a group of far ones only.
+    groups: dict[int, list[tuple[Block, str, int]]] = {}
+    for rank, sibling in enumerate(fact.siblings):
         term = spoken(sibling, _said(lines))
         for block in found:
             if block.kind in ("row", "item", "directive", "option") and _about(lines[block.start], term) and \
                     not (block.kind == "row" and _SEPARATOR_ROW.match(lines[block.start])):
-                if anchor is None or block.start > anchor[0].start:
-                    anchor = (block, term)
-    if anchor is None:
+                groups.setdefault(_last_of_group(found, block, lines).start, []).append((block, term, rank))
+    if not groups:
         draft.open_points.append(f"{path}: {name} is new; its siblings are not documented here in a table, list "
                                  "or directive, so no place for it was found")
         return lines
-    block, sibling = anchor
+    best = min(groups.values(), key=lambda g: (min(r for *_, r in g), -len({t for _, t, _ in g}), g[0][0].start))
+    if min(r for *_, r in best) >= NEAREST_SIBLINGS:
+        near = ", ".join(spoken(s, _said(lines)) for s in fact.siblings[:NEAREST_SIBLINGS])
+        draft.open_points.append(f"{path}: {name} is new; its nearest siblings in the code ({near}) are not "
+                                 f"documented here in a table, list or directive, so it is not added beside "
+                                 f"{best[0][1]}: describe it where they are")
+        return lines
+    members = [(b, t) for b, t, _ in best]
+    model_block, sibling = min(members, key=lambda m: (not _plainly_named(lines[m[0].start], m[1]), m[0].start))
+    block = _last_of_group(found, members[0][0], lines)
     if "." not in sibling:  # the page names its siblings by their last part: so this one too
         name = name.rsplit(".", 1)[-1]
-    if block.kind == "item":  # after the whole group of sibling items: the last of that list
-        block = _last_sibling_item(found, block, lines)
-    new = _shaped(block, lines, sibling, name, description, default)
+    new = _shaped(model_block, lines, sibling, name, description, default)
     if new is None:
         draft.open_points.append(f"{path}: describe {name} beside {sibling}; the code gives no help text for it")
         return lines
@@ -208,23 +223,31 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     return lines[:block.end] + new + lines[block.end:]
 
 
-def _last_sibling_item(found: list[Block], block: Block, lines: list[str]) -> Block:
-    """The last item of the list the sibling's item belongs to (same indentation, no gap of prose)."""
+def _plainly_named(line: str, term: str) -> bool:
+    """Whether the line names ``term`` with nothing but markup between it and its separator (a
+    clean model to copy; ``__`x`__{ #anchor }:`` is not)."""
+    return re.search(r"[`*_]*" + re.escape(term) + r"[`*_]*\s*[:—–-]", line) is not None
+
+
+def _last_of_group(found: list[Block], block: Block, lines: list[str]) -> Block:
+    """The last block of the group ``block`` stands in: the blocks of its kind at its indentation
+    that follow one another with at most a blank line between (a list's items, a table's rows, a
+    run of directives)."""
     indent = len(lines[block.start]) - len(lines[block.start].lstrip())
-    items = sorted((b for b in found if b.kind == "item" and
-                    len(lines[b.start]) - len(lines[b.start].lstrip()) == indent), key=lambda b: b.start)
+    same = sorted((b for b in found if b.kind == block.kind and
+                   len(lines[b.start]) - len(lines[b.start].lstrip()) == indent), key=lambda b: b.start)
     last = block
-    for item in items:
-        if item.start >= last.end and all(not lines[i].strip() for i in range(last.end, item.start)) and \
-                item.start - last.end <= 1:
-            last = item
+    for other in same:
+        if other.start >= last.end and all(not lines[i].strip() for i in range(last.end, other.start)) and \
+                other.start - last.end <= 1:
+            last = other
     return last
 
 
 def _shaped(block: Block, lines: list[str], sibling: str, name: str, description: str, default: str | None
             ) -> list[str] | None:
-    """The new block in the sibling block's format, or None when the format needs a description
-    the code does not give."""
+    """The new block in the format of ``block`` (a sibling's own), or None when the format needs
+    a description the code does not give."""
     first = lines[block.start]
     if block.kind == "row":
         return [_table_row(lines, block.start, sibling, name, description, default)] if description else None
@@ -248,7 +271,8 @@ def _shaped(block: Block, lines: list[str], sibling: str, name: str, description
         return [indent + name, indent + "    " + description]
     if not description and not _literal(default):
         return None
-    return [_list_item(first, sibling, name, description or f"defaults to `{default}`")]
+    model = "\n".join(lines[block.start:block.end])
+    return [_list_item(model, sibling, name, description, default if _literal(default) else None)]
 
 
 def _literal(value: str | None) -> bool:
@@ -258,15 +282,22 @@ def _literal(value: str | None) -> bool:
         and re.fullmatch(r"[A-Z]\w*\.[A-Z_]+", value) is None
 
 
-def _list_item(line: str, sibling: str, name: str, description: str) -> str:
-    """A list item shaped like the sibling's: same marker, same styling of the name, same
-    separator, and the new name's own description."""
-    prefix, body = re.match(r"^(\s*(?:[-*+]|\d+[.)])\s+)(.*)$", line).groups()
-    styled = re.search(r"([`*_]*)" + re.escape(sibling) + r"([`*_]*)(\s*[:—–-]\s*)?", body)
-    opening, closing, separator = (styled.group(1), styled.group(2), styled.group(3) or " — ") if styled \
-        else ("", "", " — ")
-    closing = opening[::-1]  # the marks close as they open: `name`, **name**
-    return prefix + opening + name + closing + separator + description
+_DEFAULT_SAID = re.compile(r"\bDefault(?:s to)?:?\s*`")
+
+
+def _list_item(model: str, sibling: str, name: str, description: str, default: str | None) -> str:
+    """A list item shaped like the sibling's item ``model``: the same marker, the name marked up
+    the same, the same separator, the new name's own description, and its default said as the
+    sibling says its own (``Default: `x`.``)."""
+    prefix = re.match(r"^(\s*(?:[-*+]|\d+[.)])\s+)", model).group(1)
+    styled = re.search(r"([`*_]*)" + re.escape(sibling) + r"([`*_]*)(\s*[:—–-]\s*)?", model)
+    opening, separator = (styled.group(1), styled.group(3) or " — ") if styled else ("", " — ")
+    closing = opening[::-1]  # the marks close as they open: `name`, **name**, __`name`__
+    if default and _DEFAULT_SAID.search(model):
+        text = (description.rstrip(".") + ". " if description else "") + f"Default: `{default}`."
+    else:
+        text = description or f"defaults to `{default}`"
+    return prefix + opening + name + closing + separator + text
 
 
 def _cells(row: str) -> list[str]:

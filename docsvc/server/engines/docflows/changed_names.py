@@ -1,0 +1,45 @@
+"""The names a pull request's code changes: identifiers on the lines its user-facing code files
+lose or gain (``--flag``, ``ENV_VAR``, ``snake_case``, ``camelCase``, ``PascalCase``).
+
+A second kind of evidence beside the facts: a release reworks behaviour the syntax tree does not
+show as an option or a setting (how ``default_map`` is read, what ``flag_value`` means), and the
+pages that speak of several such names as code are the ones a writer opens. The planner decides
+what is specific enough to count; here is only what changed.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import PurePosixPath
+from typing import Callable
+
+from .facts import CODE_SUFFIXES, speaks_to_users
+
+__all__ = ["changed_names", "names_in"]
+
+_NAME = re.compile(r"""(?x)
+    (?<![\w-])--[A-Za-z][\w-]+           # an option
+  | \b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b        # ENV_VAR, A_CONSTANT
+  | \b[a-z][a-z0-9]*_[a-z0-9_]+\b        # snake_case
+  | \b[a-z]+[A-Z]\w*\b                   # camelCase
+  | \b[A-Z][a-z0-9]+[A-Z]\w*\b           # PascalCase with an inner capital
+""")
+MIN_LENGTH = 4  # shorter names (``x_y``, ``--ab``) say too little
+
+
+def names_in(lines: list[str]) -> Counter[str]:
+    """How many changed lines each identifier-shaped name stands on."""
+    counts: Counter[str] = Counter()
+    for line in lines:
+        counts.update({n for n in _NAME.findall(line) if len(n.lstrip("-")) >= MIN_LENGTH})
+    return counts
+
+
+def changed_names(mirror, base: str, head: str, documented: Callable[[str], bool] | None = None) -> Counter[str]:
+    """The names on the changed lines of the code files that speak to users (no tests, no
+    infrastructure unless the docs document it), from ``base`` to ``head`` in a git mirror."""
+    def wanted(path: str) -> bool:
+        return PurePosixPath(path).suffix.lower() in CODE_SUFFIXES and speaks_to_users(path, documented)
+
+    return names_in(mirror.changed_lines(base, head, wanted))
