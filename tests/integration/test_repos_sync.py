@@ -11,7 +11,7 @@ from pathlib import Path
 import pytest
 from aiosmtpd.controller import Controller
 
-from tests.support import GitRemote, LocalService, free_port, run_cli
+from tests.support import GitRemote, LocalService, free_port, git, run_cli
 
 SMTP_PORT = free_port()
 SERVICE_ENV = {
@@ -143,6 +143,29 @@ def test_incremental_sync_reads_only_changes_and_drops_deleted_files(repos: Repo
 
     third = repos.sync(repo_id)
     assert (third["files_indexed"], third["files_removed"], third["files_total"]) == (0, 0, 4)
+
+
+def test_a_rename_and_a_rewritten_history_leave_the_index_as_a_full_sync_would(repos: Repos):
+    code, docs = make_pair(repos.root, "rewritten", DOCS)
+    repo_id = repos.connect("rewritten", code, docs)
+    root_commit = repos.sync(repo_id)["commit"]
+    git("mv", "docs/auth.rst", "docs/security.rst", cwd=docs.work)
+    docs.commit({"docs/security.rst": "Security\n========\n\nTokens expire after a day.\n"}, "rename")
+    renamed = repos.sync(repo_id)
+    assert (renamed["incremental"], renamed["files_indexed"], renamed["files_removed"], renamed["files_total"]) == \
+        (True, 1, 1, 5)
+    assert [h["path"] for h in repos.search("tokens", repo_id)] == ["docs/security.rst"]
+
+    # A force-push: main rewritten from the first commit; the last synced commit is on no branch now.
+    git("reset", "-q", "--hard", root_commit, cwd=docs.work)
+    (docs.work / "docs/install.md").write_text("# Install\n\nThe kangaroo installer.\n")
+    git("commit", "-q", "-am", "rewritten", cwd=docs.work)
+    git("push", "-q", "-f", "origin", "main", cwd=docs.work)
+    rewritten = repos.sync(repo_id)
+    assert (rewritten["incremental"], rewritten["files_total"]) == (True, 5)
+    assert [h["path"] for h in repos.search("tokens", repo_id)] == ["docs/auth.rst"]  # back, as on the branch
+    assert [h["path"] for h in repos.search("kangaroo", repo_id)] == ["docs/install.md"]
+    assert repos.search("wombat", repo_id) == [] and repos.search("rate limits", repo_id) == []
 
 
 def test_behind_counts_new_remote_commits(repos: Repos):

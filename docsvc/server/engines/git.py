@@ -219,6 +219,21 @@ class Mirror:
                 keep = False
         return lines
 
+    def changed_blobs(self, base: str, head: str, folder: str) -> dict[str, str | None]:
+        """path -> its blob at ``head`` (None: gone, or no longer a plain file) of each file under
+        ``folder`` that differs from ``base`` to ``head``: what an index at ``base`` needs to
+        reach ``head``, without listing the whole tree."""
+        args = ["diff", "--raw", "-z", "--no-renames", "--no-abbrev", "--end-of-options", base, head]
+        if folder not in ("", "."):
+            args += ["--", folder.rstrip("/") + "/"]
+        out = _run(args, cwd=self.path).split(b"\0")
+        changes: dict[str, str | None] = {}
+        for meta, path in zip(out[0::2], out[1::2]):
+            _, new_mode, _, new_blob, status = meta.decode().lstrip(":").split()
+            plain = status != "D" and new_mode.startswith("100")  # not a symlink (120000) or submodule
+            changes[path.decode("utf-8", "replace")] = new_blob if plain else None
+        return changes
+
     def show(self, commit: str, path: str) -> bytes | None:
         """The file at ``commit``, or None when it does not exist there."""
         try:

@@ -19,6 +19,7 @@ from .registry import RESULT_KEY, JobContext, JobFailure, LeaseLost, get_handler
 log = logging.getLogger("docsvc.server.jobs")
 
 _PROGRESS_INTERVAL = 0.5  # seconds between progress writes of one job
+_FIRST_PROGRESS = 0.1  # a job shorter than this writes no progress (each write is a commit)
 
 
 class WorkerPool:
@@ -79,12 +80,16 @@ class WorkerPool:
                 self._stop.wait(1.0)
 
     def _run(self, job) -> None:
-        last_write = [0.0]
+        # Progress is written from _FIRST_PROGRESS into the job, then at most once an interval
+        # (and at the end of a counted stage): a job done sooner writes only its result.
+        last_write = [time.monotonic() + _FIRST_PROGRESS - _PROGRESS_INTERVAL, False]
 
         def report(message: str, done: int | None = None, total: int | None = None) -> None:
             now = time.monotonic()
-            if now - last_write[0] < _PROGRESS_INTERVAL and not (done is not None and done == total):
+            stage_done = done is not None and done == total and last_write[1]
+            if now - last_write[0] < _PROGRESS_INTERVAL and not stage_done:
                 return
+            last_write[1] = True
             last_write[0] = now
             progress = {"message": message, "done": done, "total": total,
                         "percent": round(100.0 * done / total, 1) if done is not None and total else None}

@@ -60,9 +60,12 @@ def replace_files(session: Session, *, org_id: int, integration_id: int,
         session.execute(insert(SearchChunk), chunks[start:start + 2000])
 
 
-def indexed_blobs(session: Session, integration_id: int) -> dict[str, str]:
-    return dict(session.execute(select(SearchDoc.path, SearchDoc.blob)
-                                .where(SearchDoc.integration_id == integration_id)).all())
+def indexed_blobs(session: Session, integration_id: int, paths: list[str] | None = None) -> dict[str, str]:
+    """path -> blob of the integration's indexed files (of ``paths`` only, when given)."""
+    query = select(SearchDoc.path, SearchDoc.blob).where(SearchDoc.integration_id == integration_id)
+    if paths is not None:
+        query = query.where(SearchDoc.path.in_(paths))
+    return dict(session.execute(query).all())
 
 
 def indexed_count(session: Session, integration_id: int) -> int:

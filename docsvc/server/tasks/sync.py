@@ -1,9 +1,10 @@
 """The ``sync`` job: fetch an integration's code and docs repositories into bare mirrors and
 bring the docs index up to the docs branch's head.
 
-Incremental by content: a file is read again only when its blob differs from the one indexed
-(which is exactly "changed since the last synced commit"); files gone from the branch leave the
-index. The index changes are committed in one transaction at the end, so a sync that fails
+Incremental: the files that changed since the last synced commit (one ``git diff``) are read
+again when their blob differs from the one indexed, and files gone from the branch leave the
+index; only the first sync, or one whose last commit is gone from the mirror (history
+rewritten), lists the whole tree and the whole index to compare them. The index changes are committed in one transaction at the end, so a sync that fails
 midway leaves the previous index whole.
 """
 
@@ -24,6 +25,22 @@ def _fetch(mirror: Mirror, branch: str, what: str) -> str:
         return mirror.head(branch)
     except GitError as exc:
         raise JobFailure("Repository unreachable", f"{what} repository {mirror.url}: {exc}") from None
+
+
+MAX_LISTED_CHANGES = 2000  # past this many changed paths, listing the whole tree is as cheap
+
+
+def _since(docs: Mirror, last: str | None, head: str, folder: str) -> dict[str, str | None] | None:
+    """The docs files that changed since the last synced commit (path -> new blob, None when
+    gone), or None when everything must be compared: no sync yet, that commit no longer in the
+    mirror (a force-push and a prune), or a change too large to list."""
+    if last is None:
+        return None
+    try:
+        changes = docs.changed_blobs(last, head, folder)
+    except GitError:
+        return None
+    return changes if len(changes) <= MAX_LISTED_CHANGES else None
 
 
 @handler(KIND)
@@ -58,11 +75,17 @@ def run_sync(ctx: JobContext) -> dict:
             docs_head = docs_future.result()
 
     fetched = time.monotonic()
-    tree = {p: b for p, b in docs.tree(docs_head, integration.docs_path).items() if candidate(p)}
     with ctx.sessions() as session:
-        previous = search.indexed_blobs(session, integration_id)
         state = session.get(RepoState, integration_id)
-        incremental = state is not None and state.docs_commit is not None
+        last = state.docs_commit if state is not None else None
+    changes = _since(docs, last, docs_head, integration.docs_path)
+    with ctx.sessions() as session:
+        if changes is None:  # the first sync, or the last synced commit is gone: compare everything
+            tree = {p: b for p, b in docs.tree(docs_head, integration.docs_path).items() if candidate(p)}
+            previous = search.indexed_blobs(session, integration_id)
+        else:
+            tree = {p: b for p, b in changes.items() if b is not None and candidate(p)}
+            previous = search.indexed_blobs(session, integration_id, list(changes))
     diffed = time.monotonic()
     changed = {p: b for p, b in tree.items() if previous.get(p) != b}
     removed = [p for p in previous if p not in tree]
@@ -106,7 +129,7 @@ def run_sync(ctx: JobContext) -> dict:
             "files_indexed": len(indexed),
             "files_removed": len(removed),
             "files_total": state.files_indexed,
-            "incremental": incremental,
+            "incremental": last is not None,
             "seconds": round(time.monotonic() - started, 3),
             # Where the time went: fetching, listing the tree and reading the index, indexing the
             # changed files, writing the index (one transaction).
