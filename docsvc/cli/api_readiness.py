@@ -104,7 +104,7 @@ def api_scan() -> None:
 
 
 @examples(
-    "docsvc api-scan open-pr 6",
+    "docsvc api-scan open-pr 6 --repo 2",
     "docsvc api-scan open-pr 6 --to docs --repo 2 --path docs/openapi.yaml",
     "docsvc api-scan open-pr 6 --to source --source-path api/openapi.yaml -m 'Fix the spec'",
 )

@@ -51,6 +51,7 @@ def docflow(pr_number, pr_title, pr_body, pr_author, pr_branch, pr_sha, screensh
 
     Needs integration_id in ./docsvc.yaml. With --screenshot the service uses the uploaded
     images instead of taking its own."""
+    api = client()  # first: without a key every command stops at once with the one message
     integration_id = settings().integration_id
     if integration_id is None:
         raise CliExit("docsvc.yaml: integration_id is missing (docsvc docflow reads it only from there)",
@@ -60,7 +61,6 @@ def docflow(pr_number, pr_title, pr_body, pr_author, pr_branch, pr_sha, screensh
         pr["head_branch"] = pr_branch
     if pr_sha:
         pr["head_sha"] = pr_sha
-    api = client()
     ref = api.docflows.generate(integration_id=integration_id, pr_data=pr, screenshots=screenshots or None)
     status(f"Docflows suggestion for PR #{pr_number} queued (job {ref.job_id})")
     result = wait_for_job(api, ref, "docflow", timeout)
@@ -140,8 +140,9 @@ def dismiss(tool: str, item_id: int, yes: bool, done: bool, as_json: bool) -> No
     from .items import confirm, item_line
     from .output import columns
 
+    api = client()  # the key first: without one, every command stops before it asks anything
     confirm("dismiss", f"Docflows suggestion {item_id}" + (" as done" if done else ""), yes)
-    answer = client().docflows.dismiss(item_id, done=done)
+    answer = api.docflows.dismiss(item_id, done=done)
     if as_json:
         emit(answer, True, str)
         return

@@ -178,8 +178,9 @@ def delete(tool: str, item_id: int, yes: bool, as_json: bool) -> None:
     dismissed (status rejected), not deleted."""
     what = f"Docflows suggestion {item_id} (it will be dismissed)" if tool == "docflows" \
         else f"{tool} item {item_id}"
+    api = client()  # the key first: without one, every command stops before it asks anything
     confirm("delete", what, yes)
-    result = client().items.delete(tool, item_id)
+    result = api.items.delete(tool, item_id)
     if as_json:
         emit(result, True, str)
     elif result.dismissed:

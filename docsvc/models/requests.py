@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from typing import Literal
 
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 
 __all__ = ["ConvertRequest", "ChatRequest", "CaptureStepRequest", "CaptureRequest", "PullRequestData",
            "DocflowRequest", "FeatureDraftRequest", "ValidateRequest", "ScanPullRequestRequest", "REQUEST_BODIES"]
@@ -47,7 +47,7 @@ class CaptureRequest(_Body):
 
 class PullRequestData(BaseModel):
     model_config = ConfigDict(extra="allow")
-    number: int = Field(gt=0)
+    number: StrictInt = Field(gt=0)
     title: str
     author: str
     body: str | None = None
@@ -57,14 +57,14 @@ class PullRequestData(BaseModel):
 
 
 class DocflowRequest(_Body):
-    integration_id: int = Field(gt=0)
+    integration_id: StrictInt = Field(gt=0)
     pr_data: PullRequestData
 
 
 class FeatureDraftRequest(_Body):
     title: str = Field(min_length=1, max_length=500, examples=["Export to CSV"])
     brief: str = Field(min_length=1, max_length=100_000)
-    release_id: int | None = Field(None, gt=0)
+    release_id: StrictInt | None = Field(None, gt=0)
 
 
 class ValidateRequest(_Body):
@@ -76,7 +76,7 @@ class ValidateRequest(_Body):
 
 class ScanPullRequestRequest(_Body):
     targets: list[Literal["source", "docs"]] = Field(default=["docs"], min_length=1)
-    integration_id: int | None = Field(None, gt=0, description="the docs repository's integration (docs target)")
+    integration_id: StrictInt | None = Field(None, gt=0, description="the docs repository's integration (docs target)")
     file_path: str | None = Field(None, max_length=4096)
     source_file_path: str | None = Field(None, max_length=4096)
     spec: Literal["corrected", "prepped"] = "corrected"

@@ -60,6 +60,11 @@ def conflict(detail: str) -> Problem:
 MAX_ID = 2**63 - 1  # the databases' largest integer
 
 
+def is_int(value: object) -> bool:
+    """A JSON integer as given: not ``true`` (Python's bool is an int), not ``"2"``, not ``2.0``."""
+    return isinstance(value, int) and not isinstance(value, bool)
+
+
 def as_id(text: str) -> int | None:
     """A record id written in a query or a name: ASCII digits only (not ``²``, not ``1_0``), at
     least 1 and at most MAX_ID; None for anything else."""

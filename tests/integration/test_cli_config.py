@@ -5,7 +5,9 @@ import subprocess
 
 import pytest
 
+from docsvc.cli.examples import examples_of
 from tests.support import free_port, run_cli
+from tests.unit.test_cli_help import LEAVES, argv_of, example_files
 
 # Every command must stop before any network call: point them at a port nobody listens on.
 COMMANDS = [
@@ -50,6 +52,21 @@ def test_missing_key_prints_exactly_one_line_and_exits_4(tmp_path, listener, arg
     assert result.returncode == 4
     assert result.stderr == "Error: DOCSVC_API_KEY missing\n"
     assert result.stdout == ""
+    assert connections(listener) == 0
+
+
+# Commands that need no key: they never reach the service, or they are how a key is given.
+KEYLESS = {("login",), ("logout",), ("completion",), ("config", "list"), ("bundle",), ("ci", "init")}
+
+
+@pytest.mark.parametrize("path", [path for path, _ in LEAVES if path not in KEYLESS], ids=" ".join)
+def test_every_command_without_a_key_stops_at_once_with_the_one_line(tmp_path, listener, path):
+    command = dict(LEAVES)[path]
+    argv = argv_of(examples_of(command)[0])
+    example_files(argv, tmp_path, b"{}\n")
+    (tmp_path / "docsvc.yaml").write_text("integration_id: 3\n")  # what docflow and sync read besides the key
+    result = run_cli(*argv, key=None, base_url=f"http://127.0.0.1:{listener.getsockname()[1]}", cwd=tmp_path)
+    assert (result.returncode, result.stderr, result.stdout) == (4, "Error: DOCSVC_API_KEY missing\n", "")
     assert connections(listener) == 0
 
 

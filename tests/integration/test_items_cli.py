@@ -207,6 +207,13 @@ def test_deleting_a_docflows_suggestion_dismisses_it(world: World):
     assert "dismissed, not deleted" in body["detail"]
     listed = {i["id"]: i for i in as_json(world.cli("items", "list", "docflows", "--json"))}
     assert listed[item]["work_status"] == "rejected"
+    # One dismissed as Done keeps its status (and its release notes): deleting it again is refused.
+    done = world.add_item("docflows", "PR #8: already in the docs")
+    assert world.cli("items", "dismiss", "docflows", str(done), "--done", "--yes").returncode == 0
+    again = world.cli("items", "delete", "docflows", str(done), "--yes")
+    assert again.returncode != 0 and f"Docflows suggestion {done} is already dismissed (done)" in again.stderr
+    listed = {i["id"]: i for i in as_json(world.cli("items", "list", "docflows", "--json"))}
+    assert listed[done]["work_status"] == "done"
 
 
 def test_mywork_prints_one_exact_line(world: World):

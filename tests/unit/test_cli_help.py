@@ -69,6 +69,16 @@ def argv_of(example: str) -> list[str]:
     return argv
 
 
+def example_files(argv: list[str], folder: Path, content: bytes = b"") -> None:
+    """The files an example reads (ROUTE=PATH too), so options that need one accept it: empty,
+    or ``content`` (``{}`` passes for a YAML or JSON document)."""
+    for word in argv:
+        file = word.rsplit("=", 1)[-1]
+        if re.fullmatch(r"[\w.-][\w./-]*\.(md|png|txt|yaml|json)", file):
+            (folder / file).parent.mkdir(parents=True, exist_ok=True)
+            (folder / file).write_bytes(content)
+
+
 @pytest.mark.parametrize("path, command", COMMANDS, ids=lambda v: name(v) if isinstance(v, tuple) else "")
 def test_help_ends_with_two_or_three_examples_of_itself(path, command):
     lines = examples_of(command)
@@ -77,11 +87,7 @@ def test_help_ends_with_two_or_three_examples_of_itself(path, command):
     with runner.isolated_filesystem():
         for line in lines:
             argv = argv_of(line)
-            for word in argv:  # the files an example reads (ROUTE=PATH too), so options that need one accept it
-                file = word.rsplit("=", 1)[-1]
-                if re.fullmatch(r"[\w.-][\w./-]*\.(md|png|txt|yaml|json)", file):
-                    Path(file).parent.mkdir(parents=True, exist_ok=True)
-                    Path(file).write_bytes(b"")
+            example_files(argv, Path.cwd())
             reached = parse(argv)
             if not isinstance(command, click.Group):
                 assert reached is command, f"{line!r} is not an example of {name(path)}"

@@ -5,7 +5,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from fastapi.responses import PlainTextResponse
 from sqlalchemy.orm import Session
 
-from ..problems import Problem, invalid
+from ..problems import Problem, as_id, invalid, is_int
 from ..services import docflows as service
 from ..services.accounts import Caller
 from .fields import LongText, Name, Note
@@ -26,18 +26,18 @@ async def generate(request: Request, caller: Caller = Depends(get_caller), sessi
         pr = service.parse_pr_json(str(form.get("pr_data") or ""))
         routes = {s.get("filename"): s.get("route") for s in (pr.get("screenshots") or []) if isinstance(s, dict)} \
             if isinstance(pr, dict) else {}
+        integration_id = as_id(str(form.get("integration_id") or ""))  # a form field: digits only
+        if integration_id is None:  # refused before any upload is saved
+            raise invalid("integration_id", "must be an integer")
         uploads = [(f.filename, await f.read()) for f in form.getlist("screenshots") if hasattr(f, "filename")]
-        raw_id = form.get("integration_id")
         screenshots = service.save_uploads(settings.data_dir, uploads, routes)
     else:
         body = await json_body(request)
         if not isinstance(body, dict):
             raise Problem(400, "The request body must be a JSON object")
-        pr, raw_id, screenshots = body.get("pr_data"), body.get("integration_id"), []
-    try:
-        integration_id = int(raw_id)
-    except (TypeError, ValueError):
-        raise invalid("integration_id", "must be an integer") from None
+        pr, integration_id, screenshots = body.get("pr_data"), body.get("integration_id"), []
+        if not is_int(integration_id):  # a JSON integer: never "2", 2.5 or true
+            raise invalid("integration_id", "must be an integer")
     job = service.start(session, caller, integration_id, pr, screenshots, settings.job_max_attempts)
     return accepted(request, job)
 

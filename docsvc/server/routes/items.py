@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
-from pydantic import BaseModel, ConfigDict
+from pydantic import BaseModel, ConfigDict, StrictInt
 from sqlalchemy.orm import Session
 
 from ..services import docflows
@@ -20,8 +20,8 @@ class ItemPatch(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     title: Name | None = None
-    release_id: int | None = None
-    writer_user_id: int | None = None
+    release_id: StrictInt | None = None  # a JSON integer: true is no user 1
+    writer_user_id: StrictInt | None = None
     work_status: str | None = None
     status_note: Note | None = None
 

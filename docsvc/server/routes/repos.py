@@ -1,7 +1,7 @@
 from __future__ import annotations
 
 from fastapi import APIRouter, Depends, Request
-from pydantic import BaseModel, ConfigDict, Field
+from pydantic import BaseModel, ConfigDict, Field, StrictInt
 from sqlalchemy.orm import Session
 
 from ..services import repos as service
@@ -14,7 +14,7 @@ router = APIRouter(tags=["repositories"])
 
 class SyncBody(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    integration_id: int = Field(gt=0)
+    integration_id: StrictInt = Field(gt=0)
 
 
 @router.post("/sync", status_code=202)

@@ -19,7 +19,7 @@ from ..db.tables import ApiSpecConfig, Integration, Item, Organization, utcnow
 from ..engines.egress import Egress
 from ..engines.git import GitError, UnsafePath, branch_url, push_branch, repo_path
 from ..jobs import queue
-from ..problems import Problem, invalid
+from ..problems import Problem, invalid, is_int
 from ..storage import FileStore
 from .accounts import AdminError, Caller
 from .items import get_item
@@ -139,7 +139,7 @@ def _check_pr_body(body: Any) -> dict[str, Any]:
     for name in ("file_path", "source_file_path"):
         if body.get(name) is not None:
             _repo_path(body[name], name)  # refused before any repository is touched
-    if "docs" in targets and not isinstance(body.get("integration_id"), int):
+    if "docs" in targets and not is_int(body.get("integration_id")):
         raise invalid("integration_id", "the docs target needs the docs repository's integration_id (an integer)")
     return {**body, "targets": list(dict.fromkeys(targets)), "spec": spec}
 

@@ -16,7 +16,7 @@ from ..engines import browser
 from ..engines.docflows.drafts import counts, unified_diff
 from ..engines.egress import Egress, EgressRefused
 from ..jobs import queue
-from ..problems import Problem, invalid
+from ..problems import Problem, invalid, is_int
 from ..storage import MAX_NAME_BYTES, FileStore, file_name
 from . import credits, release_notes
 from .accounts import Caller
@@ -38,7 +38,7 @@ def check_pr_data(pr: Any) -> dict:
     missing = [key for key in _PR_REQUIRED if pr.get(key) in (None, "")]
     if missing:
         raise invalid("pr_data", f"missing {', '.join(missing)}")
-    if not isinstance(pr["number"], int) or pr["number"] <= 0:
+    if not is_int(pr["number"]) or pr["number"] <= 0:
         raise invalid("pr_data.number", "must be a positive integer")
     return pr
 
@@ -183,12 +183,9 @@ def dismiss(session: Session, caller: Caller, item_id: int, reason: str | None) 
 
 
 def reject(session: Session, caller: Caller, item_id: int) -> Item:
-    """What deleting a suggestion does: suggestions are dismissed as rejected, never deleted."""
-    item = get_suggestion(session, caller, item_id)
-    close(session, item, None)
-    session.commit()
-    session.refresh(item)
-    return item
+    """What deleting a suggestion does: suggestions are dismissed as rejected, never deleted
+    (409 for one already dismissed: a Done suggestion keeps its status and its release notes)."""
+    return dismiss(session, caller, item_id, None)
 
 
 def close(session: Session, item: Item, reason: str | None) -> None:
@@ -313,7 +310,9 @@ def approve(session: Session, caller: Caller, item_id: int, body: dict, data_dir
             session.flush()
     assignee = body.get("assignee_id", "me")
     assignee_id = caller.user_id if assignee in (None, "me") else assignee
-    if not isinstance(assignee_id, int) or org_member(session, caller.org_id, assignee_id) is None:
+    if not is_int(assignee_id):
+        raise invalid("assignee_id", "must be a user ID (an integer) or \"me\"")
+    if org_member(session, caller.org_id, assignee_id) is None:
         raise invalid("assignee_id", f"user {assignee} is not a member of your organisation")
     given = release_notes.check_decision(session, caller.org_id, body)
     notes = given["release_notes"] or suggested_release_notes(item)

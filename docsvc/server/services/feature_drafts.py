@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 from ..db.session import rfc3339
 from ..db.tables import Item, User, utcnow
 from ..jobs import queue
-from ..problems import Problem, invalid
+from ..problems import Problem, invalid, is_int
 from . import release_notes
 from .accounts import Caller
 from .releases import org_release
@@ -30,7 +30,7 @@ MAX_BRIEF = 100_000
 
 
 def _release(session: Session, caller: Caller, release_id: Any):
-    if isinstance(release_id, bool) or not isinstance(release_id, int):
+    if not is_int(release_id):
         raise invalid("release_id", "must be a release ID (an integer)")
     release = org_release(session, caller.org_id, release_id)
     if release is None:

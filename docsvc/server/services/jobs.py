@@ -12,7 +12,7 @@ from sqlalchemy import select
 from sqlalchemy.orm import Session
 
 from ..db.tables import Item, Job
-from ..problems import not_found
+from ..problems import is_int, not_found
 from .accounts import Caller
 from .chats import KIND as CHAT
 from .items import visible_items
@@ -26,7 +26,7 @@ def _item_ids(job: Job) -> set[int]:
     ids = set()
     for data in (job.params, job.result):
         value = data.get("item_id") if isinstance(data, dict) else None
-        if isinstance(value, int) and not isinstance(value, bool):
+        if is_int(value):
             ids.add(value)
     return ids
 

@@ -16,7 +16,7 @@ from sqlalchemy.orm import Session
 
 from ..db.session import rfc3339
 from ..db.tables import Item, Organization, ProductCategory, Release, ReleaseNoteEntry
-from ..problems import Problem, invalid, not_found
+from ..problems import Problem, invalid, is_int, not_found
 from .accounts import AdminError, Caller
 from .releases import org_release
 from .items import get_item
@@ -157,7 +157,7 @@ def render(release_name: str, entries: list[ReleaseNoteEntry], categories: list[
 
 def create_composer(session: Session, caller: Caller, release_id, title: str | None) -> Item:
     """A Release Composer item for one of the organisation's releases (one per release)."""
-    if not isinstance(release_id, int) or isinstance(release_id, bool):
+    if not is_int(release_id):
         raise invalid("release_id", "must be a release ID (an integer)")
     release = org_release(session, caller.org_id, release_id)
     if release is None:
