@@ -153,6 +153,12 @@ def test_request_changes_applies_what_it_can_read_and_costs_credits(project, ser
     board = json.loads(project("dashboard", "--json").stdout)
     assert (int(suggestion), "ada") in [(i["id"], i["requested_by"]) for i in board["attention"]["changes_requested"]]
     assert service.admin("credits", "show", "--org", "Flows") == "92"  # 100 - 8
+    # Nothing the Writer can apply: free, and the history still says who asked for what.
+    vague = project("items", "request-changes", "docflows", suggestion, "-m", "make it shorter")
+    assert vague.returncode == 0 and vague.stdout.splitlines()[0] == "could not apply: make it shorter"
+    history = project("items", "history", "docflows", suggestion).stdout.splitlines()
+    assert any(line.startswith("Changes requested by ada: make it shorter") for line in history)
+    assert service.admin("credits", "show", "--org", "Flows") == "92"
 
     service.admin("credits", "set", "--org", "Flows", "--amount", "3")
     broke = project("items", "request-changes", "docflows", suggestion, "-m", 'remove "--retries"')

@@ -176,9 +176,9 @@ class Mirror:
         """The commit a ref or SHA names."""
         return _run(["rev-parse", "--verify", "--end-of-options", f"{ref}^{{commit}}"], cwd=self.path).decode().strip()
 
-    def count_between(self, old: str, new: str) -> int:
-        """Commits reachable from ``new`` and not from ``old``."""
-        return int(_run(["rev-list", "--count", "--end-of-options", f"{old}..{new}"],
+    def count_between(self, old: str | None, new: str) -> int:
+        """Commits reachable from ``new`` and not from ``old`` (all of them when ``old`` is None)."""
+        return int(_run(["rev-list", "--count", "--end-of-options", f"{old}..{new}" if old else new],
                         cwd=self.path).decode().strip() or 0)
 
     def merge_base(self, a: str, b: str) -> str:

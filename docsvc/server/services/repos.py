@@ -69,7 +69,9 @@ def refresh_remote(session: Session, integration: Integration, state: RepoState,
                 mirror.fetch()
                 fetched.add(mirror.path)
             head = mirror.head(branch)
-            counts[what] = (head, mirror.count_between(synced, head) if synced and mirror.has_commit(synced) else None)
+            # A synced commit gone from the mirror (a rewritten history): every commit is new to the index.
+            known = synced if synced and mirror.has_commit(synced) else None
+            counts[what] = (head, mirror.count_between(known, head))
         state.remote_code_commit, state.behind_code = counts["code"]
         state.remote_docs_commit, state.behind_docs = counts["docs"]
         state.remote_error = None

@@ -74,6 +74,13 @@ def run_revise(ctx: JobContext) -> dict:
         # (``GET /me/work`` and the dashboard count it).
         with ctx.sessions() as session:
             stored = session.get(Item, item_id)
-            stored.data = {**(stored.data or {}), "changes_requested": _still_requested(who, feedback, not_applied)}
+            kept = dict(stored.data or {})
+            rounds = list(kept.get("rounds") or [])
+            # The history says who asked, even when the Writer could apply nothing.
+            rounds.append({"round": len(rounds) + 1, "stage": "Changes requested", "author": who.name if who else None,
+                           "at": utcnow().isoformat(), "summary": feedback,
+                           "notes": [f"could not apply: {n}" for n in not_applied]})
+            stored.data = {**kept, "rounds": rounds,
+                           "changes_requested": _still_requested(who, feedback, not_applied)}
             return ctx.complete(session, answer)
     return answer
