@@ -133,6 +133,10 @@ def test_approve_opens_a_docs_branch_and_records_it(project, service):
     assert listed[int(suggestion)]["pull_request"]["url"].endswith(f"#{pr['branch']}")
     again = project("items", "approve", "docflows", suggestion, "--release", str(answer["release_id"]))
     assert again.returncode == 1 and "already approved" in again.stderr
+    # The approver signed off every file: each is Reviewed (✓), and the pull request's state is given.
+    stat = project("items", "diff", "docflows", suggestion, "--stat").stdout.splitlines()
+    assert stat[-1] == f"pull request: open {pr['url']}"
+    assert all(line.startswith("✓ ") for line in stat[:-1]), stat
 
 
 def test_request_changes_applies_what_it_can_read_and_costs_credits(project, service):

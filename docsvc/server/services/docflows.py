@@ -334,6 +334,8 @@ def approve(session: Session, caller: Caller, item_id: int, body: dict, data_dir
     item.pull_request = {"url": branch_url(integration.docs_repo, integration.docs_branch, branch), "state": "open",
                          "review": "review required", "branch": branch, "commit": commit}
     entry = queue_entry(session, item, release.id, {**given, "release_notes": notes})
+    # The approver signed off every file as it stands: each is Reviewed until its text changes.
+    data["files"] = {p: {**e, "reviewed": True} for p, e in (data.get("files") or {}).items()}
     data["approval"] = {"by": caller.name, "at": utcnow().isoformat(), "release_id": release.id,
                         "release_notes": notes, "rn_section": entry.section if entry else given["rn_section"],
                         "rn_category": entry.category if entry else given["rn_category"],

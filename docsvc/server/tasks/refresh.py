@@ -53,7 +53,7 @@ def run_refresh(ctx: JobContext) -> dict:
     cost = COST_WITH_UPDATE if changed else COST
     for path, text in changed.items():
         old = files[path]["old"] if path in files else (read(path) or "")
-        files[path] = {**files.get(path, {"reviewed": False, "last_check": None}), "old": old, "new": text}
+        files[path] = {**files.get(path, {"last_check": None}), "old": old, "new": text, "reviewed": False}
     renames = [(token(f.old), token(f.name)) for f in facts if f.change == "renamed"]
     result = review({p: e["new"] for p, e in files.items()}, lambda p: True, renames) if changed else None
     with ctx.sessions() as session:

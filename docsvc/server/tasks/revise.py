@@ -41,8 +41,8 @@ def run_revise(ctx: JobContext) -> dict:
             if target and path != target:
                 continue
             new_text, changed = apply(instruction, entry["new"])
-            if changed:
-                entry["new"], changed_any = new_text, True
+            if changed:  # new text: no longer Reviewed
+                entry["new"], entry["reviewed"], changed_any = new_text, False, True
         (applied if changed_any else not_applied).append(instruction)
     renames = [(f["old"], f["name"]) for f in data.get("facts") or [] if f.get("change") == "renamed"]
     result = review({p: e["new"] for p, e in files.items()}, lambda p: True, renames)
