@@ -169,6 +169,18 @@ def _parse_integration_id(value: object, path: Path) -> int | None:
     return number
 
 
+def project_values(cwd: Path) -> dict:
+    """``api_key``, ``base_url`` and ``integration_id`` of the ``docsvc.yaml`` in ``cwd`` (those it
+    sets; nothing when there is no file), checked as ``load_settings`` checks them."""
+    path = cwd / CONFIG_FILE
+    if not path.is_file():
+        return {}
+    data = _read_file(path)
+    values = {k: data[k].strip() for k in ("api_key", "base_url") if data.get(k) and data[k].strip()}
+    integration_id = _parse_integration_id(data.get("integration_id"), path)
+    return {**values, "integration_id": integration_id} if integration_id is not None else values
+
+
 def load_settings(env: Mapping[str, str] | None = None, cwd: Path | None = None,
                   flags: Mapping[str, str | None] | None = None) -> Settings:
     """Read the settings; raises ConfigError for a malformed file or base URL. Does not require a

@@ -16,6 +16,7 @@ from typing import Mapping, Sequence, TextIO
 
 from .. import exit_codes
 from . import context as ci_context
+from ..config import ConfigError, project_values
 from ..files import write_atomically
 from .operations import PLANNERS, Outcome, carry_out
 from .providers import Finding, reporter_for
@@ -51,7 +52,12 @@ def main(argv: Sequence[str] | None = None, *, env: Mapping[str, str] | None = N
     stream = stream or sys.stdout
     args = parser().parse_args(argv)
     flags = {k: v for k, v in vars(args).items() if k != "operation"}
-    settings, problems = CiSettings.read(args.operation, flags, env)
+    try:
+        project, problems = project_values(cwd or Path.cwd()), []
+    except ConfigError as exc:  # a malformed docsvc.yaml is an input error like any other
+        project, problems = {}, [str(exc)]
+    settings, more = CiSettings.read(args.operation, flags, env, project)
+    problems += more
     try:
         ctx = ci_context.detect(settings.ci_provider, env, cwd)
     except InputError as exc:

@@ -5,7 +5,8 @@ environment variable is ``DOCSVC_`` + upper case, the ``entrypoint.py`` flag is 
 case. ``action.yml`` and the GitLab/Jenkins templates use only names defined here (a test checks
 it), so the four spellings can never drift apart.
 
-Precedence: a flag beats the environment, which beats the default. (On GitHub the action maps
+Precedence: a flag beats the environment, which beats the workspace's ``docsvc.yaml`` (its
+``integration_id``, ``api_key`` and ``base_url``, as the CLI reads them), which beats the default. (On GitHub the action maps
 its inputs to these variables in ``env:``; act also sets ``INPUT_*``, GitHub does not, so those
 are never read.)
 """
@@ -202,16 +203,19 @@ class CiSettings:
         return f"CiSettings(operation={self.operation!r}, values={shown!r})"
 
     @classmethod
-    def resolve(cls, operation: str, flags: Mapping[str, Any], env: Mapping[str, str]) -> "CiSettings":
-        """Flags (already parsed, None when absent) beat ``DOCSVC_*`` variables beat defaults.
-        Raises InputError naming every malformed input, one a line."""
-        settings, problems = cls.read(operation, flags, env)
+    def resolve(cls, operation: str, flags: Mapping[str, Any], env: Mapping[str, str],
+                project: Mapping[str, Any] | None = None) -> "CiSettings":
+        """Flags (already parsed, None when absent) beat ``DOCSVC_*`` variables beat ``project``
+        (the workspace's docsvc.yaml) beats defaults. Raises InputError naming every malformed
+        input, one a line."""
+        settings, problems = cls.read(operation, flags, env, project)
         if problems:
             raise InputError("\n".join(problems))
         return settings
 
     @classmethod
-    def read(cls, operation: str, flags: Mapping[str, Any], env: Mapping[str, str]) -> tuple["CiSettings", list[str]]:
+    def read(cls, operation: str, flags: Mapping[str, Any], env: Mapping[str, str],
+             project: Mapping[str, Any] | None = None) -> tuple["CiSettings", list[str]]:
         """The settings, with the default in place of each malformed input, and the problems: a step
         with bad input still has what it needs to report (its summary file, its provider)."""
         if operation not in OPERATIONS:
@@ -224,6 +228,8 @@ class CiSettings:
                     value = convert(spec, flags[spec.name], spec.flag)
                 elif env.get(spec.env) not in (None, ""):
                     value = convert(spec, env[spec.env], spec.env)
+                elif (project or {}).get(spec.name) is not None:
+                    value = convert(spec, str(project[spec.name]), f"./docsvc.yaml {spec.name}")
                 else:
                     value = spec.default
             except InputError as exc:

@@ -86,6 +86,17 @@ def test_dry_run_sends_nothing_and_never_prints_the_key(tmp_path):
     assert "dsv_test_key_123" not in log
 
 
+def test_the_workspace_docsvc_yaml_gives_the_integration_after_flags_and_environment(tmp_path):
+    (tmp_path / "docsvc.yaml").write_text("integration_id: 7\n")
+    code, log, _ = run(["sync", "--dry-run"], api=routes({}))
+    assert code == 0 and '"integration_id": 7' in log
+    code, log, _ = run(["sync", "--dry-run"], api=routes({}), env={"DOCSVC_INTEGRATION_ID": "8"})
+    assert code == 0 and '"integration_id": 8' in log
+    (tmp_path / "docsvc.yaml").write_text("integration_id: yes\n")
+    code, log, _ = run(["sync", "--dry-run", "--integration-id", "9"], api=routes({}))
+    assert code == 2 and "docsvc.yaml: integration_id must be an integer, got True" in log
+
+
 def test_missing_key_is_exit_4_with_an_annotation_and_a_summary(tmp_path):
     summary = tmp_path / "summary.md"
     code, log, _ = run(["sync", "--integration-id", "4"], env={
