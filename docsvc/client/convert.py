@@ -5,8 +5,6 @@ from __future__ import annotations
 import io
 from typing import Any
 
-from docsvc.models.jobs import JobRef
-
 from ._resource import APIResource
 
 __all__ = ["ConvertResource"]
@@ -37,19 +35,24 @@ class ConvertResource(APIResource):
             body: dict[str, Any] = {"source_type": source_type, "content": content, "target_format": target_format}
             if inline_document is not None:
                 body["inline_document"] = inline_document
-            return self._client.call("convert.create", json=body, cast=JobRef, idempotency_key=idempotency_key)
-        name, spec = file
-        data = spec.encode("utf-8") if isinstance(spec, str) else spec
-        fields = {"source_type": source_type, "target_format": target_format}
-        if inline_document is not None:
-            fields["inline_document"] = "true" if inline_document else "false"
-        return self._client.call(
-            "convert.create",
-            # A fresh reader per attempt: a retried upload starts from the first byte.
-            files_factory=lambda: (fields, [("file", (name, io.BytesIO(data), "application/octet-stream"))]),
-            cast=JobRef,
-            idempotency_key=idempotency_key,
-        )
+            response = self._client.request("convert.create", json=body, idempotency_key=idempotency_key)
+        else:
+            name, spec = file
+            data = spec.encode("utf-8") if isinstance(spec, str) else spec
+            fields = {"source_type": source_type, "target_format": target_format}
+            if inline_document is not None:
+                fields["inline_document"] = "true" if inline_document else "false"
+            response = self._client.request(
+                "convert.create",
+                # A fresh reader per attempt: a retried upload starts from the first byte.
+                files_factory=lambda: (fields, [("file", (name, io.BytesIO(data), "application/octet-stream"))]),
+                idempotency_key=idempotency_key,
+            )
+        # The models (pydantic) are imported once the spec is on its way, not before: on a large
+        # spec the service is checking it meanwhile, so a command's start does not wait for them.
+        from docsvc.models.jobs import JobRef
+
+        return self._client.parse(response, cast=JobRef)
 
     def document(self, item_id: int) -> str:
         """The saved document of conversion ``item_id`` (the text the share link opens)."""
