@@ -39,8 +39,8 @@ from typing import Any, Callable, Iterator
 from urllib.parse import unquote, urljoin, urlsplit
 from urllib.request import url2pathname
 
-__all__ = ["Bundled", "BundleError", "Unreadable", "bundle", "dump", "external_refs", "may_have_external_refs", "read_text", "fetch_remote",
-           "REMOTE_TIMEOUT", "REMOTE_MAX_BYTES"]
+__all__ = ["Bundled", "BundleError", "Unreadable", "bundle", "dump", "external_refs", "may_have_external_refs",
+           "read_text", "fetch_remote", "REMOTE_TIMEOUT", "REMOTE_MAX_BYTES"]
 
 REMOTE_TIMEOUT = 15.0  # seconds for one remote document, all of it
 REMOTE_MAX_BYTES = 20 * 1024 * 1024
