@@ -88,3 +88,11 @@ def test_a_broken_multipart_body_is_400(api):
     answer = api.post("/convert", content=b"--b\r\nContent-Disposition: form-data; name=\"file\"\r\n\r\nxx",
                       headers={"Content-Type": "multipart/form-data"})
     assert problem(answer, 400).startswith("The multipart/form-data body has no boundary")
+
+
+def test_a_held_poll_answers_when_the_job_ends(api):
+    answer = api.post("/convert", json={"source_type": "openapi", "target_format": "md", "content": json.dumps(SPEC)})
+    polled = api.get(f"/jobs/{answer.json()['job_id']}", params={"wait": 8})
+    assert polled.json()["status"] == "completed"
+    # Woken by the worker that ended it, not at the end of the hold.
+    assert float(polled.headers.get("x-docsvc-waited", "0")) < 4
