@@ -95,7 +95,7 @@ def start_validate(session: Session, caller: Caller, body: Any, max_attempts: in
     name, loaded = _check_upload(*upload)
     path = store.save_upload("inputs", uuid.uuid4().hex, upload[1])  # the bytes as sent: UTF-8, checked
     params["upload"] = {"name": name, "input": path}
-    handoff.leave(path, loaded)  # parsed once: the job takes it when it runs in this process
+    handoff.leave(path, loaded, len(upload[1]))  # parsed once: the job takes it when it runs in this process
     del loaded
     try:
         return queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=KIND,

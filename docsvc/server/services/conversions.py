@@ -80,11 +80,12 @@ def start(session: Session, caller: Caller, body: Any, store: FileStore, base_ur
         raise Problem(422, f"{field}: {exc}", errors=[{"loc": ["body", field], "msg": str(exc)}],
                       extra={"line": exc.line} if exc.line else None) from None
     path = store.save_input(content) if upload is None else store.save_upload("inputs", uuid.uuid4().hex, upload[1])
+    size = len(content)
     del content
     params = {"source_type": source_type, "target_format": target, "input": path, "base_url": base_url.rstrip("/")}
     if not inline:
         params["inline_document"] = False
-    handoff.leave(path, data)  # before the job exists: a worker may claim it the moment it does
+    handoff.leave(path, data, size)  # before the job exists: a worker may claim it the moment it does
     del data
     try:
         return queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=KIND, params=params,
