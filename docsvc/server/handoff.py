@@ -29,8 +29,8 @@ _waiting: OrderedDict[str, tuple[float, int, Any]] = OrderedDict()
 
 
 def leave(key: str, data: Any, size: int) -> None:
-    """Keep ``data`` (parsed from the input saved at ``key``, from ``size`` bytes or characters of text) for the job
-    that reads that input."""
+    """Keep ``data`` (parsed from the input saved at ``key``, from ``size`` bytes or characters of
+    text) for the job that reads that input."""
     now = time.monotonic()
     with _lock:
         _drop_old(now)
