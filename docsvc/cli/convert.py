@@ -11,7 +11,7 @@ from ..endpoints import CONVERT_SOURCES, CONVERT_TARGETS
 from .. import exit_codes
 from .context import CliExit, client
 from .output import emit, json_option, status
-from .bundle import read_spec, remote_refs_option, spec_refused, spec_text
+from .bundle import read_spec, remote_refs_option, spec_bytes, spec_refused
 from .examples import examples
 from ..files import write_atomically
 from .progress import timeout_option, wait_for_job
@@ -42,13 +42,14 @@ def convert(input_file: Path, source_type: str, target: str, output: Path | None
     output = output or input_file.with_suffix(CONVERT_TARGETS[target])
     if output.resolve() == input_file.resolve():
         raise CliExit(f"--output: {output} would overwrite the input; choose another path", exit_codes.USAGE)
-    text = spec_text(input_file, allow_remote=allow_remote_refs) if source_type == "openapi" else read_spec(input_file)
+    spec = (spec_bytes(input_file, allow_remote=allow_remote_refs) if source_type == "openapi"
+            else read_spec(input_file).encode("utf-8"))
     api = client()
     try:
-        ref = _start(api, input_file.name, source_type, text, target)
+        ref = _start(api, input_file, source_type, spec, target)
     except UnprocessableEntityError as exc:
         raise spec_refused(input_file, exc) from None
-    del text
+    del spec
     status(f"Converting {input_file} ({source_type} to {target}), job {ref.job_id}")
     result = wait_for_job(api, ref, "convert", timeout)
     document = result.get("document")
@@ -65,18 +66,23 @@ def convert(input_file: Path, source_type: str, target: str, output: Path | None
     emit(summary, as_json, lambda s: [f"Link: {s['url']}", f"Written to {s['path']}"])
 
 
-def _start(api, name: str, source_type: str, text: str, target: str):
+def _start(api, input_file: Path, source_type: str, spec: bytes, target: str):
     """Start the job: the spec sent as a file (its bytes as they are, not escaped into JSON) and the
     document left out of the result (read raw afterwards), docsvc's additions for large specs; a
     service that takes only the interface's JSON body (400, 415) gets that instead."""
+    from ..bundle import Unreadable, decode
     from ..client import APIStatusError, BadRequestError
 
     try:
-        return api.convert.create(source_type=source_type, file=(name, text), target_format=target,
+        return api.convert.create(source_type=source_type, file=(input_file.name, spec), target_format=target,
                                   inline_document=False)
     except APIStatusError as exc:
         if not isinstance(exc, BadRequestError) and exc.status_code != 415:
             raise
+    try:
+        text = decode(spec)
+    except Unreadable as exc:
+        raise CliExit(f"{input_file}: {exc}", exit_codes.USAGE) from None
     return api.convert.create(source_type=source_type, content=text, target_format=target)
 
 

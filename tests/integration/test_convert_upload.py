@@ -69,7 +69,7 @@ def test_inline_document_false_leaves_it_to_the_download(api):
     ({"source_type": "openapi", "target_format": "md"}, [("file", ("a.json", b"{}")), ("file", ("b.json", b"{}"))],
      422, "file: send one spec file"),
     ({"source_type": "openapi", "target_format": "md"}, [("file", ("bad.json", b"\xff\xfe{"))], 422,
-     "file: bad.json is not UTF-8 text (byte 0)"),
+     "file: bad.json: not UTF-8 text (byte 0)"),
     ({"source_type": "openapi", "target_format": "md"}, [("file", ("broken.json", b'{"openapi": "3.0.0",\n "info"'))],
      422, "file: line 2: not valid JSON"),
     ({"source_type": "openapi", "target_format": "md", "inline_document": "maybe"},

@@ -60,7 +60,7 @@ def check_request(body: Any, upload: tuple[str | None, bytes] | None = None) -> 
     try:
         content = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise invalid("file", f"{_display_name(filename)} is not UTF-8 text (byte {exc.start})") from None
+        raise invalid("file", f"{_display_name(filename)}: not UTF-8 text (byte {exc.start}); is it a spec?") from None
     if not content or content.isspace():
         raise invalid("file", f"{_display_name(filename)} is empty")
     return source_type, content, target, inline
