@@ -52,6 +52,9 @@ E = Endpoint
 ENDPOINTS: tuple[Endpoint, ...] = (
     # Asynchronous actions
     E("repos.sync", "POST", "/sync", cli="sync", job=True),
+    # /convert also takes, as additions: the spec as a multipart ``file`` part (with the text fields
+    # source_type, target_format, inline_document), and ``inline_document: false``, which leaves the
+    # document out of the job's result (read it raw with convert.document).
     E("convert.create", "POST", "/convert", cli="convert", job=True),
     E("docflows.generate", "POST", "/docflows/generate", cli="docflow", job=True),
     E("oas.validate", "POST", "/oas/validate", cli="validate", job=True),

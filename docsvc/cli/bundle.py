@@ -47,6 +47,21 @@ def spec_text(path: Path, *, allow_remote: bool = False) -> str:
     return done.text
 
 
+def spec_bytes(path: Path, *, allow_remote: bool = False) -> bytes:
+    """``spec_text``, as the bytes to upload: a file that a scan of its bytes shows to reference no
+    other file is sent as it is, not decoded here only to be encoded again (the service says so if
+    it is not UTF-8 text, as for any upload)."""
+    from ..bundle import Unreadable, may_have_external_refs, read_bytes
+
+    try:
+        raw = read_bytes(path)
+    except Unreadable as exc:
+        raise CliExit(f"{path}: {exc}", exit_codes.USAGE) from None
+    if not may_have_external_refs(raw):
+        return raw
+    return spec_text(path, allow_remote=allow_remote).encode("utf-8")
+
+
 def spec_refused(path: Path, exc) -> CliExit:
     """The service's 422 about the spec it was sent (``content``, or the uploaded ``file``), as
     ``FILE: line N: reason``."""

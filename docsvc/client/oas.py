@@ -4,11 +4,14 @@ from __future__ import annotations
 
 import io
 
-from docsvc.models.jobs import JobRef
-from docsvc.models.oas import ScanPullRequests
+from typing import TYPE_CHECKING
 
 from ._resource import APIResource
 from ._types import strip_none
+
+if TYPE_CHECKING:
+    from docsvc.models.jobs import JobRef
+    from docsvc.models.oas import ScanPullRequests
 
 __all__ = ["OasResource"]
 
@@ -36,16 +39,21 @@ class OasResource(APIResource):
             "run_ai_content": run_ai_content,
         })
         if file is None:
-            return self._client.call("oas.validate", json=stages, cast=JobRef, idempotency_key=idempotency_key)
-        name, text = file
-        fields = {key: "true" if value else "false" for key, value in stages.items()}
-        data = text.encode("utf-8")
-        return self._client.call(
-            "oas.validate",
-            files_factory=lambda: (fields, [("file", (name, io.BytesIO(data), _media_type(name)))]),
-            cast=JobRef,
-            idempotency_key=idempotency_key,
-        )
+            response = self._client.request("oas.validate", json=stages, idempotency_key=idempotency_key)
+        else:
+            name, text = file
+            fields = {key: "true" if value else "false" for key, value in stages.items()}
+            data = text.encode("utf-8")
+            response = self._client.request(
+                "oas.validate",
+                files_factory=lambda: (fields, [("file", (name, io.BytesIO(data), _media_type(name)))]),
+                idempotency_key=idempotency_key,
+            )
+        # The models (pydantic) are imported once the request is on its way: the service checks an
+        # uploaded spec meanwhile, so a command's start does not wait for them.
+        from docsvc.models.jobs import JobRef
+
+        return self._client.parse(response, cast=JobRef)
 
     def open_pull_request(
         self,
@@ -63,6 +71,8 @@ class OasResource(APIResource):
 
         One target failing does not stop the other: check ``errors`` in the answer.
         """
+        from docsvc.models.oas import ScanPullRequests
+
         return self._client.call(
             "oas.open_pull_request",
             path_params={"id": scan_id},

@@ -24,6 +24,8 @@ class ConvertRequest(_Body):
     target_format: Literal["docusaurus", "md", "rst", "sphinx", "adoc"] = "docusaurus"
     content: str = Field(description="the spec's text (JSON or YAML)",
                          examples=['{"openapi": "3.1.0", "info": {"title": "Pets", "version": "1"}, "paths": {}}'])
+    inline_document: bool = Field(True, description="[addition] false leaves the document out of the job's result; "
+                                                    "read it raw from /conversions/{item_id}/document")
 
 
 class ChatRequest(_Body):

@@ -14,6 +14,7 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
+from ..endpoints import CONVERT_SOURCES, CONVERT_TARGETS
 from ..models.problem import Problem
 from ..models.requests import REQUEST_BODIES, PullRequestData
 from .problems import PROBLEM_JSON
@@ -86,6 +87,14 @@ def _request_body(key: tuple[str, str], schemas: dict) -> dict:
         content["multipart/form-data"] = {"schema": {"type": "object", "properties": {
             **stages, "file": {"type": "string", "format": "binary",
                                "description": "the OpenAPI spec to check, one document (JSON or YAML)"}}}}
+    if key == ("POST", "/convert"):  # [addition] or the spec as a file part, its bytes as they are
+        content["multipart/form-data"] = {"schema": {
+            "type": "object", "required": ["source_type", "target_format", "file"],
+            "properties": {"source_type": {"type": "string", "enum": list(CONVERT_SOURCES)},
+                           "target_format": {"type": "string", "enum": list(CONVERT_TARGETS)},
+                           "inline_document": {"type": "string", "enum": ["true", "false"]},
+                           "file": {"type": "string", "format": "binary",
+                                    "description": "the spec (JSON or YAML, UTF-8), one document"}}}}
     required = any(f.is_required() for f in model.model_fields.values())
     return {"required": required, "content": content}
 

@@ -201,6 +201,20 @@ def test_bad_input_is_one_line_naming_the_file(conv: Converter, name, text, sour
     assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
 
 
+@pytest.mark.parametrize("raw, expected", [
+    (b'{"openapi": "3.0.0", "info": {"title": "caf\xe9"}}', "not UTF-8 text (byte 43)"),  # Latin-1, sent as it is
+    (b"\xff\xfe{\x00}\x00", "not UTF-8 text (byte 0)"),  # UTF-16
+    (b" \n\t\n", "the file is empty"),
+])
+def test_a_file_that_is_not_utf8_text_is_one_line(conv: Converter, raw: bytes, expected: str):
+    spec = conv.root / "latin.json"
+    spec.write_bytes(raw)
+    done = conv.cli("convert", str(spec), "-t", "openapi")
+    assert done.returncode == 2, done.stderr
+    assert done.stderr.startswith(f"Error: {spec}: ") and expected in done.stderr, done.stderr
+    assert len(done.stderr.strip().splitlines()) == 1 and "Traceback" not in done.stderr
+
+
 def test_missing_file_and_output_over_input(conv: Converter):
     done = conv.cli("convert", "nowhere.yaml", "-t", "openapi")
     assert done.returncode == 2 and "nowhere.yaml: no such file" in done.stderr

@@ -391,3 +391,25 @@ def test_validate_with_a_file_is_multipart_with_true_false_fields():
         ("run_ai_fix", None, None, b"false"),
         ("file", "openapi.yaml", "application/yaml", b"openapi: 3.1.0\n"),
     ]
+
+
+def test_convert_with_a_file_is_multipart_with_the_bytes_as_they_are():
+    api = MockAPI(json_response(202, JOB))
+    spec = '{"openapi": "3.1.0", "info": {"title": "Café"}}'
+    fake_client(api).convert.create(source_type="openapi", file=("api.json", spec), target_format="md",
+                                    inline_document=False)
+    assert api.last.url.path == "/api/v1/convert"
+    assert api.last.headers["content-type"].startswith("multipart/form-data; boundary=")
+    parts = multipart_parts(api.last)
+    assert [(p.name, p.filename) for p in parts] == [
+        ("source_type", None), ("target_format", None), ("inline_document", None), ("file", "api.json")]
+    assert [p.content for p in parts] == [b"openapi", b"md", b"false", spec.encode("utf-8")]
+
+
+def test_convert_takes_the_spec_once():
+    api = MockAPI(json_response(202, JOB))
+    with pytest.raises(TypeError):
+        fake_client(api).convert.create(source_type="openapi", content="{}", file=("a.json", "{}"))
+    with pytest.raises(TypeError):
+        fake_client(api).convert.create(source_type="openapi")
+    assert api.requests == []

@@ -30,6 +30,9 @@ class WorkerPool:
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._threads: list[threading.Thread] = []
+        # Jobs this process's workers have finished so far, for long polls held in this process.
+        self._ended = threading.Condition()
+        self.ends = 0
 
     def start(self) -> None:
         with self.sessions() as session:
@@ -48,6 +51,17 @@ class WorkerPool:
     def notify(self) -> None:
         """A job was enqueued: wake a worker now instead of at the next poll."""
         self._wake.set()
+
+    def wait_for_end(self, seen: int, timeout: float) -> None:
+        """Wait up to ``timeout`` seconds for a job of this process to end after ``ends`` was ``seen``
+        (read it before looking at the job, and an end in between is not missed)."""
+        with self._ended:
+            self._ended.wait_for(lambda: self.ends != seen, timeout)
+
+    def _announce_end(self) -> None:
+        with self._ended:
+            self.ends += 1
+            self._ended.notify_all()
 
     def stop(self, timeout: float = 5.0) -> None:
         self._stop.set()
@@ -74,7 +88,10 @@ class WorkerPool:
                     self._wake.wait(self.settings.job_poll_seconds)
                     self._wake.clear()
                     continue
-                self._run(job)
+                try:
+                    self._run(job)
+                finally:
+                    self._announce_end()
             except Exception:  # keep the worker alive whatever one job or the database did
                 log.exception("job worker error")
                 self._stop.wait(1.0)

@@ -6,7 +6,7 @@ from sqlalchemy.orm import Session
 from ..problems import invalid
 from ..services import api_specs as service
 from ..services.accounts import Caller
-from .deps import get_caller, get_session, json_body
+from .deps import get_caller, get_session, json_body, small_form
 from .jobs import accepted
 
 router = APIRouter(tags=["api-readiness"])
@@ -22,17 +22,16 @@ async def validate(request: Request, caller: Caller = Depends(get_caller), sessi
 
     upload = None
     if request.headers.get("content-type", "").startswith("multipart/form-data"):
-        form = await request.form()
-        body = {}
-        for name, value in form.multi_items():
-            if name == "file" and hasattr(value, "filename"):
-                if upload is not None:
-                    raise invalid("file", "send one spec file")
-                upload = (value.filename, await value.read())
-            elif name == "file":
-                raise invalid("file", "must be a file part (a spec), not a text field")
-            else:
-                body[name] = _form_bool(value)
+        fields, files = await small_form(request)  # the spec is parsed whole anyway: read it into memory
+        if "file" in fields:
+            raise invalid("file", "must be a file part (a spec), not a text field")
+        specs = [(filename, content) for name, filename, content in files if name == "file"]
+        if len(specs) > 1:
+            raise invalid("file", "send one spec file")
+        upload = specs[0] if specs else None
+        body = {name: _form_bool(value) for name, value in fields.items()}
+        # A file where a stage's true/false belongs: passed on for the service to refuse by name.
+        body.update({name: "" for name, _, _ in files if name != "file"})
     else:
         body = await json_body(request, optional=True)
     settings = request.app.state.settings

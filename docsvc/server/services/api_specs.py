@@ -10,11 +10,13 @@ repository). One target failing never stops the other; with both, the scan follo
 
 from __future__ import annotations
 
+import uuid
 from pathlib import Path, PurePosixPath
 from typing import Any
 
 from sqlalchemy.orm import Session
 
+from .. import handoff
 from ..db.tables import ApiSpecConfig, Integration, Item, Organization, utcnow
 from ..engines.egress import Egress
 from ..engines.git import GitError, UnsafePath, branch_url, push_branch, repo_path
@@ -87,16 +89,27 @@ def start_validate(session: Session, caller: Caller, body: Any, max_attempts: in
     if not any(stages.values()):
         raise invalid("run_swagger", "every stage is off; turn at least one on")
     params: dict[str, Any] = {"stages": stages}
-    if upload is not None:
-        name, text = _check_upload(*upload)
-        params["upload"] = {"name": name, "input": store.save_input(text)}
-    return queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=KIND,
-                         params=params, max_attempts=max_attempts)
+    if upload is None:
+        return queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=KIND,
+                             params=params, max_attempts=max_attempts)
+    name, loaded = _check_upload(*upload)
+    path = store.save_upload("inputs", uuid.uuid4().hex, upload[1])  # the bytes as sent: UTF-8, checked
+    params["upload"] = {"name": name, "input": path}
+    handoff.leave(path, loaded, len(upload[1]))  # parsed once: the job takes it when it runs in this process
+    del loaded
+    try:
+        return queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=KIND,
+                             params=params, max_attempts=max_attempts)
+    except BaseException:
+        handoff.take(path)
+        store.discard(path)
+        raise
 
 
-def _check_upload(filename: str | None, raw: bytes) -> tuple[str, str]:
-    """(a safe display name, the text) of an uploaded spec, or the 422 that says what is wrong."""
-    from ...bundle import external_refs
+def _check_upload(filename: str | None, raw: bytes) -> tuple[str, Any]:
+    """(a safe display name, the spec loaded: ``specload.Loaded``) of an uploaded spec, or the 422
+    that says what is wrong."""
+    from ...bundle import external_refs, may_have_external_refs
     from ...specload import SpecError, detect_kind, load
 
     name = PurePosixPath((filename or "").replace("\\", "/")).name.strip()[:200] or "openapi.yaml"
@@ -105,19 +118,21 @@ def _check_upload(filename: str | None, raw: bytes) -> tuple[str, str]:
     except UnicodeDecodeError as exc:
         raise invalid("file", f"{name} is not UTF-8 text (byte {exc.start})") from None
     try:
-        data = load(text).data
+        loaded = load(text)
+        data = loaded.data
         if detect_kind(data) != "openapi":
             raise SpecError("not an OpenAPI document: it has neither an 'openapi' nor a 'swagger' field")
     except SpecError as exc:
         raise Problem(422, f"file: {name}: {exc}", errors=[{"loc": ["body", "file"], "msg": str(exc)}],
                       extra={"line": exc.line} if exc.line else None) from None
-    external = next(external_refs(data), None)
+    # The walk over every node only when the text may hold such a reference at all.
+    external = next(external_refs(data), None) if may_have_external_refs(text) else None
     if external is not None:
         pointer, ref = external
         raise invalid("file", f"{name}: $ref {ref} at {pointer or '/'}: the service cannot read other files or "
                               "URLs; send the spec bundled into one document (docsvc validate --file and docsvc "
                               "bundle do that)")
-    return name, text
+    return name, loaded
 
 
 def get_scan(session: Session, caller: Caller, scan_id: int) -> Item:

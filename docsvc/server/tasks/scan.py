@@ -4,6 +4,7 @@ uploaded), run the API-readiness stages (``engines/validate``) and save the scan
 
 from __future__ import annotations
 
+from .. import handoff
 from ..db.tables import ApiSpecConfig, Item, StoredFile
 from ..engines.git import GitError, Mirror
 from ...specload import SpecError
@@ -25,8 +26,11 @@ def run(ctx: JobContext) -> dict:
         text, path, spec = _from_repository(ctx)
     names = [name.removeprefix("run_") for name, on in stages.items() if on]
     ctx.progress(f"Checking {path} ({', '.join(names)})")
+    # An upload was parsed when it was sent; if that was in this process, not again.
+    parsed = [loaded] if upload is not None and (loaded := handoff.take(upload["input"])) is not None else []
+    loaded = None
     try:
-        scan = validate.run(text, file=path, **stages)
+        scan = validate.run(text, file=path, parsed=parsed, **stages)
     except SpecError as exc:
         if upload is not None:
             store.discard(upload["input"])

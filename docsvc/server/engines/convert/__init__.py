@@ -35,7 +35,8 @@ def parse(source_type: str, content: str):
     """Load and check the kind; raises ``SpecError`` (with a line where known)."""
     if source_type not in SOURCE_TYPES:
         raise SpecError(f"source_type must be one of {', '.join(SOURCE_TYPES)}")
-    data = load(content).data
+    with _cycle_collector_paused():  # the service parses a sent spec on its own, before the job
+        data = load(content).data
     kind = detect_kind(data)
     if source_type == "openapi" and kind != "openapi":
         raise SpecError("not an OpenAPI document: it has neither an 'openapi' nor a 'swagger' field")
@@ -44,13 +45,17 @@ def parse(source_type: str, content: str):
     return data
 
 
-def convert(source_type: str, content: str, target_format: str) -> Conversion:
+def convert(source_type: str, content: str | None, target_format: str, *, parsed: list | None = None) -> Conversion:
+    """``parsed``: a list holding what ``parse(source_type, content)`` gave already (the service
+    checks a spec when it is sent), so it is not parsed twice; it is taken out of the list, so that
+    it is freed before the document is written. ``content`` may then be None for OpenAPI (Helm
+    reads comments from the text)."""
     from . import writers
 
     if target_format not in TARGETS:
         raise SpecError(f"target_format must be one of {', '.join(TARGETS)}")
     with _cycle_collector_paused():
-        data = parse(source_type, content)
+        data = parsed.pop() if parsed else parse(source_type, content)
         if source_type == "openapi":
             from .openapi import build
             built = build(data)

@@ -92,8 +92,11 @@ def _severity(value: str) -> str:
 
 
 def run(text: str, *, file: str | None = None, run_swagger=True, run_redocly=True, run_ai_fix=False,
-        run_ai_content=False) -> ScanResult:
-    loaded = specload.load(text)
+        run_ai_content=False, parsed: list | None = None) -> ScanResult:
+    """``parsed``: a list holding ``specload.load(text)`` done already (the service checks an
+    uploaded spec when it is sent), so the text is not parsed twice; it is taken out of the list,
+    so the tree can be let go here as it would be otherwise."""
+    loaded = parsed.pop() if parsed else specload.load(text)
     data = loaded.data
     if specload.detect_kind(data) != "openapi":
         raise SpecError("the document is not an OpenAPI description (no `openapi` or `swagger` field)")
