@@ -246,3 +246,25 @@ def test_a_job_pays_for_an_action_once_whatever_its_attempts(db):
         credits.charge(session, db.org_id, 1, "check-docs extra reading", item_id=5, job_id="job-2")
         session.commit()
         assert credits.balance(session, db.org_id) == start - 3
+
+
+def test_a_long_poll_sleeps_until_a_job_of_this_process_ends(db, pool, kinds):
+    release = threading.Event()
+
+    def block(ctx):
+        release.wait(10)
+        return {"released": True}
+
+    kinds("test.block", block)
+    job_id = enqueue(db, "test.block")
+    pool.notify()
+    assert wait_for(lambda: state(db, job_id).state == "running")
+    seen = pool.jobs_ended()
+    job = state(db, job_id)
+    assert pool.runs(job)
+    assert not pool.wait_for_end(seen, timeout=0.1)  # still running: the timeout ends the wait
+    threading.Timer(0.2, release.set).start()
+    assert pool.wait_for_end(seen, timeout=10)
+    # Woken after the job's commit: the row says completed, and the job is no longer this pool's.
+    assert state(db, job_id).state == "completed" and not pool.runs(state(db, job_id))
+    assert pool.wait_for_end(seen, timeout=0)  # an end already seen since returns at once

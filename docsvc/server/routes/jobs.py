@@ -2,7 +2,7 @@ from __future__ import annotations
 
 import time
 
-from fastapi import APIRouter, Depends, Query, Response
+from fastapi import APIRouter, Depends, Query, Request, Response
 from sqlalchemy.orm import Session
 
 from ..jobs.queue import job_view
@@ -22,16 +22,23 @@ _RECHECK = 0.02  # seconds between looks at the job while holding: one primary-k
 
 
 @router.get("/jobs/{job_id}")
-def get_job(job_id: str, response: Response, caller: Caller = Depends(get_caller),
+def get_job(job_id: str, request: Request, response: Response, caller: Caller = Depends(get_caller),
             session: Session = Depends(get_session),
             wait: float = Query(0.0, ge=0.0, description="hold an unfinished job's answer up to this many "
                                                          f"seconds (at most {MAX_WAIT:g})")):
+    pool = request.app.state.pool
+    seen = pool.jobs_ended()
     job = visible_job(session, caller, job_id)  # 404 for another organisation's or another user's chat job
     if wait > 0:
         started = time.monotonic()
         end = started + min(wait, MAX_WAIT)
         while job.state in ("queued", "running") and time.monotonic() < end:
-            time.sleep(min(_RECHECK, max(0.0, end - time.monotonic())))
+            remaining = max(0.0, end - time.monotonic())
+            if pool.runs(job):  # this process runs it: woken when it ends, no reads meanwhile
+                pool.wait_for_end(seen, remaining)
+            else:  # queued, or run by another process sharing the database
+                time.sleep(min(_RECHECK, remaining))
+            seen = pool.jobs_ended()
             session.rollback()  # ends the read transaction: SQLite's snapshot would never see the change
             job = visible_job(session, caller, job_id)
         response.headers["X-Docsvc-Waited"] = f"{time.monotonic() - started:.3f}"
