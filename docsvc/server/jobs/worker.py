@@ -9,6 +9,7 @@ import socket
 import threading
 import time
 import uuid
+from typing import Callable
 
 from sqlalchemy import event
 from sqlalchemy.orm import Session, sessionmaker
@@ -20,6 +21,60 @@ log = logging.getLogger("docsvc.server.jobs")
 
 _PROGRESS_INTERVAL = 0.5  # seconds between progress writes of one job
 _FIRST_PROGRESS = 0.1  # a job shorter than this writes no progress (each write is a commit)
+
+
+class _Progress:
+    """One job's progress reports, written to its row from _FIRST_PROGRESS into the job, then at
+    most once an interval (and at the end of a counted stage once anything was written). A report
+    made sooner is kept and written at _FIRST_PROGRESS by a timer if the job still runs: a job
+    done sooner writes only its result, a long one shows its first step (a long clone) from then
+    on instead of "queued"."""
+
+    def __init__(self, write: Callable[[dict], None]) -> None:
+        self._write = write
+        self._lock = threading.Lock()
+        self._last = time.monotonic() + _FIRST_PROGRESS - _PROGRESS_INTERVAL  # as if written just then
+        self._written = False
+        self._pending: dict | None = None
+        self._timer: threading.Timer | None = None
+        self._closed = False
+
+    def report(self, message: str, done: int | None = None, total: int | None = None) -> None:
+        progress = {"message": message, "done": done, "total": total,
+                    "percent": round(100.0 * done / total, 1) if done is not None and total else None}
+        now = time.monotonic()
+        with self._lock:
+            if self._closed:
+                return
+            stage_done = done is not None and done == total and self._written
+            if now - self._last < _PROGRESS_INTERVAL and not stage_done:
+                if not self._written:  # too early to write: the timer writes the latest one
+                    self._pending = progress
+                    if self._timer is None:
+                        self._timer = threading.Timer(self._last + _PROGRESS_INTERVAL - now, self._flush)
+                        self._timer.daemon = True
+                        self._timer.start()
+                return
+            self._pending, self._written, self._last = None, True, now
+        self._write(progress)
+
+    def _flush(self) -> None:
+        with self._lock:
+            progress, self._pending = self._pending, None
+            if progress is None or self._closed:
+                return
+            self._written, self._last = True, time.monotonic()
+        try:
+            self._write(progress)  # a job that ended meanwhile is left alone (set_progress: running only)
+        except Exception:
+            log.exception("progress write failed")
+
+    def close(self) -> None:
+        """The handler returned: nothing more is written."""
+        with self._lock:
+            self._closed = True
+            if self._timer is not None:
+                self._timer.cancel()
 
 
 class WorkerPool:
@@ -108,32 +163,24 @@ class WorkerPool:
                 self._ended.notify_all()
 
     def _run_handler(self, job) -> None:
-        # Progress is written from _FIRST_PROGRESS into the job, then at most once an interval
-        # (and at the end of a counted stage): a job done sooner writes only its result.
-        last_write = [time.monotonic() + _FIRST_PROGRESS - _PROGRESS_INTERVAL, False]
-
-        def report(message: str, done: int | None = None, total: int | None = None) -> None:
-            now = time.monotonic()
-            stage_done = done is not None and done == total and last_write[1]
-            if now - last_write[0] < _PROGRESS_INTERVAL and not stage_done:
-                return
-            last_write[1] = True
-            last_write[0] = now
-            progress = {"message": message, "done": done, "total": total,
-                        "percent": round(100.0 * done / total, 1) if done is not None and total else None}
+        def write(progress: dict) -> None:
             with self.sessions() as session:
                 queue.set_progress(session, job.id, self.worker_id, progress)
 
+        progress = _Progress(write)
         ctx = JobContext(job_id=job.id, kind=job.kind, org_id=job.org_id, user_id=job.user_id,
                          params=job.params or {}, attempt=job.attempts, sessions=self._fenced(job),
-                         settings=self.settings, report=report)
+                         settings=self.settings, report=progress.report)
         handler = get_handler(job.kind)
         result = error = None
         if handler is None:
             error = {"title": "Unknown job kind", "detail": f"this service has no handler for {job.kind!r}"}
         else:
             try:
-                result = handler(ctx) or {}
+                try:
+                    result = handler(ctx) or {}
+                finally:
+                    progress.close()
             except JobFailure as exc:
                 error = {"title": exc.title, "detail": exc.detail}
             except LeaseLost:
