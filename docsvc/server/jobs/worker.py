@@ -120,7 +120,7 @@ class WorkerPool:
         """Sleep until a job of this pool ends after ``seen`` (``jobs_ended``), or ``timeout``
         runs out; True when one ended. A long poll waits here for a job this process runs,
         instead of reading its row again and again: each read takes a core and the GIL from
-        the very job being waited for (a third of a short sync's time on two cores)."""
+        the very job being waited for."""
         with self._ended:
             return self._ended.wait_for(lambda: self._ended_count != seen, timeout)
 

@@ -20,6 +20,7 @@ from ..jobs.registry import JobContext, JobFailure, handler
 from ..services import search
 from ..services.repos import SYNC as KIND
 
+
 def _fetch(mirror: Mirror, what: str, *branches: str) -> dict[str, str]:
     """Fetch ``branches`` of one repository into its mirror; returns each one's head."""
     try:
