@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 import tempfile
@@ -21,7 +22,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-from tests.support import GitRemote, LocalService, git, run_cli  # noqa: E402
+from tests.support import GitRemote, LocalService, TestDatabase, git, run_cli  # noqa: E402
 
 WORDS = ("deploy token cluster webhook retry timeout cache index search render release schema "
          "endpoint pipeline artifact preview branch commit review approve").split()
@@ -45,6 +46,17 @@ def generate(remote: GitRemote, files: int) -> None:
     git("push", "-q", "origin", "main", cwd=remote.work)
 
 
+def fresh_database(url: str | None, root: Path) -> TestDatabase:
+    """The run's own database: a SQLite file, or a new database on the PostgreSQL server ``url``
+    names (the database in ``url`` is left untouched, and runs side by side never meet)."""
+    if url is None or url.startswith("sqlite"):
+        database = TestDatabase("sqlite", root)
+        database.url = url or database.url
+        return database
+    os.environ["DOCSVC_TEST_DATABASE_URL"] = url  # where TestDatabase makes its databases
+    return TestDatabase("postgresql", root)
+
+
 def timed_sync(key: str, base_url: str, integration: int) -> tuple[float, dict]:
     start = time.perf_counter()
     done = run_cli("sync", "--integration-id", str(integration), "--json", key=key, base_url=base_url, timeout=3600)
@@ -57,7 +69,9 @@ def timed_sync(key: str, base_url: str, integration: int) -> tuple[float, dict]:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--files", type=int, default=5000)
-    parser.add_argument("--db", default=None, help="database URL (default: a SQLite file)")
+    parser.add_argument("--db", default=None,
+                        help="database URL (default: a SQLite file); with a PostgreSQL URL, a fresh database "
+                             "is made on that server for the run and dropped after it")
     parser.add_argument("--repeat", type=int, default=5, help="incremental syncs to take the median of")
     args = parser.parse_args()
 
@@ -66,7 +80,8 @@ def main() -> None:
         code = GitRemote(root, "code", {"app.py": "print('app')\n"})
         docs = GitRemote(root, "docs", {"docs/index.md": "# Docs\n"})
         generate(docs, args.files)
-        svc = LocalService(db_url=args.db or f"sqlite:///{root / 'bench.db'}", workdir=root / "work").start()
+        database = fresh_database(args.db, root)
+        svc = LocalService(db_url=database.url, workdir=root / "work").start()
         try:
             key = svc.admin("init", "--org", "Bench", "--admin-email", "bench@example.test")
             integration = int(svc.admin("integrations", "add", "--org", "Bench", "--name", "bench",
@@ -80,6 +95,7 @@ def main() -> None:
             incremental, inc_result = runs[len(runs) // 2]
         finally:
             svc.stop()
+            database.drop()
 
     backend = (args.db or "sqlite").split(":")[0]
     print(f"{args.files + 1} Markdown files, database {backend}")

@@ -84,3 +84,29 @@ def test_an_unfinished_job_carries_a_poll_hint(setup):
     time.sleep(0.5)
     assert httpx.get(f"{service.base_url}/api/v1/jobs/{job_id}",
                      headers={"Authorization": f"Bearer {key}"}).json()["status"] == "queued"
+
+
+def test_a_long_poll_notices_the_end_of_a_job_run_by_another_process(setup):
+    import threading
+
+    from sqlalchemy import update
+
+    service, key, _other, sessions = setup
+    job_id = str(uuid.uuid4())
+    with sessions() as session:
+        session.add(Job(id=job_id, org_id=org_id_of(sessions, "Jobs Inc"), kind="no.such.kind",
+                        state="running", params={}, attempts=1, max_attempts=2, locked_by="another-process",
+                        heartbeat_at=utcnow() + dt.timedelta(hours=1)))
+        session.commit()
+
+    def finish() -> None:  # as the other process's worker would
+        with sessions() as session:
+            session.execute(update(Job).where(Job.id == job_id).values(state="completed", result={"ok": True},
+                                                                       locked_by=None, finished_at=utcnow()))
+            session.commit()
+
+    threading.Timer(0.3, finish).start()
+    answer = httpx.get(f"{service.base_url}/api/v1/jobs/{job_id}", params={"wait": "8"},
+                       headers={"Authorization": f"Bearer {key}"}, timeout=30)
+    assert answer.json()["status"] == "completed" and answer.json()["result"] == {"ok": True}
+    assert 0.25 < float(answer.headers["x-docsvc-waited"]) < 5  # its row is read again meanwhile

@@ -168,6 +168,41 @@ def test_a_rename_and_a_rewritten_history_leave_the_index_as_a_full_sync_would(r
     assert repos.search("wombat", repo_id) == [] and repos.search("rate limits", repo_id) == []
 
 
+def test_a_code_push_moves_the_recorded_code_head_and_reads_no_docs(repos: Repos):
+    code, docs = make_pair(repos.root, "code-push", DOCS)
+    repo_id = repos.connect("code-push", code, docs)
+    repos.sync(repo_id)
+    moved = code.commit({"app.py": "def main():\n    return 2\n"}, "code only")
+    synced = repos.sync(repo_id)
+    assert (synced["code_commit"], synced["files_indexed"], synced["files_removed"], synced["files_total"]) == \
+        (moved, 0, 0, 5)
+    assert repos.repo(repo_id)["state"] == "Up to date"  # counted against the code repository itself
+
+    missing = repos.connect("no-code-branch", code, docs, "--code-branch", "nope")
+    failed = repos.cli("sync", "--integration-id", str(missing))
+    assert failed.returncode == 1
+    assert f"Repository unreachable: code repository {code.bare}: branch 'nope' not found" in failed.stderr
+
+
+def test_one_repository_with_the_docs_on_their_own_branch(repos: Repos):
+    both = GitRemote(repos.root, "branches", {"app.py": "def main():\n    return 0\n"})
+    both.branch("site", {"docs/site.md": "# Site\n\nThe ocelot guide.\n"}, "docs branch")
+    repo_id = repos.connect("branches", both, both, "--docs-branch", "site")
+    first = repos.sync(repo_id)
+    assert (first["code_commit"], first["commit"]) == (git("rev-parse", "main", cwd=both.work),
+                                                       git("rev-parse", "site", cwd=both.work))
+    assert [h["path"] for h in repos.search("ocelot", repo_id)] == ["docs/site.md"]
+
+    code_head = both.commit({"app.py": "def main():\n    return 1\n"}, "code")
+    git("checkout", "-q", "site", cwd=both.work)
+    docs_head = both.commit({"docs/site.md": "# Site\n\nThe lynx guide.\n"}, "docs", branch="site")
+    git("checkout", "-q", "main", cwd=both.work)
+    second = repos.sync(repo_id)
+    assert (second["code_commit"], second["commit"], second["files_indexed"]) == (code_head, docs_head, 1)
+    assert repos.search("ocelot", repo_id) == []
+    assert [h["path"] for h in repos.search("lynx", repo_id)] == ["docs/site.md"]
+
+
 def test_behind_counts_new_remote_commits(repos: Repos):
     code, docs = make_pair(repos.root, "behind", DOCS)
     repo_id = repos.connect("behind", code, docs)

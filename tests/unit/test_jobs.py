@@ -246,3 +246,59 @@ def test_a_job_pays_for_an_action_once_whatever_its_attempts(db):
         credits.charge(session, db.org_id, 1, "check-docs extra reading", item_id=5, job_id="job-2")
         session.commit()
         assert credits.balance(session, db.org_id) == start - 3
+
+
+def test_a_long_poll_sleeps_until_a_job_of_this_process_ends(db, pool, kinds):
+    release = threading.Event()
+
+    def block(ctx):
+        release.wait(10)
+        return {"released": True}
+
+    kinds("test.block", block)
+    job_id = enqueue(db, "test.block")
+    pool.notify()
+    assert wait_for(lambda: state(db, job_id).state == "running")
+    seen = pool.jobs_ended()
+    job = state(db, job_id)
+    assert pool.runs(job)
+    assert not pool.wait_for_end(seen, timeout=0.1)  # still running: the timeout ends the wait
+    threading.Timer(0.2, release.set).start()
+    assert pool.wait_for_end(seen, timeout=10)
+    # Woken after the job's commit: the row says completed, and the job is no longer this pool's.
+    assert state(db, job_id).state == "completed" and not pool.runs(state(db, job_id))
+    assert pool.wait_for_end(seen, timeout=0)  # an end already seen since returns at once
+
+
+def test_a_short_job_writes_no_progress_and_a_long_one_shows_its_first_step(db, pool, kinds, monkeypatch):
+    writes = []
+    set_progress = queue.set_progress
+    monkeypatch.setattr(queue, "set_progress", lambda session, job_id, *args: (
+        writes.append(job_id), set_progress(session, job_id, *args))[1])
+    release = threading.Event()
+
+    def short(ctx):
+        ctx.progress("one step", done=1, total=1)
+        return {}
+
+    def long(ctx):
+        ctx.progress("cloning the repository")  # before the first write may happen: kept, not dropped
+        release.wait(10)
+        return {}
+
+    kinds("test.short", short)
+    kinds("test.long", long)
+    quick = enqueue(db, "test.short")
+    pool.notify()
+    assert wait_for(lambda: state(db, quick).state == "completed")
+    assert quick not in writes  # each write is a commit of its own: none for a job this short
+
+    slow = enqueue(db, "test.long")
+    pool.notify()
+    try:
+        assert wait_for(lambda: (state(db, slow).progress or {}).get("message") == "cloning the repository", 5)
+        assert state(db, slow).state == "running"
+    finally:
+        release.set()
+    assert wait_for(lambda: state(db, slow).state == "completed")
+    assert writes.count(slow) == 1

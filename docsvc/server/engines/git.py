@@ -136,14 +136,30 @@ class Mirror:
         failed first clone leaves nothing behind; a mirror deleted meanwhile is cloned again."""
         _checked(self.location or self.url, self.egress)
         with self._exclusive():
-            if not (self.path / "HEAD").exists():
-                partial = self.path.with_name(self.path.name + ".partial")
-                for leftover in (partial, self.path):  # a cut-off clone, or a half-deleted mirror
-                    shutil.rmtree(leftover, ignore_errors=True)
-                _run(["clone", "--mirror", "--quiet", "--", self.url, str(partial)])
-                partial.rename(self.path)
-                return
-            _run(["fetch", "--prune", "--quiet", "origin"], cwd=self.path)
+            if not self._cloned():
+                _run(["fetch", "--prune", "--quiet", "origin"], cwd=self.path)
+
+    def fetch_branches(self, *branches: str) -> None:
+        """Bring just ``branches`` up to date (a whole clone on first use, as ``fetch``). Only
+        their refs are asked for, so a code host's many others (pull requests, tags) are neither
+        listed nor downloaded; whoever reads those fetches them (``fetch``). No FETCH_HEAD is
+        written: nothing reads it."""
+        _checked(self.location or self.url, self.egress)
+        with self._exclusive():
+            if not self._cloned():
+                refspecs = [f"+refs/heads/{branch}:refs/heads/{branch}" for branch in dict.fromkeys(branches)]
+                _run(["fetch", "--quiet", "--no-write-fetch-head", "origin", *refspecs], cwd=self.path)
+
+    def _cloned(self) -> bool:
+        """Clone the mirror when it is missing (under ``_exclusive``); True when it was."""
+        if (self.path / "HEAD").exists():
+            return False
+        partial = self.path.with_name(self.path.name + ".partial")
+        for leftover in (partial, self.path):  # a cut-off clone, or a half-deleted mirror
+            shutil.rmtree(leftover, ignore_errors=True)
+        _run(["clone", "--mirror", "--quiet", "--", self.url, str(partial)])
+        partial.rename(self.path)
+        return True
 
     @contextmanager
     def _exclusive(self) -> Iterator[None]:
@@ -301,9 +317,11 @@ class Mirror:
 
 def ls_remote_head(location: str, branch: str, timeout: float = 60, egress: Egress | None = None) -> str | None:
     """The remote's current commit of ``branch`` without fetching, or None if it has no such branch."""
-    out = _run(["ls-remote", "--heads", "--", _checked(location, egress), f"refs/heads/{branch}"], timeout=timeout)
-    line = out.decode().strip().splitlines()
-    return line[0].split()[0] if line else None
+    ref = f"refs/heads/{branch}"
+    out = _run(["ls-remote", "--heads", "--", _checked(location, egress), ref], timeout=timeout)
+    # The pattern matches the end of a ref's name: refs/heads/x/refs/heads/main is listed too.
+    heads = [line.split("\t") for line in out.decode().splitlines()]
+    return next((sha for sha, name in heads if name == ref), None)
 
 
 def push_branch(location: str, base: str, branch: str, files: dict[str, str], message: str, workdir: Path,

@@ -9,6 +9,7 @@ import socket
 import threading
 import time
 import uuid
+from typing import Callable
 
 from sqlalchemy import event
 from sqlalchemy.orm import Session, sessionmaker
@@ -22,6 +23,60 @@ _PROGRESS_INTERVAL = 0.5  # seconds between progress writes of one job
 _FIRST_PROGRESS = 0.1  # a job shorter than this writes no progress (each write is a commit)
 
 
+class _Progress:
+    """One job's progress reports, written to its row from _FIRST_PROGRESS into the job, then at
+    most once an interval (and at the end of a counted stage once anything was written). A report
+    made sooner is kept and written at _FIRST_PROGRESS by a timer if the job still runs: a job
+    done sooner writes only its result, a long one shows its first step (a long clone) from then
+    on instead of "queued"."""
+
+    def __init__(self, write: Callable[[dict], None]) -> None:
+        self._write = write
+        self._lock = threading.Lock()
+        self._last = time.monotonic() + _FIRST_PROGRESS - _PROGRESS_INTERVAL  # as if written just then
+        self._written = False
+        self._pending: dict | None = None
+        self._timer: threading.Timer | None = None
+        self._closed = False
+
+    def report(self, message: str, done: int | None = None, total: int | None = None) -> None:
+        progress = {"message": message, "done": done, "total": total,
+                    "percent": round(100.0 * done / total, 1) if done is not None and total else None}
+        now = time.monotonic()
+        with self._lock:
+            if self._closed:
+                return
+            stage_done = done is not None and done == total and self._written
+            if now - self._last < _PROGRESS_INTERVAL and not stage_done:
+                if not self._written:  # too early to write: the timer writes the latest one
+                    self._pending = progress
+                    if self._timer is None:
+                        self._timer = threading.Timer(self._last + _PROGRESS_INTERVAL - now, self._flush)
+                        self._timer.daemon = True
+                        self._timer.start()
+                return
+            self._pending, self._written, self._last = None, True, now
+        self._write(progress)
+
+    def _flush(self) -> None:
+        with self._lock:
+            progress, self._pending = self._pending, None
+            if progress is None or self._closed:
+                return
+            self._written, self._last = True, time.monotonic()
+        try:
+            self._write(progress)  # a job that ended meanwhile is left alone (set_progress: running only)
+        except Exception:
+            log.exception("progress write failed")
+
+    def close(self) -> None:
+        """The handler returned: nothing more is written."""
+        with self._lock:
+            self._closed = True
+            if self._timer is not None:
+                self._timer.cancel()
+
+
 class WorkerPool:
     def __init__(self, sessions: sessionmaker[Session], settings) -> None:
         self.sessions = sessions
@@ -30,9 +85,8 @@ class WorkerPool:
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._threads: list[threading.Thread] = []
-        # Jobs this process's workers have finished so far, for long polls held in this process.
         self._ended = threading.Condition()
-        self.ends = 0
+        self._ended_count = 0  # jobs this pool's workers have ended so far
 
     def start(self) -> None:
         with self.sessions() as session:
@@ -52,16 +106,23 @@ class WorkerPool:
         """A job was enqueued: wake a worker now instead of at the next poll."""
         self._wake.set()
 
-    def wait_for_end(self, seen: int, timeout: float) -> None:
-        """Wait up to ``timeout`` seconds for a job of this process to end after ``ends`` was ``seen``
-        (read it before looking at the job, and an end in between is not missed)."""
-        with self._ended:
-            self._ended.wait_for(lambda: self.ends != seen, timeout)
+    def runs(self, job) -> bool:
+        """Whether one of this pool's workers is running ``job`` (as its row says)."""
+        return job.state == "running" and job.locked_by == self.worker_id
 
-    def _announce_end(self) -> None:
+    def jobs_ended(self) -> int:
+        """How many jobs this pool's workers have ended: read it before reading a job, then
+        ``wait_for_end`` with it misses no end that comes after the read."""
         with self._ended:
-            self.ends += 1
-            self._ended.notify_all()
+            return self._ended_count
+
+    def wait_for_end(self, seen: int, timeout: float) -> bool:
+        """Sleep until a job of this pool ends after ``seen`` (``jobs_ended``), or ``timeout``
+        runs out; True when one ended. A long poll waits here for a job this process runs,
+        instead of reading its row again and again: each read takes a core and the GIL from
+        the very job being waited for."""
+        with self._ended:
+            return self._ended.wait_for(lambda: self._ended_count != seen, timeout)
 
     def stop(self, timeout: float = 5.0) -> None:
         self._stop.set()
@@ -88,41 +149,38 @@ class WorkerPool:
                     self._wake.wait(self.settings.job_poll_seconds)
                     self._wake.clear()
                     continue
-                try:
-                    self._run(job)
-                finally:
-                    self._announce_end()
+                self._run(job)
             except Exception:  # keep the worker alive whatever one job or the database did
                 log.exception("job worker error")
                 self._stop.wait(1.0)
 
     def _run(self, job) -> None:
-        # Progress is written from _FIRST_PROGRESS into the job, then at most once an interval
-        # (and at the end of a counted stage): a job done sooner writes only its result.
-        last_write = [time.monotonic() + _FIRST_PROGRESS - _PROGRESS_INTERVAL, False]
+        try:
+            self._run_handler(job)
+        finally:  # committed (or given up): whoever waits for the job reads it now
+            with self._ended:
+                self._ended_count += 1
+                self._ended.notify_all()
 
-        def report(message: str, done: int | None = None, total: int | None = None) -> None:
-            now = time.monotonic()
-            stage_done = done is not None and done == total and last_write[1]
-            if now - last_write[0] < _PROGRESS_INTERVAL and not stage_done:
-                return
-            last_write[1] = True
-            last_write[0] = now
-            progress = {"message": message, "done": done, "total": total,
-                        "percent": round(100.0 * done / total, 1) if done is not None and total else None}
+    def _run_handler(self, job) -> None:
+        def write(progress: dict) -> None:
             with self.sessions() as session:
                 queue.set_progress(session, job.id, self.worker_id, progress)
 
+        progress = _Progress(write)
         ctx = JobContext(job_id=job.id, kind=job.kind, org_id=job.org_id, user_id=job.user_id,
                          params=job.params or {}, attempt=job.attempts, sessions=self._fenced(job),
-                         settings=self.settings, report=report)
+                         settings=self.settings, report=progress.report)
         handler = get_handler(job.kind)
         result = error = None
         if handler is None:
             error = {"title": "Unknown job kind", "detail": f"this service has no handler for {job.kind!r}"}
         else:
             try:
-                result = handler(ctx) or {}
+                try:
+                    result = handler(ctx) or {}
+                finally:
+                    progress.close()
             except JobFailure as exc:
                 error = {"title": exc.title, "detail": exc.detail}
             except LeaseLost:

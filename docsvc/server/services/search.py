@@ -63,9 +63,13 @@ def replace_files(session: Session, *, org_id: int, integration_id: int,
 def indexed_blobs(session: Session, integration_id: int, paths: list[str] | None = None) -> dict[str, str]:
     """path -> blob of the integration's indexed files (of ``paths`` only, when given)."""
     query = select(SearchDoc.path, SearchDoc.blob).where(SearchDoc.integration_id == integration_id)
-    if paths is not None:
-        query = query.where(SearchDoc.path.in_(paths))
-    return dict(session.execute(query).all())
+    if paths is None:
+        return dict(session.execute(query).all())
+    # 500 paths a statement, as replace_files: SQLite before 3.32 takes at most 999 parameters.
+    blobs: dict[str, str] = {}
+    for start in range(0, len(paths), 500):
+        blobs.update(session.execute(query.where(SearchDoc.path.in_(paths[start:start + 500]))).all())
+    return blobs
 
 
 def indexed_count(session: Session, integration_id: int) -> int:

@@ -1,11 +1,12 @@
-"""The ``sync`` job: fetch an integration's code and docs repositories into bare mirrors and
-bring the docs index up to the docs branch's head.
+"""The ``sync`` job: fetch an integration's docs branch into a bare mirror, bring the docs
+index up to its head, and record where the code branch is (asked of its remote, not fetched).
 
 Incremental: the files that changed since the last synced commit (one ``git diff``) are read
 again when their blob differs from the one indexed, and files gone from the branch leave the
 index; only the first sync, or one whose last commit is gone from the mirror (history
-rewritten), lists the whole tree and the whole index to compare them. The index changes are committed in one transaction at the end, so a sync that fails
-midway leaves the previous index whole.
+rewritten), lists the whole tree and the whole index to compare them. The index changes are
+committed in one transaction at the end, so a sync that fails midway leaves the previous index
+whole.
 """
 
 from __future__ import annotations
@@ -13,18 +14,33 @@ from __future__ import annotations
 import time
 
 from ..db.tables import Integration, RepoState, utcnow
-from ..engines.git import GitError, Mirror
+from ..engines.git import GitError, Mirror, ls_remote_head
 from ..engines.indexer import candidate, index_file
 from ..jobs.registry import JobContext, JobFailure, handler
 from ..services import search
 from ..services.repos import SYNC as KIND
 
-def _fetch(mirror: Mirror, branch: str, what: str) -> str:
+
+def _fetch(mirror: Mirror, what: str, *branches: str) -> dict[str, str]:
+    """Fetch ``branches`` of one repository into its mirror; returns each one's head."""
     try:
-        mirror.fetch()
-        return mirror.head(branch)
+        mirror.fetch_branches(*branches)
+        return {branch: mirror.head(branch) for branch in dict.fromkeys(branches)}
     except GitError as exc:
         raise JobFailure("Repository unreachable", f"{what} repository {mirror.url}: {exc}") from None
+
+
+def _code_head(code: Mirror, branch: str) -> str:
+    """Where the code branch is on its remote, asked without fetching: the sync reads no code
+    (what reads it, Docflows and the docs check, fetches it first), so its objects need not
+    come down with every sync."""
+    try:
+        head = ls_remote_head(code.location or code.url, branch, egress=code.egress)
+    except GitError as exc:
+        raise JobFailure("Repository unreachable", f"code repository {code.url}: {exc}") from None
+    if head is None:
+        raise JobFailure("Repository unreachable", f"code repository {code.url}: branch {branch!r} not found")
+    return head
 
 
 MAX_LISTED_CHANGES = 2000  # past this many changed paths, listing the whole tree is as cheap
@@ -56,23 +72,23 @@ def run_sync(ctx: JobContext) -> dict:
     code = Mirror.for_url(mirrors, integration.code_repo, ctx.settings.egress)
     docs = Mirror.for_url(mirrors, integration.docs_repo, ctx.settings.egress)
 
-    same_repo = docs.path == code.path
-    if same_repo:
-        ctx.progress(f"fetching the code repository {code.url}")
-        code_head = _fetch(code, integration.code_branch, "code")
-        docs_head = code_head if integration.docs_branch == integration.code_branch \
-            else _fetch(docs, integration.docs_branch, "docs")
+    if docs.path == code.path:
+        # One repository: one fetch brings both branches (it is fetched for the docs anyway).
+        ctx.progress(f"fetching the repository {docs.url}")
+        heads = _fetch(docs, "code", integration.code_branch, integration.docs_branch)
+        code_head, docs_head = heads[integration.code_branch], heads[integration.docs_branch]
     else:
-        # Two repositories: fetched side by side (each is mostly waiting on git), the code's
-        # failure reported first as before. Most of an incremental sync's fixed cost is here.
+        # Two repositories: the code's head asked while the docs are fetched (both mostly wait
+        # on git; most of an incremental sync's fixed cost is here), the code's failure reported
+        # first as before.
         from concurrent.futures import ThreadPoolExecutor
 
-        ctx.progress(f"fetching the code repository {code.url} and the docs repository {docs.url}")
+        ctx.progress(f"fetching the docs repository {docs.url}, asking the code repository {code.url}")
         with ThreadPoolExecutor(max_workers=2) as pool:
-            code_future = pool.submit(_fetch, code, integration.code_branch, "code")
-            docs_future = pool.submit(_fetch, docs, integration.docs_branch, "docs")
+            code_future = pool.submit(_code_head, code, integration.code_branch)
+            docs_future = pool.submit(_fetch, docs, "docs", integration.docs_branch)
             code_head = code_future.result()
-            docs_head = docs_future.result()
+            docs_head = docs_future.result()[integration.docs_branch]
 
     fetched = time.monotonic()
     with ctx.sessions() as session:
