@@ -69,15 +69,21 @@ def test_a_job_of_another_organisation_is_not_found(setup):
             client.jobs.get(job_id)
 
 
-def test_an_unfinished_job_carries_a_poll_hint(setup):
-    service, key, _other, sessions = setup
+def held_job(sessions, worker: str) -> str:
+    """A running job held by a live-looking ``worker`` of another process (its heartbeat an hour
+    ahead): the service must leave it alone."""
     job_id = str(uuid.uuid4())
     with sessions() as session:
-        # Held by a live-looking worker: the service must leave it alone while it heartbeats.
         session.add(Job(id=job_id, org_id=org_id_of(sessions, "Jobs Inc"), kind="no.such.kind",
-                        state="running", params={}, attempts=1, max_attempts=2, locked_by="elsewhere",
+                        state="running", params={}, attempts=1, max_attempts=2, locked_by=worker,
                         heartbeat_at=utcnow() + dt.timedelta(hours=1)))
         session.commit()
+    return job_id
+
+
+def test_an_unfinished_job_carries_a_poll_hint(setup):
+    service, key, _other, sessions = setup
+    job_id = held_job(sessions, "elsewhere")
     answer = httpx.get(f"{service.base_url}/api/v1/jobs/{job_id}", headers={"Authorization": f"Bearer {key}"})
     assert answer.status_code == 200 and answer.headers["retry-after"] == "0"  # young: poll freely
     assert answer.json()["status"] == "queued"
@@ -92,12 +98,7 @@ def test_a_long_poll_notices_the_end_of_a_job_run_by_another_process(setup):
     from sqlalchemy import update
 
     service, key, _other, sessions = setup
-    job_id = str(uuid.uuid4())
-    with sessions() as session:
-        session.add(Job(id=job_id, org_id=org_id_of(sessions, "Jobs Inc"), kind="no.such.kind",
-                        state="running", params={}, attempts=1, max_attempts=2, locked_by="another-process",
-                        heartbeat_at=utcnow() + dt.timedelta(hours=1)))
-        session.commit()
+    job_id = held_job(sessions, "another-process")
 
     def finish() -> None:  # as the other process's worker would
         with sessions() as session:
