@@ -21,7 +21,7 @@ class _Body(BaseModel):
 
 class ConvertRequest(_Body):
     source_type: Literal["openapi", "helm"]
-    target_format: Literal["docusaurus", "md", "rst", "sphinx", "adoc"] = "docusaurus"
+    target_format: Literal["docusaurus", "md", "rst", "sphinx", "adoc"]  # required: the service has no default
     content: str = Field(description="the spec's text (JSON or YAML)",
                          examples=['{"openapi": "3.1.0", "info": {"title": "Pets", "version": "1"}, "paths": {}}'])
     inline_document: bool = Field(True, description="[addition] false leaves the document out of the job's result; "
