@@ -346,3 +346,16 @@ def test_an_addition_is_not_put_beside_far_siblings_only():
     draft = write(result, index.read)
     assert draft.files == {}
     assert any("nearest siblings in the code (--cert-key, --cert, --log-level)" in p for p in draft.open_points)
+
+
+def test_changed_lines_that_look_like_diff_headers_are_content(repo):
+    remote, mirror = repo
+    base = mirror_head(mirror)
+    # Removing "-- old_setting_name" and adding "++ new_setting_name" print as "--- …" and "+++ …".
+    remote.commit({"app/queries.py": "SQL = '''\n-- old_setting_name\n'''\n"}, "add")
+    middle = mirror_head(mirror)
+    remote.commit({"app/queries.py": "SQL = '''\n++ new_setting_name\n'''\n", "app/cli.py": None}, "change")
+    mirror.fetch()
+    names = changed_names(mirror, middle, mirror.head("main"))
+    assert set(names) == {"old_setting_name", "new_setting_name", "--port"}  # --port: the deleted cli.py
+    assert "old_setting_name" in changed_names(mirror, base, middle)

@@ -223,16 +223,18 @@ class Mirror:
         touches."""
         out = _run(["-c", "core.quotePath=off", "diff", "-U0", "--no-color", "--no-ext-diff", "--no-renames",
                     "--end-of-options", base, head], cwd=self.path)[:limit]
-        lines, keep, old = [], False, ""
+        lines, keep, header, old = [], False, False, ""
         for line in out.decode("utf-8", "replace").split("\n"):
-            if line.startswith("--- "):
+            if line.startswith("diff "):  # a file's header, up to its first hunk
+                keep, header = False, True
+            elif line.startswith("@@"):
+                header = False
+            elif header and line.startswith("--- "):
                 old = line[6:] if line.startswith("--- a/") else ""
-            elif line.startswith("+++ "):
+            elif header and line.startswith("+++ "):
                 keep = wanted(line[6:] if line.startswith("+++ b/") else old)
-            elif keep and line[:1] in ("+", "-"):
-                lines.append(line[1:])
-            elif line.startswith("diff "):
-                keep = False
+            elif keep and not header and line[:1] in ("+", "-"):
+                lines.append(line[1:])  # a removed "-- x" shows as "--- x": content, not a header
         return lines
 
     def changed_blobs(self, base: str, head: str, folder: str) -> dict[str, str | None]:
