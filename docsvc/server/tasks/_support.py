@@ -3,10 +3,23 @@ them, and charging an action's credits once it succeeded."""
 
 from __future__ import annotations
 
+from contextlib import contextmanager
+from typing import Iterator
+
 from ..engines.docflows.planner import PAGE_SUFFIXES, PageIndex
-from ..engines.git import Mirror
+from ..engines.git import GitError, Mirror
 from ..jobs.registry import JobContext, JobFailure
 from ..services import credits
+
+
+@contextmanager
+def reaching(what: str, url: str) -> Iterator[None]:
+    """Git work on one repository: a GitError fails the job as "Repository unreachable", naming
+    the repository (``what``, ``url``) and git's own reason."""
+    try:
+        yield
+    except GitError as exc:
+        raise JobFailure("Repository unreachable", f"{what} repository {url}: {exc}") from None
 
 
 def resolve_head(mirror: Mirror, pr: dict) -> str:

@@ -20,10 +20,10 @@ from ..engines.docflows.editor import review
 from ..engines.docflows.facts import facts_between, token
 from ..engines.docflows.planner import plan
 from ..engines.docflows.writer import reword, write
-from ..engines.git import GitError, Mirror
+from ..engines.git import Mirror
 from ..jobs.registry import JobContext, JobFailure, handler
 from ..services.docflows import GENERATE as KIND
-from ._support import docs_pages, documents_file, resolve_head
+from ._support import docs_pages, documents_file, reaching, resolve_head
 
 
 @handler(KIND)
@@ -45,12 +45,10 @@ def run_generate(ctx: JobContext) -> dict:
     code = Mirror.for_url(mirrors, integration.code_repo, ctx.settings.egress)
     docs = Mirror.for_url(mirrors, integration.docs_repo, ctx.settings.egress)
     ctx.progress(f"fetching the code repository {code.url}")
-    try:
+    with reaching("code", code.url):
         code.fetch()
         head = resolve_head(code, pr)
         base = code.merge_base(code.head(integration.code_branch), head)
-    except GitError as exc:
-        raise JobFailure("Repository unreachable", f"code repository {code.url}: {exc}") from None
 
     ctx.progress("reading the docs pages")
     pages = docs_pages(docs, docs_commit, integration.docs_path)

@@ -10,13 +10,13 @@ from ..engines.docflows.editor import review
 from ..engines.docflows.facts import facts_between, token
 from ..engines.docflows.planner import plan
 from ..engines.docflows.writer import write
-from ..engines.git import GitError, Mirror
+from ..engines.git import Mirror
 from ..jobs.registry import JobContext, JobFailure, handler
 from ..services.docflows import REFRESH as KIND
 from ..services.docflows import REFRESH_COST as COST
 from ..services.docflows import REFRESH_COST_WITH_UPDATE as COST_WITH_UPDATE
 from ..engines.docflows.planner import PageIndex
-from ._support import charge_or_fail, docs_pages, documents_file, resolve_head
+from ._support import charge_or_fail, docs_pages, documents_file, reaching, resolve_head
 
 
 @handler(KIND)
@@ -32,11 +32,9 @@ def run_refresh(ctx: JobContext) -> dict:
             raise JobFailure("Unknown integration", "the suggestion's integration no longer exists")
         session.expunge(integration)
     code = Mirror.for_url(ctx.settings.mirrors_dir, integration.code_repo, ctx.settings.egress)
-    try:
+    with reaching("code", code.url):
         code.fetch()
         head = resolve_head(code, {**(data.get("pr") or {}), "head_sha": None})
-    except GitError as exc:
-        raise JobFailure("Repository unreachable", f"code repository {code.url}: {exc}") from None
     if head == data.get("head_sha"):
         return {"new_commits": False, "added": [], "charged": 0, "detail": "the pull request has no new commits"}
     known = {(f["kind"], f["change"], f["name"]) for f in data.get("facts") or []}

@@ -19,28 +19,25 @@ from ..engines.indexer import candidate, index_file
 from ..jobs.registry import JobContext, JobFailure, handler
 from ..services import search
 from ..services.repos import SYNC as KIND
+from ._support import reaching
 
 
 def _fetch(mirror: Mirror, what: str, *branches: str) -> dict[str, str]:
     """Fetch ``branches`` of one repository into its mirror; returns each one's head."""
-    try:
+    with reaching(what, mirror.url):
         mirror.fetch_branches(*branches)
         return {branch: mirror.head(branch) for branch in dict.fromkeys(branches)}
-    except GitError as exc:
-        raise JobFailure("Repository unreachable", f"{what} repository {mirror.url}: {exc}") from None
 
 
 def _code_head(code: Mirror, branch: str) -> str:
     """Where the code branch is on its remote, asked without fetching: the sync reads no code
     (what reads it, Docflows and the docs check, fetches it first), so its objects need not
     come down with every sync."""
-    try:
+    with reaching("code", code.url):
         head = ls_remote_head(code.location or code.url, branch, egress=code.egress)
-    except GitError as exc:
-        raise JobFailure("Repository unreachable", f"code repository {code.url}: {exc}") from None
-    if head is None:
-        raise JobFailure("Repository unreachable", f"code repository {code.url}: branch {branch!r} not found")
-    return head
+        if head is None:
+            raise GitError(f"branch {branch!r} not found")
+        return head
 
 
 MAX_LISTED_CHANGES = 2000  # past this many changed paths, listing the whole tree is as cheap
