@@ -186,30 +186,35 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     description = " ".join((fact.note or "").split())  # the help text, on one line
     default = plain(fact.new)
     found = blocks(path, "\n".join(lines))
+    said = _said(lines)
     # Sibling blocks by the group they stand in (a list's items, a table's rows, a run of
-    # directives): the new name joins the group of its nearest siblings in the code (then the one
-    # with most of them), after the group's last block; never a group of far ones only.
-    groups: dict[int, list[tuple[Block, str, int]]] = {}
+    # directives), keyed by the group's last block: the new name joins the group of its nearest
+    # siblings in the code (then the one with most of them), after that last block; never a group
+    # of far ones only.
+    groups: dict[Block, list[tuple[Block, str, int]]] = {}
     for rank, sibling in enumerate(fact.siblings):
-        term = spoken(sibling, _said(lines))
+        term = spoken(sibling, said)
         for block in found:
             if block.kind in ("row", "item", "directive", "option") and _about(lines[block.start], term) and \
                     not (block.kind == "row" and _SEPARATOR_ROW.match(lines[block.start])):
-                groups.setdefault(_last_of_group(found, block, lines).start, []).append((block, term, rank))
+                groups.setdefault(_last_of_group(found, block, lines), []).append((block, term, rank))
     if not groups:
         draft.open_points.append(f"{path}: {name} is new; its siblings are not documented here in a table, list "
                                  "or directive, so no place for it was found")
         return lines
-    best = min(groups.values(), key=lambda g: (min(r for *_, r in g), -len({t for _, t, _ in g}), g[0][0].start))
-    if min(r for *_, r in best) >= NEAREST_SIBLINGS:
-        near = ", ".join(spoken(s, _said(lines)) for s in fact.siblings[:NEAREST_SIBLINGS])
+
+    def nearest(members: list[tuple[Block, str, int]]) -> int:
+        return min(rank for *_, rank in members)
+
+    block, best = min(groups.items(), key=lambda g: (nearest(g[1]), -len({t for _, t, _ in g[1]}), g[1][0][0].start))
+    if nearest(best) >= NEAREST_SIBLINGS:
+        near = ", ".join(spoken(s, said) for s in fact.siblings[:NEAREST_SIBLINGS])
         draft.open_points.append(f"{path}: {name} is new; its nearest siblings in the code ({near}) are not "
                                  f"documented here in a table, list or directive, so it is not added beside "
                                  f"{best[0][1]}: describe it where they are")
         return lines
-    members = [(b, t) for b, t, _ in best]
-    model_block, sibling = min(members, key=lambda m: (not _plainly_named(lines[m[0].start], m[1]), m[0].start))
-    block = _last_of_group(found, members[0][0], lines)
+    model_block, sibling = min(((b, t) for b, t, _ in best),
+                               key=lambda m: (not _plainly_named(lines[m[0].start], m[1]), m[0].start))
     if "." not in sibling:  # the page names its siblings by their last part: so this one too
         name = name.rsplit(".", 1)[-1]
     new = _shaped(model_block, lines, sibling, name, description, default)
@@ -223,10 +228,16 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     return lines[:block.end] + new + lines[block.end:]
 
 
+def _name_markup(term: str) -> re.Pattern:
+    """``term`` with the markup around it (group 1 opens it) and the separator after it, if any
+    (group 3): how a list item names its subject (`` `x`: ``, ``**x** —``, ``__`x`__:``)."""
+    return re.compile(r"([`*_]*)" + re.escape(term) + r"([`*_]*)(\s*[:—–-]\s*)?")
+
+
 def _plainly_named(line: str, term: str) -> bool:
     """Whether the line names ``term`` with nothing but markup between it and its separator (a
     clean model to copy; ``__`x`__{ #anchor }:`` is not)."""
-    return re.search(r"[`*_]*" + re.escape(term) + r"[`*_]*\s*[:—–-]", line) is not None
+    return any(m.group(3) for m in _name_markup(term).finditer(line))
 
 
 def _last_of_group(found: list[Block], block: Block, lines: list[str]) -> Block:
@@ -290,7 +301,7 @@ def _list_item(model: str, sibling: str, name: str, description: str, default: s
     the same, the same separator, the new name's own description, and its default said as the
     sibling says its own (``Default: `x`.``)."""
     prefix = re.match(r"^(\s*(?:[-*+]|\d+[.)])\s+)", model).group(1)
-    styled = re.search(r"([`*_]*)" + re.escape(sibling) + r"([`*_]*)(\s*[:—–-]\s*)?", model)
+    styled = _name_markup(sibling).search(model)
     opening, separator = (styled.group(1), styled.group(3) or " — ") if styled else ("", " — ")
     closing = opening[::-1]  # the marks close as they open: `name`, **name**, __`name`__
     if default and _DEFAULT_SAID.search(model):
