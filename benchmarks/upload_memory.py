@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import argparse
 import http.server
-import json
 import os
 import subprocess
 import sys
@@ -20,9 +19,12 @@ import threading
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
+sys.path.insert(0, str(ROOT))
+
+from tests.support import JsonHandler  # noqa: E402
 
 
-class Sink(http.server.BaseHTTPRequestHandler):
+class Sink(JsonHandler):
     received = 0
 
     def do_POST(self) -> None:
@@ -40,21 +42,10 @@ class Sink(http.server.BaseHTTPRequestHandler):
             chunk = self.rfile.read(min(remaining, 1 << 16))
             Sink.received += len(chunk)
             remaining -= len(chunk)
-        self._json(202, {"status": "queued", "job_id": "sink-job"})
+        self.send_json(202, {"status": "queued", "job_id": "sink-job"})
 
     def do_GET(self) -> None:
-        self._json(200, {"job_id": "sink-job", "status": "completed", "result": {"suggestion_id": 1}})
-
-    def _json(self, status: int, body: dict) -> None:
-        data = json.dumps(body).encode()
-        self.send_response(status)
-        self.send_header("Content-Type", "application/json")
-        self.send_header("Content-Length", str(len(data)))
-        self.end_headers()
-        self.wfile.write(data)
-
-    def log_message(self, *args) -> None:
-        pass
+        self.send_json(200, {"job_id": "sink-job", "status": "completed", "result": {"suggestion_id": 1}})
 
 
 def peak_rss_mb(folder: Path, base_url: str) -> float:
