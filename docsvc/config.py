@@ -188,7 +188,7 @@ def load_settings(env: Mapping[str, str] | None = None, cwd: Path | None = None,
     env = os.environ if env is None else env
     cwd = Path.cwd() if cwd is None else cwd
     project = cwd / CONFIG_FILE
-    project_data: dict = _read_file(project) if project.is_file() else {}
+    project_data = project_values(cwd)
     user, user_data = read_user_config(env)
     layers = [  # strongest first: (source name, values)
         ("--base-url", {"base_url": (flags or {}).get("base_url")}),
@@ -210,7 +210,7 @@ def load_settings(env: Mapping[str, str] | None = None, cwd: Path | None = None,
     base_url = DEFAULT_BASE_URL
     if "base_url" in values:
         base_url = check_base_url(values["base_url"], sources["base_url"])
-    integration_id = _parse_integration_id(project_data.get("integration_id"), project)
+    integration_id = project_data.get("integration_id")
     if integration_id is not None:
         sources["integration_id"] = f"./{CONFIG_FILE}"
     return Settings(
