@@ -24,6 +24,13 @@ def _still_requested(who: User | None, feedback: str, not_applied: list[str]) ->
             "pending": not_applied}
 
 
+def _asked(rounds: list[dict], who, feedback: str, **extra) -> None:
+    """The "Changes requested" round: who asked for what, kept in the history whether or not the
+    Writer could apply any of it."""
+    rounds.append({"round": len(rounds) + 1, "stage": "Changes requested", "author": who.name if who else None,
+                   "at": utcnow().isoformat(), "summary": feedback, **extra})
+
+
 @handler(KIND)
 def run_revise(ctx: JobContext) -> dict:
     item_id, feedback, target = ctx.params["item_id"], ctx.params["feedback"], ctx.params.get("target_file")
@@ -55,8 +62,7 @@ def run_revise(ctx: JobContext) -> dict:
             stored = session.get(Item, item_id)
             versions, version = keep_version(data, files)
             rounds = list(data.get("rounds") or [])
-            rounds.append({"round": len(rounds) + 1, "stage": "Changes requested", "author": who.name if who else None,
-                           "at": utcnow().isoformat(), "summary": feedback})
+            _asked(rounds, who, feedback)
             rounds.append({"round": len(rounds) + 1, "stage": "Writer (revision)", "version": version,
                            "summary": f"applied {len(applied)} of {len(applied) + len(not_applied)} instruction(s)",
                            "notes": [f"applied: {a}" for a in applied] +
@@ -76,10 +82,7 @@ def run_revise(ctx: JobContext) -> dict:
             stored = session.get(Item, item_id)
             kept = dict(stored.data or {})
             rounds = list(kept.get("rounds") or [])
-            # The history says who asked, even when the Writer could apply nothing.
-            rounds.append({"round": len(rounds) + 1, "stage": "Changes requested", "author": who.name if who else None,
-                           "at": utcnow().isoformat(), "summary": feedback,
-                           "notes": [f"could not apply: {n}" for n in not_applied]})
+            _asked(rounds, who, feedback, notes=[f"could not apply: {n}" for n in not_applied])
             stored.data = {**kept, "rounds": rounds,
                            "changes_requested": _still_requested(who, feedback, not_applied)}
             return ctx.complete(session, answer)
