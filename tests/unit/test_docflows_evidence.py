@@ -359,3 +359,20 @@ def test_changed_lines_that_look_like_diff_headers_are_content(repo):
     names = changed_names(mirror, middle, mirror.head("main"))
     assert set(names) == {"old_setting_name", "new_setting_name", "--port"}  # --port: the deleted cli.py
     assert "old_setting_name" in changed_names(mirror, base, middle)
+
+
+def test_a_new_class_is_named_so_that_its_autodoc_directive_resolves_from_the_pages_module(repo):
+    remote, mirror = repo
+    remote.commit({"app/__init__.py": "from .api import Client, Session\n"}, "package")
+    base = mirror_head(mirror)
+    remote.commit({"app/__init__.py": "from .api import Client, Session, Pool\n",
+                   "app/api.py": "class Client:\n    pass\n\nclass Session:\n    pass\n\nclass Pool:\n    pass\n\n"
+                                 "class Handle:\n    pass\n"}, "add")
+    mirror.fetch()
+    facts = facts_between(mirror, base, mirror.head("main"))
+    page = "API\n===\n\n.. module:: app\n\n.. autoclass:: Client\n\n.. autoclass:: Session\n\nEnd.\n"
+    index = PageIndex({"docs/api.rst": page, **{k: v for k, v in PAGES.items() if k != "docs/api.md"}})
+    text = write(plan(facts, index.find, index.read, total_pages=len(index)), index.read).files["docs/api.rst"]
+    # Pool is imported by the package the page documents; Handle only lives in app.api
+    assert text == ("API\n===\n\n.. module:: app\n\n.. autoclass:: Client\n\n.. autoclass:: Session\n\n"
+                    ".. autoclass:: Pool\n\n.. autoclass:: app.api.Handle\n\nEnd.\n")

@@ -17,12 +17,13 @@ names its path), as the docs of a project whose product is a CI workflow do. Tes
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 from pathlib import PurePosixPath
 from typing import Callable, Iterable
 
 from .facts_config import STRUCTURED_SUFFIXES, is_env_file, structured_items
 from .facts_model import Fact, Item, token
-from .facts_python import python_items
+from .facts_python import imports_name, python_items
 from .facts_regex import go_items, javascript_items
 
 __all__ = ["Fact", "Item", "facts_of_change", "facts_between", "items_of", "is_infrastructure", "is_test_file",
@@ -208,7 +209,27 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
         old = None if status == "A" else text(base, old_path)
         new = None if status == "D" else text(head, new_path)
         facts += facts_of_change(new_path, old, new, old_path=old_path, notes=notes)
-    return [_still_named(mirror, head, f) if f.change == "removed" else f for f in _without_moves(facts)]
+    return [_still_named(mirror, head, f) if f.change == "removed" else
+            _importable(f, lambda p: text(head, p)) if f.kind == "symbol" and f.change == "added" else f
+            for f in _without_moves(facts)]
+
+
+def _importable(fact: Fact, read: Callable[[str], str | None]) -> Fact:
+    """An added Python symbol with the files users can import it from: its own module and each
+    package ``__init__.py`` above it that imports it (the Writer names it so that an API-reference
+    directive resolves from the page's current module)."""
+    if not fact.path.endswith(".py"):
+        return fact
+    found, folder = [fact.path], PurePosixPath(fact.path).parent
+    while str(folder) not in (".", ""):
+        init = str(folder / "__init__.py")
+        text = read(init)
+        if text is None:
+            break
+        if init != fact.path and imports_name(text, fact.name):
+            found.append(init)
+        folder = folder.parent
+    return replace(fact, importable=tuple(found))
 
 
 _CODE_GLOBS = tuple(f"*{suffix}" for suffix in CODE_SUFFIXES)

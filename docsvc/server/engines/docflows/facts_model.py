@@ -33,6 +33,7 @@ class Fact:
     line: int | None = None  # in the new text (the old text for removals)
     note: str | None = None  # added: the help text found beside the definition
     siblings: tuple[str, ...] = ()  # added: other names of the same kind and owner, nearest in the code first
+    importable: tuple[str, ...] = ()  # an added Python symbol: its file and each package __init__ that imports it
 
     def describe(self) -> str:
         if self.change == "renamed":

@@ -24,7 +24,7 @@ from typing import Iterator
 
 from .facts_model import Item
 
-__all__ = ["python_items"]
+__all__ = ["python_items", "imports_name"]
 
 _OPTION_CALLS = {"option", "Option", "add_argument", "argument", "Argument"}
 _ENUM_BASES = {"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"}
@@ -264,3 +264,15 @@ def python_items(text: str, path: str = "") -> list[Item]:
     except RecursionError:
         return []
     return reader.items
+
+
+def imports_name(text: str, name: str) -> bool:
+    """Whether a module (a package's ``__init__.py``) imports ``name`` itself, so users can import
+    it from there: ``from .core import name`` or ``from x import name as name``."""
+    try:
+        tree = ast.parse(text)
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return False
+    return any(isinstance(node, ast.ImportFrom) and any(alias.name == name and alias.asname in (None, name)
+                                                        for alias in node.names)
+               for node in ast.walk(tree))

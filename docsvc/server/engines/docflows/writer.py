@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from pathlib import PurePosixPath
 from typing import Callable
 
 from .facts_model import Fact
@@ -217,6 +218,8 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
                                key=lambda m: (not _plainly_named(lines[m[0].start], m[1]), m[0].start))
     if "." not in sibling:  # the page names its siblings by their last part: so this one too
         name = name.rsplit(".", 1)[-1]
+    if block.kind == "directive" and block.name.startswith(("auto", "py:")) and fact.importable:
+        name = _importable_name(fact.importable, _current_module(lines, block.start), name)
     new = _shaped(model_block, lines, sibling, name, description, default)
     if new is None:
         draft.open_points.append(f"{path}: describe {name} beside {sibling}; the code gives no help text for it")
@@ -226,6 +229,40 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     draft.notes.append(f"{path}: added {_noun(block)} for {name} after the one on {sibling} "
                        "[rule: addition in the format of its neighbours]")
     return lines[:block.end] + new + lines[block.end:]
+
+
+_MODULE = re.compile(r"^\.\.\s+(?:py:)?(?:current)?module::\s*([\w.]+)\s*$")
+
+
+def _current_module(lines: list[str], before: int) -> str | None:
+    """The module an API-reference page documents at a line: its last ``.. module::`` or
+    ``.. currentmodule::`` above it."""
+    for line in reversed(lines[:before]):
+        match = _MODULE.match(line.strip())
+        if match:
+            return match.group(1)
+    return None
+
+
+def _dotted_module(path: str, top: str) -> str | None:
+    """A Python file's module, from the package ``top`` down (``src/click/core.py`` → ``click.core``)."""
+    parts = list(PurePosixPath(path).with_suffix("").parts)
+    if top not in parts:
+        return None
+    parts = parts[parts.index(top):]
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def _importable_name(importable: tuple[str, ...], module: str | None, name: str) -> str:
+    """How an autodoc directive under ``module`` names a new symbol so that it resolves: bare when
+    that module imports it, else by its own module's full path (``click.decorators.pass_meta_key``)."""
+    if not module or "." in name:
+        return name
+    top = module.split(".")[0]
+    if module in {_dotted_module(path, top) for path in importable}:
+        return name
+    home = _dotted_module(importable[0], top)
+    return f"{home}.{name}" if home else name
 
 
 def _name_markup(term: str) -> re.Pattern:
