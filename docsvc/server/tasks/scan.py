@@ -20,15 +20,13 @@ def run(ctx: JobContext) -> dict:
     stages = ctx.params["stages"]
     store = FileStore(ctx.settings.data_dir)
     upload = ctx.params.get("upload")
+    parsed: list = []  # the engine takes the tree out of it, so that it is freed as it would be otherwise
     if upload is not None:
-        text, path, spec = _uploaded(store, upload)
+        text, path, spec = _uploaded(store, upload, parsed)
     else:
         text, path, spec = _from_repository(ctx)
     names = [name.removeprefix("run_") for name, on in stages.items() if on]
     ctx.progress(f"Checking {path} ({', '.join(names)})")
-    # An upload was parsed when it was sent; if that was in this process, not again.
-    parsed = [loaded] if upload is not None and (loaded := handoff.take(upload["input"])) is not None else []
-    loaded = None
     try:
         scan = validate.run(text, file=path, parsed=parsed, **stages)
     except SpecError as exc:
@@ -65,12 +63,20 @@ def run(ctx: JobContext) -> dict:
     return result
 
 
-def _uploaded(store: FileStore, upload: dict) -> tuple[str, str, dict]:
-    """(text, file name, spec record) of a spec the caller sent (``validate --file``)."""
+def _uploaded(store: FileStore, upload: dict, parsed: list) -> tuple[str, str, dict]:
+    """(text, file name, spec record) of a spec the caller sent (``validate --file``). The request
+    decoded and parsed it: if that was in this process, its text is taken from there (not read and
+    decoded again) and its tree put in ``parsed``."""
+    record = {"path": upload["name"], "uploaded": True}
+    handed = handoff.take(upload["input"])
+    if handed is not None:
+        loaded, text = handed
+        parsed.append(loaded)
+        return text, upload["name"], record
     source = store.absolute(upload["input"])
     if not source.is_file():
         raise JobFailure("Input missing", "the uploaded spec is no longer in the data directory")
-    return source.read_text(encoding="utf-8"), upload["name"], {"path": upload["name"], "uploaded": True}
+    return source.read_text(encoding="utf-8"), upload["name"], record
 
 
 def _from_repository(ctx: JobContext) -> tuple[str, str, dict]:
