@@ -32,13 +32,15 @@ def replace_atomically(target: str | os.PathLike, write: Callable[[Path], object
     return target
 
 
-def write_atomically(target: str | os.PathLike, text: str, *, mode: int | None = None) -> Path:
-    """Write ``text`` (UTF-8) to ``target`` whole. With ``mode`` the file is created with those
-    permissions, so a secret is never readable by others, not even for a moment."""
+def write_atomically(target: str | os.PathLike, text: str | bytes, *, mode: int | None = None) -> Path:
+    """Write ``text`` (UTF-8; bytes as they are) to ``target`` whole. With ``mode`` the file is
+    created with those permissions, so a secret is never readable by others, not even for a moment."""
 
     def write(partial: Path) -> None:
         flags = os.O_WRONLY | os.O_CREAT | os.O_TRUNC
-        with os.fdopen(os.open(partial, flags, 0o666 if mode is None else mode), "w", encoding="utf-8") as out:
+        opened = os.open(partial, flags, 0o666 if mode is None else mode)
+        with (os.fdopen(opened, "wb") if isinstance(text, bytes) else
+              os.fdopen(opened, "w", encoding="utf-8")) as out:
             out.write(text)
         if mode is not None:
             os.chmod(partial, mode)  # the umask may have narrowed or the file pre-existed

@@ -9,7 +9,7 @@ import click
 from .. import exit_codes
 from .context import CliExit, client
 from .output import emit, json_option, status
-from .bundle import remote_refs_option, spec_refused, spec_text
+from .bundle import remote_refs_option, spec_bytes, spec_refused
 from .examples import examples
 from .progress import timeout_option, wait_for_job
 
@@ -65,7 +65,7 @@ def validate(spec_file: Path | None, allow_remote_refs: bool, fail_on: str, time
     one document, so lines then count in that document (docsvc bundle shows it)."""
     from ..client import UnprocessableEntityError
 
-    upload = (spec_file.name, spec_text(spec_file, allow_remote=allow_remote_refs)) if spec_file else None
+    upload = (spec_file.name, spec_bytes(spec_file, allow_remote=allow_remote_refs)) if spec_file else None
     api = client()
     try:
         ref = api.oas.validate(**stages, file=upload)

@@ -1,6 +1,6 @@
 """``docsvc bundle``, and the one way the CLI reads a spec it sends: split specs made one document.
 
-``spec_text`` is what ``convert`` and ``validate --file`` send: the file as it is when it
+``spec_bytes`` is what ``convert`` and ``validate --file`` send: the file as it is when it
 references no other file, else the bundle (``docsvc.bundle``). Every failure is one line naming
 the file and the reference, exit 2; ``spec_refused`` says the service's refusal of a sent spec the
 same way.

@@ -54,8 +54,9 @@ def convert(input_file: Path, source_type: str, target: str, output: Path | None
     result = wait_for_job(api, ref, "convert", timeout)
     document = result.get("document")
     if document is None and isinstance(result.get("item_id"), int):
-        document = api.convert.document(result["item_id"])  # the raw text, not a string inside JSON
-    if not isinstance(document, str):
+        # The raw text, not a string inside JSON; as bytes: written as they came, not decoded first.
+        document = api.convert.document_bytes(result["item_id"])
+    if not isinstance(document, (str, bytes)):
         raise CliExit("convert: the service's result holds no document", exit_codes.FAILED)
     write_atomically(output, document)
     for warning in result.get("warnings") or []:

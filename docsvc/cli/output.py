@@ -9,14 +9,13 @@ from typing import Any, Callable, Iterable
 import click
 
 
-def to_jsonable(value: Any) -> Any:
+def _model_data(value: Any) -> Any:
+    """A wire model met inside the data ``emit`` prints, as JSON data. Called by ``json`` for what
+    it cannot write itself: the data is not walked and copied first (a scan's thousands of findings
+    are plain JSON already)."""
     if hasattr(value, "model_dump"):
         return value.model_dump(mode="json", exclude_none=False)
-    if isinstance(value, (list, tuple)):
-        return [to_jsonable(v) for v in value]
-    if isinstance(value, dict):
-        return {k: to_jsonable(v) for k, v in value.items()}
-    return value
+    raise TypeError(f"Object of type {type(value).__name__} is not JSON serializable")
 
 
 def json_option(func: Callable) -> Callable:
@@ -27,7 +26,7 @@ def json_option(func: Callable) -> Callable:
 def emit(data: Any, as_json: bool, render: Callable[[Any], Iterable[str] | str], *,
          empty: str | None = None) -> None:
     if as_json:
-        click.echo(json.dumps(to_jsonable(data), indent=2, ensure_ascii=False))
+        click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=_model_data))
         return
     if empty is not None and isinstance(data, list) and not data:
         status(empty)

@@ -289,11 +289,12 @@ class BaseClient:
         data: Mapping[str, Any] | None = None,
         cast: Any = None,
         raw_text: bool = False,
+        raw_bytes: bool = False,
         idempotency_key: str | None = None,
     ) -> Any:
         """Call the endpoint ``endpoint_name`` (e.g. ``"items.list"``) and return its answer.
 
-        The answer is the text (``raw_text``), None for an empty answer (204), or the JSON
+        The answer is the text (``raw_text``), its bytes as sent (``raw_bytes``), None for an empty answer (204), or the JSON
         validated as ``cast`` (a model class or a type such as ``list[Item]``; None keeps
         plain JSON). A JSON array answered to a GET with a ``Link: <...>; rel="next"``
         header is followed page by page and returned whole. Raises an ``APIStatusError``
@@ -308,8 +309,10 @@ class BaseClient:
             files_factory=files_factory,
             data=data,
             idempotency_key=idempotency_key,
-            accept="text/plain, */*;q=0.5" if raw_text else None,
+            accept="text/plain, */*;q=0.5" if raw_text or raw_bytes else None,
         )
+        if raw_bytes:
+            return response.content
         if raw_text:
             return read_body(response, raw_text=True)
         body = read_body(response)

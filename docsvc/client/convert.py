@@ -57,3 +57,8 @@ class ConvertResource(APIResource):
     def document(self, item_id: int) -> str:
         """The saved document of conversion ``item_id`` (the text the share link opens)."""
         return self._client.call("convert.document", path_params={"id": item_id}, raw_text=True)
+
+    def document_bytes(self, item_id: int) -> bytes:
+        """``document(item_id)`` as the UTF-8 bytes the service sent: for a caller that writes it to
+        a file, a large document is not decoded only to be encoded again."""
+        return self._client.call("convert.document", path_params={"id": item_id}, raw_bytes=True)

@@ -24,14 +24,14 @@ class OasResource(APIResource):
         run_redocly: bool | None = None,
         run_ai_fix: bool | None = None,
         run_ai_content: bool | None = None,
-        file: tuple[str, str] | None = None,
+        file: tuple[str, str | bytes] | None = None,
         idempotency_key: str | None = None,
     ) -> JobRef:
         """Run the saved API-readiness configuration (a job); None keeps the saved choice.
 
-        With ``file`` (file name, spec text: one document, see ``docsvc.bundle``) the service checks
-        that spec instead of the configured one; the body is then multipart/form-data with the
-        same fields as ``true``/``false`` text parts and one ``file`` part."""
+        With ``file`` (file name, spec text or its UTF-8 bytes: one document, see ``docsvc.bundle``)
+        the service checks that spec instead of the configured one; the body is then
+        multipart/form-data with the same fields as ``true``/``false`` text parts and one ``file`` part."""
         stages = strip_none({
             "run_swagger": run_swagger,
             "run_redocly": run_redocly,
@@ -41,9 +41,9 @@ class OasResource(APIResource):
         if file is None:
             response = self._client.request("oas.validate", json=stages, idempotency_key=idempotency_key)
         else:
-            name, text = file
+            name, spec = file
             fields = {key: "true" if value else "false" for key, value in stages.items()}
-            data = text.encode("utf-8")
+            data = spec.encode("utf-8") if isinstance(spec, str) else spec
             response = self._client.request(
                 "oas.validate",
                 files_factory=lambda: (fields, [("file", (name, io.BytesIO(data), _media_type(name)))]),

@@ -41,7 +41,9 @@ from .problems import PROBLEM_JSON, Problem
 from .services.accounts import hash_key
 
 _SPOOL_IN_MEMORY = 1 << 20  # larger bodies (screenshots) spill to disk instead of memory
-_READ_CHUNK = 64 * 1024
+# The body is replayed to the route in pieces this large: a 13 MB spec in 13 messages, not 200, each
+# passing every middleware and the route's multipart parser (3x faster on 1 MiB pieces than 64 KiB).
+_READ_CHUNK = 1 << 20
 _MAX_PARTS = 1000  # past this a body is fingerprinted by its bytes
 # A first request still "in progress" after this long was cut off (the service stopped mid-way):
 # its key is taken over by the next request instead of answering 409 until the TTL ends.

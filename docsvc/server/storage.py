@@ -50,6 +50,19 @@ class FileStore:
                                   lambda partial: partial.write_text(text, encoding="utf-8"))
         return str(target.relative_to(self.root)), target.stat().st_size
 
+    def save_from(self, item_id: int, name: str, source: str, tail: bytes = b"") -> tuple[str, int]:
+        """Make ``name`` in the item's folder from the stored file ``source`` (relative to the root)
+        followed by ``tail``: copied by the kernel, never read into memory; returns (path relative
+        to the root, size)."""
+        def write(partial: Path) -> None:
+            shutil.copyfile(self.absolute(source), partial)
+            if tail:
+                with open(partial, "ab") as out:
+                    out.write(tail)
+
+        target = replace_atomically(self.item_dir(item_id) / name, write)
+        return str(target.relative_to(self.root)), target.stat().st_size
+
     def save_input(self, text: str) -> str:
         """Keep a job's large input (a spec's text) out of the job row; returns its relative path.
         The job deletes it with ``discard`` when it has finished with it."""

@@ -185,6 +185,13 @@ def test_a_broken_reference_is_refused_before_anything_is_sent(split: Split):
                       "    E: {$ref: 'https://schemas.example.test/e.yaml'}\n", encoding="utf-8")
     done = split.cli("validate", "--file", "remote.yaml")
     assert done.returncode == 2 and "pass --allow-remote-refs" in done.stderr and "Traceback" not in done.stderr
+    # Sent as its bytes, undecoded: the service's refusal of a file that is not UTF-8 text reads as
+    # the CLI's own refusal of an empty one, one line naming the file.
+    (split.root / "latin.json").write_bytes(b'{"openapi": "3.0.3", "info": {"title": "caf\xe9"}}')
+    (split.root / "blank.yaml").write_bytes(b" \n\t\n")
+    for name, expected in (("latin.json", "not UTF-8 text (byte 43); is it a spec?"), ("blank.yaml", "the file is empty")):
+        done = split.cli("validate", "--file", name)
+        assert done.returncode == 2 and done.stderr == f"Error: {name}: {expected}\n", done.stderr
 
 
 def test_docsvc_bundle_writes_one_document(split: Split):

@@ -338,6 +338,14 @@ def test_conversion_document_returns_the_text_body():
     assert api.last.url.path == "/api/v1/conversions/31/document"
 
 
+def test_conversion_document_bytes_are_the_body_as_sent():
+    text = "# Caf\u00e9 \U0001f600\n"
+    api = MockAPI(httpx.Response(200, content=text.encode("utf-8"), headers={"content-type": "text/markdown; charset=utf-8"}))
+    assert fake_client(api).convert.document_bytes(31) == text.encode("utf-8")
+    assert api.last.url.path == "/api/v1/conversions/31/document"
+    assert api.last.headers["accept"].startswith("text/plain")
+
+
 def test_summary_keeps_nested_and_unknown_fields():
     answer = {"id": 5, "files": [{"path": "a.md", "added": 2, "removed": 1, "reviewed": True,
                                   "last_check": "in_docs_not_pushed", "lang": "md"}],

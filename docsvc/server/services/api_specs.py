@@ -92,11 +92,12 @@ def start_validate(session: Session, caller: Caller, body: Any, max_attempts: in
     if upload is None:
         return queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=KIND,
                              params=params, max_attempts=max_attempts)
-    name, loaded = _check_upload(*upload)
+    name, loaded, text = _check_upload(*upload)
     path = store.save_upload("inputs", uuid.uuid4().hex, upload[1])  # the bytes as sent: UTF-8, checked
     params["upload"] = {"name": name, "input": path}
-    handoff.leave(path, loaded, len(upload[1]))  # parsed once: the job takes it when it runs in this process
-    del loaded
+    # Decoded and parsed once: the job takes both when it runs in this process.
+    handoff.leave(path, (loaded, text), len(upload[1]))
+    del loaded, text
     try:
         return queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=KIND,
                              params=params, max_attempts=max_attempts)
@@ -106,9 +107,9 @@ def start_validate(session: Session, caller: Caller, body: Any, max_attempts: in
         raise
 
 
-def _check_upload(filename: str | None, raw: bytes) -> tuple[str, Any]:
-    """(a safe display name, the spec loaded: ``specload.Loaded``) of an uploaded spec, or the 422
-    that says what is wrong."""
+def _check_upload(filename: str | None, raw: bytes) -> tuple[str, Any, str]:
+    """(a safe display name, the spec loaded: ``specload.Loaded``, its text) of an uploaded spec, or
+    the 422 that says what is wrong."""
     from ...bundle import external_refs, may_have_external_refs
     from ...specload import SpecError, detect_kind, load
 
@@ -116,7 +117,7 @@ def _check_upload(filename: str | None, raw: bytes) -> tuple[str, Any]:
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise invalid("file", f"{name} is not UTF-8 text (byte {exc.start})") from None
+        raise invalid("file", f"{name}: not UTF-8 text (byte {exc.start}); is it a spec?") from None
     try:
         loaded = load(text)
         data = loaded.data
@@ -132,7 +133,7 @@ def _check_upload(filename: str | None, raw: bytes) -> tuple[str, Any]:
         raise invalid("file", f"{name}: $ref {ref} at {pointer or '/'}: the service cannot read other files or "
                               "URLs; send the spec bundled into one document (docsvc validate --file and docsvc "
                               "bundle do that)")
-    return name, loaded
+    return name, loaded, text
 
 
 def get_scan(session: Session, caller: Caller, scan_id: int) -> Item:

@@ -20,15 +20,16 @@ def run(ctx: JobContext) -> dict:
     stages = ctx.params["stages"]
     store = FileStore(ctx.settings.data_dir)
     upload = ctx.params.get("upload")
+    parsed: list = []  # the engine takes the tree out of it, so that it is freed as it would be otherwise
     if upload is not None:
-        text, path, spec = _uploaded(store, upload)
+        text, path, spec = _uploaded(store, upload, parsed)
+        # Taken from the request, the text is the uploaded file's bytes decoded, no more no less.
+        copy_of = (upload["input"], text) if parsed else None
     else:
+        copy_of = None
         text, path, spec = _from_repository(ctx)
     names = [name.removeprefix("run_") for name, on in stages.items() if on]
     ctx.progress(f"Checking {path} ({', '.join(names)})")
-    # An upload was parsed when it was sent; if that was in this process, not again.
-    parsed = [loaded] if upload is not None and (loaded := handoff.take(upload["input"])) is not None else []
-    loaded = None
     try:
         scan = validate.run(text, file=path, parsed=parsed, **stages)
     except SpecError as exc:
@@ -51,7 +52,7 @@ def run(ctx: JobContext) -> dict:
         for name, content in texts.items():
             if content is None:
                 continue
-            relative, size = store.save_text(item.id, name + suffix, content)
+            relative, size = _save(store, item.id, name + suffix, content, copy_of)
             session.add(StoredFile(item_id=item.id, kind="attachment", path=relative, size=size))
             files[name] = relative
         item.data = {**item.data, **files}
@@ -65,12 +66,33 @@ def run(ctx: JobContext) -> dict:
     return result
 
 
-def _uploaded(store: FileStore, upload: dict) -> tuple[str, str, dict]:
-    """(text, file name, spec record) of a spec the caller sent (``validate --file``)."""
+def _save(store: FileStore, item_id: int, name: str, content: str, copy_of: tuple[str, str] | None):
+    """Save ``content`` as the item's file ``name``. The pre-processed spec is often the uploaded
+    text itself, or that and a final newline: ``copy_of`` (the uploaded file, its exact text) lets
+    the file be copied then, instead of 13 MB being encoded and written again."""
+    if copy_of is not None:
+        source, text = copy_of
+        if content is text:
+            return store.save_from(item_id, name, source)
+        if len(content) == len(text) + 1 and content.endswith("\n") and content.startswith(text):
+            return store.save_from(item_id, name, source, b"\n")
+    return store.save_text(item_id, name, content)
+
+
+def _uploaded(store: FileStore, upload: dict, parsed: list) -> tuple[str, str, dict]:
+    """(text, file name, spec record) of a spec the caller sent (``validate --file``). The request
+    decoded and parsed it: if that was in this process, its text is taken from there (not read and
+    decoded again) and its tree put in ``parsed``."""
+    record = {"path": upload["name"], "uploaded": True}
+    handed = handoff.take(upload["input"])
+    if handed is not None:
+        loaded, text = handed
+        parsed.append(loaded)
+        return text, upload["name"], record
     source = store.absolute(upload["input"])
     if not source.is_file():
         raise JobFailure("Input missing", "the uploaded spec is no longer in the data directory")
-    return source.read_text(encoding="utf-8"), upload["name"], {"path": upload["name"], "uploaded": True}
+    return source.read_text(encoding="utf-8"), upload["name"], record
 
 
 def _from_repository(ctx: JobContext) -> tuple[str, str, dict]:
