@@ -179,7 +179,7 @@ class _Writer(BlockWriter):
         lines.extend(f"| {_line([text], cell=True)}".rstrip() for text in table.header)
         for row in table.rows:
             lines.append("")
-            lines.extend(f"| {self.cell_text(cell)}".rstrip() for cell in row)
+            lines.extend(f"| {text}".rstrip() for text in self.cell_texts(row))
         lines.append("|===")
         return "\n".join(lines)
 

@@ -140,19 +140,22 @@ def outline(doc: Document) -> Outline:
             used.add(anchor)
             out.append(Heading(level, one_line(block.text) or "Untitled", anchor))
         elif isinstance(block, Para):
-            out.extend(Para(paragraph) for paragraph in inline.paragraphs(block.parts))
+            out.extend(inline.paras(block.parts))
         elif isinstance(block, Admonition):
             paragraphs = inline.paragraphs(block.parts)
             if paragraphs:
                 out.append(Notice("warning" if block.kind.strip().lower() == "warning" else "note", paragraphs))
         elif isinstance(block, BulletList):
             if block.items:
-                out.append(BulletList([inline.line(item) for item in block.items]))
+                out.append(BulletList(inline.lines(block.items)))
         elif isinstance(block, Table):
             width = max([len(block.header), *(len(row) for row in block.rows)])
             if width:
                 header = [one_line(text) for text in block.header] + [""] * (width - len(block.header))
-                rows = [[inline.line(cell) for cell in row] + [[]] * (width - len(row)) for row in block.rows]
+                rows = [inline.lines(row) for row in block.rows]
+                for row in rows:
+                    if len(row) < width:
+                        row += [[]] * (width - len(row))
                 out.append(Table(header, rows))
         elif isinstance(block, CodeBlock):
             text = clean(block.text).rstrip()
@@ -170,23 +173,29 @@ class _Once:
 
     The builder already shares its repeated cells, so a list met before is found by its id, without
     hashing its parts again (frozen dataclasses hash in Python); a new one by its content: the one
-    part itself, or a tuple of them."""
+    part itself, or a tuple of them. ``make`` comes with each call: kept here, a bound method of the
+    memo's owner would make a reference cycle, and all that is cached would wait for the collector."""
 
-    def __init__(self, make: Callable[[list[Inline]], Any]) -> None:
-        self._make = make
+    def __init__(self) -> None:
         self._by_id: dict[int, tuple[list[Inline], Any]] = {}
         self._by_content: dict[Hashable, Any] = {}
 
-    def __call__(self, parts: list[Inline]) -> Any:
+    def get(self, parts: list[Inline], make: Callable[[list[Inline]], Any]) -> Any:
         hit = self._by_id.get(id(parts))
         if hit is not None:
             return hit[1]
         key = parts[0] if len(parts) == 1 else tuple(parts)
         made = self._by_content.get(key)
         if made is None:
-            made = self._by_content[key] = self._make(parts)
+            made = self._by_content[key] = make(parts)
         self._by_id[id(parts)] = (parts, made)  # holding the list: its id is not reused while cached
         return made
+
+    def each(self, lists: list[list[Inline]], make: Callable[[list[Inline]], Any]) -> list[Any]:
+        """``[self.get(parts, make) for parts in lists]``, the lists met before found without a call
+        each (a table row's cells: a large document has a million)."""
+        by_id = self._by_id
+        return [hit[1] if (hit := by_id.get(id(parts))) is not None else self.get(parts, make) for parts in lists]
 
 
 class _Inline:
@@ -194,16 +203,26 @@ class _Inline:
 
     def __init__(self, anchors: set[str]) -> None:
         self.anchors = anchors
-        self._lines = _Once(self._line)
-        self._paragraphs = _Once(self._split)
+        self._lines, self._paragraphs, self._paras = _Once(), _Once(), _Once()
 
     def line(self, parts: list[Inline]) -> list[Inline]:
         """The parts as one line, without leading, trailing or doubled spaces."""
-        return self._lines(parts)
+        return self._lines.get(parts, self._line)
+
+    def lines(self, lists: list[list[Inline]]) -> list[list[Inline]]:
+        """``[self.line(parts) for parts in lists]``, quicker."""
+        return self._lines.each(lists, self._line)
 
     def paragraphs(self, parts: list[Inline]) -> list[list[Inline]]:
         """The parts split into paragraphs at the blank lines of their text, each one line; none empty."""
-        return self._paragraphs(parts)
+        return self._paragraphs.get(parts, self._split)
+
+    def paras(self, parts: list[Inline]) -> list[Para]:
+        """``paragraphs(parts)`` as blocks, the same blocks for the same parts."""
+        return self._paras.get(parts, self._para_blocks)
+
+    def _para_blocks(self, parts: list[Inline]) -> list[Para]:
+        return [Para(paragraph) for paragraph in self._split(parts)]
 
     def _line(self, parts: list[Inline]) -> list[Inline]:
         if len(parts) <= 1:  # most table cells: nothing, or one piece of text or code
@@ -274,13 +293,11 @@ class BlockWriter:
     walks the blocks once and joins the chunks with blank lines. ``bullets`` is told whether a list
     came right before, since two lists in a row would merge into one in every format."""
 
-    cell_text: Callable[[list[Inline]], str]  # a cell's text, made by ``cell`` once per distinct cell (render sets it)
-
     def render(self, doc: Document) -> str:
         page = outline(doc)
-        self.cell_text = _Once(self.cell)
-        paragraph = _Once(self.para)
-        spell = {Heading: self.heading, Para: lambda block: paragraph(block.parts),
+        self._cells = _Once()  # the text of each distinct cell (cell_texts)
+        paragraphs = _Once()
+        spell = {Heading: self.heading, Para: lambda block: paragraphs.get(block.parts, self.para),
                  Notice: self.notice, Table: self.table, CodeBlock: self.code}
         out = self.front(page)  # chunks, one per block, joined by blank lines at the end
         previous = None
@@ -303,8 +320,12 @@ class BlockWriter:
         raise NotImplementedError
 
     def cell(self, parts: list[Inline]) -> str:
-        """A table cell's text (what ``cell_text`` makes once per distinct content)."""
+        """A table cell's text (what ``cell_texts`` makes once per distinct content)."""
         raise NotImplementedError
+
+    def cell_texts(self, row: list[list[Inline]]) -> list[str]:
+        """The texts of a row's cells."""
+        return self._cells.each(row, self.cell)
 
     def notice(self, block: Notice) -> str:
         raise NotImplementedError

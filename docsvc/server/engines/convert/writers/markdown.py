@@ -157,7 +157,7 @@ class _Writer(BlockWriter):
             "| " + " | ".join(self.inline(text) for text in table.header) + " |",
             "| " + " | ".join("---" for _ in table.header) + " |",
         ]
-        rows.extend("| " + " | ".join([self.cell_text(cell) for cell in row]) + " |" for row in table.rows)
+        rows.extend("| " + " | ".join(self.cell_texts(row)) + " |" for row in table.rows)
         return "\n".join(rows)
 
     def code(self, block: CodeBlock) -> str:

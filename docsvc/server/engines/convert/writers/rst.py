@@ -180,8 +180,8 @@ class _Writer(BlockWriter):
         # A header row needs a body row below it in a list-table: a lone header is written as a row.
         lines = [".. list-table::", "   :header-rows: 1", ""] if table.rows else [".. list-table::", ""]
         for row in [[[text] if text else [] for text in table.header], *table.rows]:
-            for n, cell in enumerate(row):
-                lines.append(f"{'   * -' if n == 0 else '     -'} {self.cell_text(cell)}".rstrip())
+            for n, text in enumerate(self.cell_texts(row)):
+                lines.append(f"{'   * -' if n == 0 else '     -'} {text}".rstrip())
         return "\n".join(lines)
 
     def code(self, block: CodeBlock) -> str:
