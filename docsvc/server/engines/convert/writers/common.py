@@ -30,6 +30,7 @@ __all__ = ["Outline", "Notice", "BlockWriter", "outline", "clean", "one_line", "
 _CONTROLS = dict.fromkeys([*range(0x00, 0x09), 0x0B, 0x0C, *range(0x0E, 0x20), *range(0x7F, 0xA0)])
 _CONTROLS[0x0D] = "\n"  # a lone CR (CR LF is replaced first) ends a line too
 _NOT_CLEAN = re.compile("[\x00-\x08\x0b-\x1f\x7f-\x9f]")  # what _CONTROLS changes, CR included
+_CLEAN_BYTES = bytes(b for b in range(0x80) if not _NOT_CLEAN.match(chr(b)))  # the same in ASCII text
 # A control character or whitespace other than a space (what str.isspace() knows): with two spaces in a
 # row, what one_line and _collapse change. One character class, as alternatives search much slower.
 _NOT_A_SPACE = re.compile("[\x00-\x1f\x7f-\xa0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]")
@@ -41,7 +42,13 @@ _LANGUAGE = re.compile(r"[a-z0-9][a-z0-9_+#.-]*")
 def clean(text: str) -> str:
     """``text`` without control characters, line ends as LF."""
     # Most text has nothing to clean, and looking is much cheaper than translating.
-    return text.replace("\r\n", "\n").translate(_CONTROLS) if _NOT_CLEAN.search(text) else text
+    return text.replace("\r\n", "\n").translate(_CONTROLS) if _unclean(text) else text
+
+
+def _unclean(text: str) -> bool:
+    if text.isascii():  # nearly all of it: what is left of its bytes without the clean ones, in C
+        return bool(text.encode("ascii").translate(None, _CLEAN_BYTES))  # 6x quicker than the search
+    return _NOT_CLEAN.search(text) is not None
 
 
 def backslashed(chars: str) -> Callable[[str], str]:
@@ -307,7 +314,8 @@ class BlockWriter:
             else:
                 out.append(spell[type(block)](block))
             previous = block
-        return "\n\n".join(out) + "\n"
+        out[-1] += "\n"  # the final newline, without copying the whole text once more
+        return "\n\n".join(out)
 
     def front(self, page: Outline) -> list[str]:
         raise NotImplementedError
