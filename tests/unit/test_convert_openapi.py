@@ -707,3 +707,22 @@ def test_every_fixture_renders_to_every_format(name, target, tmp_path):
              "adoc": lambda text: formats.check_adoc(text, tmp_path)}[target]
     html = check(result.document)
     assert "Pet" in html or "Subscribe" in html
+
+
+@pytest.mark.parametrize("target", TARGETS)
+def test_a_conversion_leaves_no_reference_cycles(target):
+    """Everything a conversion makes goes by reference counting when it ends: a cycle would keep the
+    loaded spec, the document or a writer's caches alive until the cycle collector, which then walks
+    them all (a tenth of the time on GitHub's description)."""
+    import gc
+
+    was_enabled = gc.isenabled()
+    gc.collect()
+    gc.disable()  # convert() then leaves it off, and nothing is collected behind the test's back
+    try:
+        for name in NAMES:
+            convert("openapi", fixture_text(name), target)
+        assert gc.collect() == 0
+    finally:
+        if was_enabled:
+            gc.enable()

@@ -3,6 +3,7 @@ and the lines of JSON pointers."""
 
 from __future__ import annotations
 
+import json
 import time
 
 import pytest
@@ -64,6 +65,17 @@ def test_syntax_errors_carry_their_line(text, line, words):
         load(text)
     assert caught.value.line == line and words in caught.value.message
     assert str(caught.value).startswith(f"line {line}: ")
+
+
+@pytest.mark.parametrize("text", [
+    '{"big": 123456789012345678901234567890, "neg": -9223372036854775809, "u64": 18446744073709551615}',
+    '{"f": [0.1, 1e2, -0.0, 1.5e-320, 1e400, -1e400], "nan": NaN, "inf": Infinity}',
+    '{"lone": "\\ud800", "pair": "\\ud83d\\ude00", "nul": "\\u0000", "twice": 1, "twice": 2}',
+])
+def test_json_is_read_as_the_json_module_reads_it(text):
+    """Whichever decoder runs (msgspec with the server extra), the values are json.loads's: integers
+    of any size stay integers, and what msgspec refuses (NaN, 1e400, lone surrogates) still loads."""
+    assert json.dumps(load(text).data) == json.dumps(json.loads(text))  # types and digits too: 1 is not 1.0
 
 
 def test_empty_documents_are_refused():

@@ -64,7 +64,11 @@ def convert(source_type: str, content: str | None, target_format: str, *, parsed
             built = build(content, data)
         del data  # the loaded spec is the largest thing in memory: gone before the text is written
         text = writers.render(built.document, target_format)
-    return Conversion(text, built.document.title, built.warnings, built.stats, built.names)
+        conversion = Conversion(text, built.document.title, built.warnings, built.stats, built.names)
+        # The document goes while the collector is still off: alive when it resumes, its millions of
+        # objects would all be walked by the first collection (a tenth of GitHub's conversion).
+        del built
+    return conversion
 
 
 _paused_lock = threading.Lock()

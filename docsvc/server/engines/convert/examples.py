@@ -15,6 +15,7 @@ broken pointer).
 from __future__ import annotations
 
 import json
+from json.encoder import encode_basestring
 from typing import Any, Callable
 
 __all__ = ["Examples", "MAX_DEPTH", "PROPS_AT_DEPTH", "to_json"]
@@ -50,6 +51,22 @@ _MAX_REFS = 32  # refs followed on one path: combinators (allOf/oneOf/anyOf) do 
 
 
 _flat = json.JSONEncoder(ensure_ascii=False, default=str).encode  # the C encoder: no indent
+_CONSTANTS = {None: "null", True: "true", False: "false"}
+
+
+def _scalar(value: Any) -> str:
+    """``_flat(value)`` for a member that is no object or array, without the encoder's set-up per call
+    (an example has tens of thousands of them): the types JSON gives, spelled as the encoder does."""
+    kind = type(value)
+    if kind is str:
+        return encode_basestring(value)
+    if kind is int:
+        return int.__repr__(value)
+    if kind is bool or value is None:
+        return _CONSTANTS[value]
+    if kind is float and value - value == 0:  # finite: NaN and infinities are the encoder's
+        return float.__repr__(value)
+    return _flat(value)
 
 
 def to_json(value: Any, width: int = 80) -> str:
@@ -67,18 +84,23 @@ def to_json(value: Any, width: int = 80) -> str:
 
 def _pretty(value: Any, indent: str, width: int, open_up: bool = False) -> str:
     """``open_up``: one member a line even when the whole would fit (the top level of an example)."""
-    flat = _flat(value)
-    if not value or not isinstance(value, (dict, list)) or (len(flat) + len(indent) <= width and not open_up):
-        return flat
+    if not value or not isinstance(value, (dict, list)):
+        return _flat(value)
+    # Encoded on one line only when it may fit: n members take at least 3n characters ("[1, 2]"), so
+    # a long object or array, and the whole example, is opened up without encoding it all first.
+    if not open_up and 3 * len(value) + len(indent) <= width:
+        flat = _flat(value)
+        if len(flat) + len(indent) <= width:
+            return flat
     inner = indent + "  "
     if isinstance(value, dict):
         lines = []
         for key, item in value.items():
-            name = _flat(key if isinstance(key, str) else str(key))
-            text = _pretty(item, inner, width - len(name) - 2) if isinstance(item, (dict, list)) else _flat(item)
+            name = encode_basestring(key if isinstance(key, str) else str(key))
+            text = _pretty(item, inner, width - len(name) - 2) if isinstance(item, (dict, list)) else _scalar(item)
             lines.append(f"{inner}{name}: {text}")
         return "{\n" + ",\n".join(lines) + "\n" + indent + "}"
-    return "[\n" + ",\n".join(inner + (_pretty(item, inner, width) if isinstance(item, (dict, list)) else _flat(item))
+    return "[\n" + ",\n".join(inner + (_pretty(item, inner, width) if isinstance(item, (dict, list)) else _scalar(item))
                               for item in value) + "\n" + indent + "]"
 
 

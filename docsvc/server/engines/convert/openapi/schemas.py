@@ -118,32 +118,33 @@ class Schemas:
             return hit
         props: dict[str, Any] = {}
         required: set[str] = set()
-
-        def walk(node: Any, seen: frozenset, depth: int) -> None:
-            if not isinstance(node, dict) or depth > _MAX_MERGE_DEPTH:
-                return
-            ref = node.get("$ref")
-            if isinstance(ref, str):
-                if ref in seen:
-                    return
-                target, _ = self.resolve(ref)
-                walk(target, seen | {ref}, depth + 1)
-                return
-            members = node.get("allOf")
-            if isinstance(members, list):
-                for member in members:
-                    walk(member, seen, depth + 1)
-            own = node.get("properties")
-            if isinstance(own, dict):
-                props.update(own)
-            names = node.get("required")
-            if isinstance(names, list):
-                required.update(n for n in names if isinstance(n, str))
-
-        walk(schema, frozenset(), 0)
+        self._merge_into(schema, props, required, frozenset(), 0)
         result = (props, required)
         self._merged[key] = result
         return result
+
+    def _merge_into(self, node: Any, props: dict, required: set, seen: frozenset, depth: int) -> None:
+        # A method, not a closure that calls itself: such a closure is a reference cycle holding the
+        # builder, which kept the whole loaded spec alive until the cycle collector ran.
+        if not isinstance(node, dict) or depth > _MAX_MERGE_DEPTH:
+            return
+        ref = node.get("$ref")
+        if isinstance(ref, str):
+            if ref in seen:
+                return
+            target, _ = self.resolve(ref)
+            self._merge_into(target, props, required, seen | {ref}, depth + 1)
+            return
+        members = node.get("allOf")
+        if isinstance(members, list):
+            for member in members:
+                self._merge_into(member, props, required, seen, depth + 1)
+        own = node.get("properties")
+        if isinstance(own, dict):
+            props.update(own)
+        names = node.get("required")
+        if isinstance(names, list):
+            required.update(n for n in names if isinstance(n, str))
 
     def property_rows(self, schema: dict, rows: list, prefix: str = "", level: int = 0,
                       levels: int = NESTED_LEVELS) -> bool:

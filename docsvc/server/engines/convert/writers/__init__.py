@@ -6,7 +6,7 @@ reStructuredText (``rst``) and Sphinx's (``sphinx``), ``asciidoc`` writes Asciid
 (``adoc``). ``common.outline`` first settles, once for all of them, what the formats would refuse
 (skipped heading levels, duplicate anchors, links to nowhere, control characters).
 
-Every writer is linear in the size of the document (one pass, text escaped with translate tables
+Every writer is linear in the size of the document (one pass, text escaped with ``str.replace``
 and precompiled patterns, one join at the end): a large OpenAPI document makes some 100,000 blocks.
 """
 

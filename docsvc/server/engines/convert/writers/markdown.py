@@ -24,14 +24,15 @@ import re
 import string
 import unicodedata
 from dataclasses import dataclass
+from typing import Callable
 
 from ..doc import BulletList, Code, CodeBlock, Document, Heading, Inline, Link, Strong, Table
-from .common import BlockWriter, Notice, Outline
+from .common import BlockWriter, Notice, Outline, backslashed
 
 __all__ = ["render_markdown", "render_docusaurus"]
 
-_MARKDOWN_TEXT = str.maketrans({c: "\\" + c for c in "\\`*[]<&|~"})
-_MDX_TEXT = str.maketrans({c: "\\" + c for c in "\\`*[]<&|~{}"})
+_MARKDOWN_TEXT = backslashed("\\`*[]<&|~")
+_MDX_TEXT = backslashed("\\`*[]<&|~{}")
 # "_" opens emphasis only at a word's edge: snake_case stays readable.
 _UNDERSCORE = re.compile(r"(?<![^\W_])_|_(?![^\W_])")
 # What opens a block at the start of a line; the backslash goes before the last character matched.
@@ -48,7 +49,7 @@ _ASCII_PUNCTUATION = frozenset(string.punctuation)
 
 @dataclass(frozen=True)
 class _Dialect:
-    text: dict[int, str]  # str.translate table for plain text
+    text: Callable[[str], str]  # escapes plain text
     start: re.Pattern[str]
     docusaurus: bool
 
@@ -105,7 +106,7 @@ class _Writer(BlockWriter):
         return f'<a id="{heading.anchor}"></a>\n\n{line}' if heading.anchor else line
 
     def inline(self, text: str) -> str:
-        text = text.translate(self.dialect.text)
+        text = self.dialect.text(text)
         return _UNDERSCORE.sub(r"\\_", text) if "_" in text else text
 
     def line(self, parts: list[Inline], table: bool = False) -> str:
@@ -156,13 +157,12 @@ class _Writer(BlockWriter):
             "| " + " | ".join(self.inline(text) for text in table.header) + " |",
             "| " + " | ".join("---" for _ in table.header) + " |",
         ]
-        rows.extend("| " + " | ".join([self.cell_text(cell) for cell in row]) + " |" for row in table.rows)
+        rows.extend("| " + " | ".join(self.cell_texts(row)) + " |" for row in table.rows)
         return "\n".join(rows)
 
     def code(self, block: CodeBlock) -> str:
         # A fence longer than any run of backticks inside, so that no line of the code can close it.
-        longest = max((len(run) for run in _BACKTICKS.findall(block.text)), default=0)
-        fence = "`" * max(3, longest + 1)
+        fence = "`" * max(3, _backticks(block.text) + 1)
         return f"{fence}{block.language}\n{block.text}\n{fence}"
 
 
@@ -177,9 +177,14 @@ def _wordish(char: str) -> bool:
         and unicodedata.category(char)[0] != "P"
 
 
+def _backticks(text: str) -> int:
+    """The longest run of backticks in ``text``; looked for first, as the pattern searches slowly
+    through the megabytes of a large document's examples."""
+    return max(len(run) for run in _BACKTICKS.findall(text)) if "`" in text else 0
+
+
 def _code_span(text: str) -> str:
-    longest = max((len(run) for run in _BACKTICKS.findall(text)), default=0)
-    ticks = "`" * (longest + 1)
+    ticks = "`" * (_backticks(text) + 1)
     # A space inside each end, when the code starts or ends with a backtick (or a space, which
     # CommonMark would otherwise strip in pairs), is removed again by the parser.
     if text[0] in "` " or text[-1] in "` ":

@@ -31,15 +31,15 @@ import re
 import unicodedata
 
 from ..doc import BulletList, Code, CodeBlock, Document, Heading, Inline, Link, Strong, Table
-from .common import BlockWriter, Notice, Outline
+from .common import BlockWriter, Notice, Outline, backslashed
 
 __all__ = ["render_rst", "render_sphinx"]
 
-_TEXT = str.maketrans({"\\": "\\\\", "*": "\\*", "`": "\\`", "|": "\\|"})
+_TEXT = backslashed("\\*`|")
 # "name_" and "__" make references; "--" becomes an en dash under Sphinx's smart quotes.
 _RISKY = re.compile(r"(?=[_-])(?:_(?![^\W_])|-(?=-))")  # the lookahead first: a quick no elsewhere
-_LITERAL_ROLE = str.maketrans({"\\": "\\\\", "`": "\\`"})
-_LINK_TEXT = str.maketrans({"\\": "\\\\", "`": "\\`", "<": "\\<"})
+_LITERAL_ROLE = backslashed("\\`")
+_LINK_TEXT = backslashed("\\`<")
 # What opens a block at the start of a line: bullets, enumerators, explicit markup, field and doctest.
 _START = re.compile(r"[-+\u2022\u2023\u2043](?= |$)|\.\.(?= |$)|:|>>>|\(?(?:\d+|#|[A-Za-z]|[IVXLCDMivxlcdm]+)[.)](?= |$)")
 # A line of one repeated punctuation character is a transition or a section adornment.
@@ -90,7 +90,7 @@ def _backslash(match: re.Match[str]) -> str:
 
 
 def _text(text: str) -> str:
-    text = text.translate(_TEXT)
+    text = _TEXT(text)
     return _RISKY.sub(_backslash, text) if "_" in text or "-" in text else text
 
 
@@ -99,12 +99,12 @@ def _markup(part: Inline) -> str:
         # ``...`` shows backslashes as they are but cannot hold a backquote; the literal role can,
         # escaped, since it reads backslash escapes.
         if "`" in part.text or part.text.endswith("\\"):
-            return f":literal:`{part.text.translate(_LITERAL_ROLE)}`"
+            return f":literal:`{_LITERAL_ROLE(part.text)}`"
         return f"``{part.text}``"
     if isinstance(part, Strong):
         return f"**{_text(part.text)}**"
     assert isinstance(part, Link)
-    text = _RISKY.sub(_backslash, part.text.translate(_LINK_TEXT))
+    text = _RISKY.sub(_backslash, _LINK_TEXT(part.text))
     return f"`{text} <{part.anchor}_>`__"
 
 
@@ -180,8 +180,8 @@ class _Writer(BlockWriter):
         # A header row needs a body row below it in a list-table: a lone header is written as a row.
         lines = [".. list-table::", "   :header-rows: 1", ""] if table.rows else [".. list-table::", ""]
         for row in [[[text] if text else [] for text in table.header], *table.rows]:
-            for n, cell in enumerate(row):
-                lines.append(f"{'   * -' if n == 0 else '     -'} {self.cell_text(cell)}".rstrip())
+            for n, text in enumerate(self.cell_texts(row)):
+                lines.append(f"{'   * -' if n == 0 else '     -'} {text}".rstrip())
         return "\n".join(lines)
 
     def code(self, block: CodeBlock) -> str:
