@@ -4,6 +4,7 @@ and the lines of JSON pointers."""
 from __future__ import annotations
 
 import json
+import re
 import time
 
 import pytest
@@ -103,3 +104,19 @@ def test_locator_gives_the_line_of_a_members_key_in_json_and_yaml():
         locate = Locator(text)
         assert (locate.line("/paths/~1a~1{id}/get"), locate.line("/paths/~1a~1{id}"), locate.line("/list/1"),
                 locate.line("/paths/~1missing")) == lines
+
+
+def test_sent_bytes_read_as_their_text_would_be():
+    texts = ['\ufeff{"openapi": "3.0.0", "info": {"title": "caf\u00e9 \U0001F600"}, "n": 123456789012345678901234}',
+             "openapi: 3.0.0\ninfo:\n  title: caf\u00e9\n", '{"bad": [1, 2}']
+    for text in texts:
+        try:
+            expected = load(text)
+        except SpecError as exc:
+            with pytest.raises(SpecError, match=re.escape(exc.message)):
+                load(text.encode("utf-8"))
+        else:
+            assert load(text.encode("utf-8")) == expected
+    with pytest.raises(UnicodeDecodeError) as raised:
+        load(b'{"title": "caf\xe9"}')
+    assert raised.value.start == 14  # the byte the service names

@@ -36,9 +36,10 @@ MEDIA_TYPES = {"docusaurus": "text/markdown", "md": "text/markdown", "rst": "tex
                "adoc": "text/asciidoc"}
 
 
-def check_request(body: Any, upload: tuple[str | None, bytes] | None = None) -> tuple[str, str, str, bool]:
-    """(source type, spec text, target format, inline document) of a JSON body, or of the fields of a
-    multipart one with its ``upload`` (file name, bytes)."""
+def check_request(body: Any, upload: tuple[str | None, bytes] | None = None) -> tuple[str, str | bytes, str, bool]:
+    """(source type, spec, target format, inline document) of a JSON body, or of the fields of a
+    multipart one with its ``upload`` (file name, bytes). An uploaded spec stays bytes: the parser
+    reads UTF-8 JSON as it is, and says when it is not UTF-8 (``start``)."""
     if not isinstance(body, dict):
         raise Problem(400, "The request body must be a JSON object")
     source_type, target = body.get("source_type"), body.get("target_format")
@@ -57,13 +58,9 @@ def check_request(body: Any, upload: tuple[str | None, bytes] | None = None) -> 
     if "content" in body:
         raise invalid("content", "send the spec once: as the file part or as content, not both")
     filename, raw = upload
-    try:
-        content = raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise invalid("file", f"{_display_name(filename)}: not UTF-8 text (byte {exc.start}); is it a spec?") from None
-    if not content or content.isspace():
+    if not raw or raw.isspace():
         raise invalid("file", f"{_display_name(filename)} is empty")
-    return source_type, content, target, inline
+    return source_type, raw, target, inline
 
 
 def _display_name(filename: str | None) -> str:
@@ -79,6 +76,8 @@ def start(session: Session, caller: Caller, body: Any, store: FileStore, base_ur
     except SpecError as exc:
         raise Problem(422, f"{field}: {exc}", errors=[{"loc": ["body", field], "msg": str(exc)}],
                       extra={"line": exc.line} if exc.line else None) from None
+    except UnicodeDecodeError as exc:
+        raise invalid("file", f"{_display_name(upload[0])}: not UTF-8 text (byte {exc.start}); is it a spec?") from None
     path = store.save_input(content) if upload is None else store.save_upload("inputs", uuid.uuid4().hex, upload[1])
     size = len(content)
     del content

@@ -31,8 +31,9 @@ class Conversion:
     names: list[str] = field(default_factory=list)  # every operation ("GET /pets") or values key path
 
 
-def parse(source_type: str, content: str):
-    """Load and check the kind; raises ``SpecError`` (with a line where known)."""
+def parse(source_type: str, content: str | bytes):
+    """Load and check the kind; raises ``SpecError`` (with a line where known), and
+    ``UnicodeDecodeError`` for bytes that are not UTF-8."""
     if source_type not in SOURCE_TYPES:
         raise SpecError(f"source_type must be one of {', '.join(SOURCE_TYPES)}")
     with _cycle_collector_paused():  # the service parses a sent spec on its own, before the job
