@@ -21,11 +21,13 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 
+from _bytecode import compile_package  # noqa: E402
 from tests.support import LocalService, clean_env, command  # noqa: E402
 
 
 class Service:
     def __init__(self) -> None:
+        compile_package()  # the CLI starts as an installed package does
         self._tmp = tempfile.TemporaryDirectory(prefix="docsvc-e2e-")
         self.dir = Path(self._tmp.name)
         self._svc = LocalService(db_url=f"sqlite:///{self.dir / 'bench.db'}", workdir=self.dir / "work").start()

@@ -21,6 +21,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
+from _bytecode import compile_package  # noqa: E402
 from tests.support import LocalService, clean_env, command  # noqa: E402
 
 
@@ -38,6 +39,7 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=15)
     args = parser.parse_args()
 
+    compile_package()  # as an installed package is
     env = clean_env()
     reference = median_seconds([sys.executable, "-c", "pass"], args.runs, env)
     rows = [("python -c pass (reference)", reference)]
