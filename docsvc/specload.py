@@ -29,11 +29,9 @@ import yaml
 
 try:
     from msgspec import MsgspecError as _FastJsonError
-    from msgspec.json import Decoder as _FastJsonDecoder
+    from msgspec.json import decode as _fast_json  # per call, no decoder shared by the job threads
 except ImportError:  # the client install: stdlib json only
     _fast_json = None
-else:
-    _fast_json = _FastJsonDecoder().decode
 
 __all__ = ["SpecError", "Loaded", "load", "detect_kind", "Locator", "MAX_EXPANDED_NODES"]
 
