@@ -10,7 +10,6 @@ project file holds it. YAML is imported only when a file exists, to keep start-u
 from __future__ import annotations
 
 import os
-import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
@@ -224,6 +223,8 @@ def load_settings(env: Mapping[str, str] | None = None, cwd: Path | None = None,
 
 def git_tracks(path: Path) -> bool:
     """True when git tracks ``path`` (the file holds a secret and should stay untracked)."""
+    import subprocess  # here, not at the top: every command reads the config, few ask git
+
     try:
         done = subprocess.run(
             ["git", "ls-files", "--error-unmatch", path.name],

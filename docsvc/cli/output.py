@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import json
 import sys
 from typing import Any, Callable, Iterable
 
@@ -26,6 +25,8 @@ def json_option(func: Callable) -> Callable:
 def emit(data: Any, as_json: bool, render: Callable[[Any], Iterable[str] | str], *,
          empty: str | None = None) -> None:
     if as_json:
+        import json  # only --json output needs it: --help and plain commands start without it
+
         click.echo(json.dumps(data, indent=2, ensure_ascii=False, default=_model_data))
         return
     if empty is not None and isinstance(data, list) and not data:

@@ -4,7 +4,6 @@ CI logs (a new line only when the stage changes or another tenth of the work is 
 from __future__ import annotations
 
 import os
-import shutil
 import sys
 from typing import TextIO
 
@@ -39,6 +38,8 @@ class JobProgress:
             self._log(message, done, total)
 
     def _draw(self, message: str, done: int | None, total: int | None) -> None:
+        import shutil  # only a bar on a terminal needs it, not every command that loads this module
+
         width = shutil.get_terminal_size((80, 20)).columns
         if done is not None and total:
             filled = int(24 * done / total)
