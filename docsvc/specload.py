@@ -138,23 +138,24 @@ def load(text: str | bytes, *, max_nodes: int = MAX_EXPANDED_NODES, yaml_version
     """Parse ``text`` as JSON (when it starts like JSON) or YAML (1.1's booleans by default, as
     specs written for PyYAML-era tools expect; ``yaml_version="1.2"`` for 1.2's). Raises
     ``SpecError``; UTF-8 ``bytes`` raise ``UnicodeDecodeError`` when they are not UTF-8."""
+    fast_json = _fast_json
     if isinstance(text, bytes):
         # Sent bytes: msgspec reads UTF-8 JSON as it is, so a large spec is not decoded into a
         # string first (on GitHub's 13 MB, decoding and reading the string cost twice as much).
         raw = text.removeprefix(b"\xef\xbb\xbf").lstrip(b" \t\r\n")
-        if _fast_json is not None and raw[:1] in (b"{", b"["):
+        if fast_json is not None and raw[:1] in (b"{", b"["):
             try:
-                return Loaded(_fast_json(raw), "json")
+                return Loaded(fast_json(raw), "json")
             except (_FastJsonError, RecursionError, UnicodeDecodeError):
-                pass  # the text's own reading below words the error
+                fast_json = None  # it has refused these bytes: the text's reading below words why
         text = text.decode("utf-8")
     stripped = text.lstrip("\ufeff \t\r\n")
     if not stripped:
         raise SpecError("the document is empty")
     if stripped[0] in "{[":
-        if _fast_json is not None:
+        if fast_json is not None:
             try:
-                return Loaded(_fast_json(stripped), "json")
+                return Loaded(fast_json(stripped), "json")
             except (_FastJsonError, RecursionError):
                 pass  # json decides: it reads a few things msgspec refuses, and words the errors
         try:

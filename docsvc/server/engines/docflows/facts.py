@@ -18,12 +18,13 @@ from __future__ import annotations
 
 import re
 from dataclasses import replace
+from functools import cache
 from pathlib import PurePosixPath
 from typing import Callable, Iterable
 
 from .facts_config import STRUCTURED_SUFFIXES, is_env_file, structured_items
 from .facts_model import Fact, Item, token
-from .facts_python import imports_name, python_items
+from .facts_python import imported_names, python_items
 from .facts_regex import go_items, javascript_items
 
 __all__ = ["Fact", "Item", "facts_of_change", "facts_between", "items_of", "is_infrastructure", "is_test_file",
@@ -202,6 +203,11 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
             return None
         return data.decode("utf-8", "replace")
 
+    @cache  # one read and parse per package __init__.py, however many symbols it may export
+    def names_imported_by(init: str) -> frozenset[str] | None:
+        found = text(head, init)
+        return None if found is None else imported_names(found)
+
     facts: list[Fact] = []
     for status, old_path, new_path in mirror.changed_files(base, head):
         if not speaks_to_users(new_path, documented):
@@ -210,11 +216,11 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
         new = None if status == "D" else text(head, new_path)
         facts += facts_of_change(new_path, old, new, old_path=old_path, notes=notes)
     return [_still_named(mirror, head, f) if f.change == "removed" else
-            _importable(f, lambda p: text(head, p)) if f.kind == "symbol" and f.change == "added" else f
+            _importable(f, names_imported_by) if f.kind == "symbol" and f.change == "added" else f
             for f in _without_moves(facts)]
 
 
-def _importable(fact: Fact, read: Callable[[str], str | None]) -> Fact:
+def _importable(fact: Fact, names_imported_by: Callable[[str], frozenset[str] | None]) -> Fact:
     """An added Python symbol with the files users can import it from: its own module and each
     package ``__init__.py`` above it that imports it (the Writer names it so that an API-reference
     directive resolves from the page's current module)."""
@@ -223,10 +229,10 @@ def _importable(fact: Fact, read: Callable[[str], str | None]) -> Fact:
     found, folder = [fact.path], PurePosixPath(fact.path).parent
     while str(folder) not in (".", ""):
         init = str(folder / "__init__.py")
-        text = read(init)
-        if text is None:
+        names = names_imported_by(init)
+        if names is None:
             break
-        if init != fact.path and imports_name(text, fact.name):
+        if init != fact.path and fact.name in names:
             found.append(init)
         folder = folder.parent
     return replace(fact, importable=tuple(found))

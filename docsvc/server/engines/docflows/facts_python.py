@@ -24,7 +24,7 @@ from typing import Iterator
 
 from .facts_model import Item
 
-__all__ = ["python_items", "imports_name"]
+__all__ = ["python_items", "imported_names"]
 
 _OPTION_CALLS = {"option", "Option", "add_argument", "argument", "Argument"}
 _ENUM_BASES = {"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"}
@@ -266,13 +266,12 @@ def python_items(text: str, path: str = "") -> list[Item]:
     return reader.items
 
 
-def imports_name(text: str, name: str) -> bool:
-    """Whether a module (a package's ``__init__.py``) imports ``name`` itself, so users can import
-    it from there: ``from .core import name`` or ``from x import name as name``."""
+def imported_names(text: str) -> frozenset[str]:
+    """The names a module (a package's ``__init__.py``) imports under their own name, so users can
+    import them from there: ``from .core import name`` or ``from x import name as name``."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
-        return False
-    return any(isinstance(node, ast.ImportFrom) and any(alias.name == name and alias.asname in (None, name)
-                                                        for alias in node.names)
-               for node in ast.walk(tree))
+        return frozenset()
+    return frozenset(alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
+                     for alias in node.names if alias.asname in (None, alias.name))
