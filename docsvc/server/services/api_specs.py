@@ -11,7 +11,7 @@ repository). One target failing never stops the other; with both, the scan follo
 from __future__ import annotations
 
 import uuid
-from pathlib import Path, PurePosixPath
+from pathlib import Path
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -25,6 +25,7 @@ from ..problems import Problem, invalid, is_int
 from ..storage import FileStore
 from .accounts import AdminError, Caller
 from .items import get_item
+from .uploads import not_utf8, spec_refused, upload_name
 
 KIND = "oas.validate"
 STAGES = ("run_swagger", "run_redocly", "run_ai_fix", "run_ai_content")
@@ -113,19 +114,18 @@ def _check_upload(filename: str | None, raw: bytes) -> tuple[str, Any, str]:
     from ...bundle import external_refs, may_have_external_refs
     from ...specload import SpecError, detect_kind, load
 
-    name = PurePosixPath((filename or "").replace("\\", "/")).name.strip()[:200] or "openapi.yaml"
+    name = upload_name(filename, "openapi.yaml")
     try:
         text = raw.decode("utf-8")
     except UnicodeDecodeError as exc:
-        raise invalid("file", f"{name}: not UTF-8 text (byte {exc.start}); is it a spec?") from None
+        raise not_utf8(name, exc) from None
     try:
         loaded = load(text)
         data = loaded.data
         if detect_kind(data) != "openapi":
             raise SpecError("not an OpenAPI document: it has neither an 'openapi' nor a 'swagger' field")
     except SpecError as exc:
-        raise Problem(422, f"file: {name}: {exc}", errors=[{"loc": ["body", "file"], "msg": str(exc)}],
-                      extra={"line": exc.line} if exc.line else None) from None
+        raise spec_refused("file", exc, name) from None
     # The walk over every node only when the text may hold such a reference at all.
     external = next(external_refs(data), None) if may_have_external_refs(text) else None
     if external is not None:

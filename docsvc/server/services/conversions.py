@@ -18,7 +18,6 @@ from __future__ import annotations
 import hmac
 import secrets
 import uuid
-from pathlib import PurePosixPath
 from typing import Any
 
 from sqlalchemy.orm import Session
@@ -30,8 +29,10 @@ from ..jobs import queue
 from ..problems import Problem, invalid, not_found
 from ..storage import FileStore
 from .accounts import Caller
+from .uploads import not_utf8, spec_refused, upload_name
 
 KIND = "convert"
+FILE = "the file"  # an uploaded spec's name in answers when its part has none
 MEDIA_TYPES = {"docusaurus": "text/markdown", "md": "text/markdown", "rst": "text/x-rst", "sphinx": "text/x-rst",
                "adoc": "text/asciidoc"}
 
@@ -59,12 +60,8 @@ def check_request(body: Any, upload: tuple[str | None, bytes] | None = None) -> 
         raise invalid("content", "send the spec once: as the file part or as content, not both")
     filename, raw = upload
     if not raw or raw.isspace():
-        raise invalid("file", f"{_display_name(filename)} is empty")
+        raise invalid("file", f"{upload_name(filename, FILE)} is empty")
     return source_type, raw, target, inline
-
-
-def _display_name(filename: str | None) -> str:
-    return PurePosixPath((filename or "").replace("\\", "/")).name.strip()[:200] or "the file"
 
 
 def start(session: Session, caller: Caller, body: Any, store: FileStore, base_url: str, max_attempts: int,
@@ -74,10 +71,9 @@ def start(session: Session, caller: Caller, body: Any, store: FileStore, base_ur
     try:
         data = parse(source_type, content)
     except SpecError as exc:
-        raise Problem(422, f"{field}: {exc}", errors=[{"loc": ["body", field], "msg": str(exc)}],
-                      extra={"line": exc.line} if exc.line else None) from None
+        raise spec_refused(field, exc) from None
     except UnicodeDecodeError as exc:
-        raise invalid("file", f"{_display_name(upload[0])}: not UTF-8 text (byte {exc.start}); is it a spec?") from None
+        raise not_utf8(upload_name(upload[0], FILE), exc) from None
     path = store.save_input(content) if upload is None else store.save_upload("inputs", uuid.uuid4().hex, upload[1])
     size = len(content)
     del content
