@@ -27,6 +27,8 @@ from typing import Any
 
 import yaml
 
+from .gcpause import cycle_collector_paused
+
 try:
     from msgspec import MsgspecError as _FastJsonError
     from msgspec.json import decode as _fast_json  # per call, no decoder shared by the job threads
@@ -138,6 +140,11 @@ def load(text: str | bytes, *, max_nodes: int = MAX_EXPANDED_NODES, yaml_version
     """Parse ``text`` as JSON (when it starts like JSON) or YAML (1.1's booleans by default, as
     specs written for PyYAML-era tools expect; ``yaml_version="1.2"`` for 1.2's). Raises
     ``SpecError``; UTF-8 ``bytes`` raise ``UnicodeDecodeError`` when they are not UTF-8."""
+    with cycle_collector_paused():  # a large spec is millions of new objects, and no cycles (gcpause)
+        return _load(text, max_nodes, yaml_version)
+
+
+def _load(text: str | bytes, max_nodes: int, yaml_version: str) -> Loaded:
     fast_json = _fast_json
     if isinstance(text, bytes):
         # Sent bytes: msgspec reads UTF-8 JSON as it is, so a large spec is not decoded into a

@@ -2,8 +2,11 @@
 
 from __future__ import annotations
 
+import atexit
 import importlib
+import os
 import sys
+from typing import NoReturn
 
 import click
 
@@ -120,9 +123,37 @@ def cli(ctx: click.Context, base_url: str | None) -> None:
 cli.lazy_modules(COMMAND_MODULES)
 
 
-def main() -> None:
+def main() -> NoReturn:
+    """The ``docsvc`` command (the console script and ``python -m docsvc``)."""
     try:
         cli.main(prog_name="docsvc")
     except KeyboardInterrupt:  # pragma: no cover - interactive
         click.echo("Interrupted", err=True)
-        sys.exit(130)
+        _exit(130)
+    except SystemExit as exc:
+        _exit(exc.code)
+    _exit(0)
+
+
+def _exit(code: int | str | None) -> NoReturn:
+    """End the process as ``sys.exit(code)`` would, without the interpreter's teardown.
+
+    Freeing every module's objects one by one (pydantic's schemas, httpx, click) takes ~25 ms, a
+    fifth of a quick command such as ``docsvc mywork`` and as long as sending a 13 MB spec. What
+    must still happen does: atexit handlers run and the standard streams are flushed (a failed
+    write fails the command); files are closed by the code that wrote them, sockets by the OS.
+    The CLI starts no threads that could still be working."""
+    if code is None:
+        code = 0
+    elif not isinstance(code, int):  # sys.exit("message"): the message on stderr, status 1
+        print(code, file=sys.stderr)
+        code = 1
+    atexit._run_exitfuncs()
+    for stream in (sys.stdout, sys.stderr):
+        try:
+            stream.flush()
+        except BrokenPipeError:  # the reader went away (docsvc ... | head): nothing left to tell it
+            pass
+        except (OSError, ValueError):
+            code = code or 1
+    os._exit(code)

@@ -21,6 +21,7 @@ from .idempotency import IdempotencyMiddleware
 from .limits import BodyLimitMiddleware
 from .jobs.worker import WorkerPool
 from .problems import PROBLEM_JSON, Problem, for_bad_input
+from .routes.deps import JSONBody
 from .routes import (admin, captures, chats, convert, dashboard, diagrams, docflows, feature_drafts, items, jobs, me, oas,
                      release_notes, releases, repos, search)
 from .settings import ServerSettings
@@ -86,7 +87,7 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
                 pool.stop()
             engine.dispose()
 
-    app = FastAPI(title="docsvc local service", version=__version__, lifespan=lifespan,
+    app = FastAPI(title="docsvc local service", version=__version__, lifespan=lifespan, default_response_class=JSONBody,
                   openapi_url=f"{API_PREFIX}/openapi.json", docs_url=f"{API_PREFIX}/docs", redoc_url=None)
     app.state.settings = settings
     app.state.sessions = sessions

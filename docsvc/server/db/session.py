@@ -33,9 +33,13 @@ def normalize_url(url: str) -> str:
 
 
 def make_engine(url: str) -> Engine:
+    from .. import jsoncodec
+
     url = normalize_url(url)
+    # JSON columns hold job results and items' data: a scan's thousands of findings among them.
+    codec = {"json_serializer": jsoncodec.dumps, "json_deserializer": jsoncodec.loads}
     if url.startswith("sqlite"):
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **codec)
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_conn, _record):  # pragma: no cover - trivial
@@ -47,7 +51,7 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10)
+    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10, **codec)
 
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:

@@ -6,10 +6,20 @@ import json
 from typing import Any, Iterator
 
 from fastapi import Depends, Query, Request, Response
+from fastapi.responses import JSONResponse
 from sqlalchemy.orm import Session
 
+from .. import jsoncodec
 from ..problems import Problem
 from ..services.accounts import Caller, authenticate
+
+
+class JSONBody(JSONResponse):
+    """A JSON answer written by ``jsoncodec`` (msgspec): the service's default, since a job's result
+    may hold thousands of findings."""
+
+    def render(self, content: Any) -> bytes:
+        return jsoncodec.dumps_bytes(content)
 
 
 def get_session(request: Request) -> Iterator[Session]:

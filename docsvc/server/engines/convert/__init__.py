@@ -7,13 +7,10 @@
 
 from __future__ import annotations
 
-import gc
-import threading
-from contextlib import contextmanager
 from dataclasses import dataclass, field
-from typing import Iterator
 
 from ....endpoints import CONVERT_SOURCES, CONVERT_TARGETS
+from ....gcpause import cycle_collector_paused
 from ....specload import SpecError, detect_kind, load
 
 __all__ = ["Conversion", "convert", "TARGETS", "SOURCE_TYPES", "SpecError"]
@@ -36,8 +33,7 @@ def parse(source_type: str, content: str | bytes):
     ``UnicodeDecodeError`` for bytes that are not UTF-8."""
     if source_type not in SOURCE_TYPES:
         raise SpecError(f"source_type must be one of {', '.join(SOURCE_TYPES)}")
-    with _cycle_collector_paused():  # the service parses a sent spec on its own, before the job
-        data = load(content).data
+    data = load(content).data
     kind = detect_kind(data)
     if source_type == "openapi" and kind != "openapi":
         raise SpecError("not an OpenAPI document: it has neither an 'openapi' nor a 'swagger' field")
@@ -55,7 +51,7 @@ def convert(source_type: str, content: str | None, target_format: str, *, parsed
 
     if target_format not in TARGETS:
         raise SpecError(f"target_format must be one of {', '.join(TARGETS)}")
-    with _cycle_collector_paused():
+    with cycle_collector_paused():  # millions of objects made, no cycles among them (gcpause)
         data = parsed.pop() if parsed else parse(source_type, content)
         if source_type == "openapi":
             from .openapi import build
@@ -70,31 +66,3 @@ def convert(source_type: str, content: str | None, target_format: str, *, parsed
         # objects would all be walked by the first collection (a tenth of GitHub's conversion).
         del built
     return conversion
-
-
-_paused_lock = threading.Lock()
-_paused = {"count": 0, "resume": False}  # conversions under way; whether the collector was on before them
-
-
-@contextmanager
-def _cycle_collector_paused() -> Iterator[None]:
-    """Run without Python's cycle collector, which would otherwise take half the time.
-
-    A large spec loads into millions of objects and the document built from it into millions more;
-    allocation that fast triggers collections, and each full one walks everything alive (measured on
-    MS Graph beta: writing Markdown takes 16 s with the collector and 7 s without). Loading,
-    building and writing make no reference cycles worth collecting, and reference counting frees
-    the rest. Conversions may run side by side in a server's job threads: the collector resumes
-    when the last of them ends, and stays off if something else had turned it off."""
-    with _paused_lock:
-        if _paused["count"] == 0:
-            _paused["resume"] = gc.isenabled()
-            gc.disable()
-        _paused["count"] += 1
-    try:
-        yield
-    finally:
-        with _paused_lock:
-            _paused["count"] -= 1
-            if _paused["count"] == 0 and _paused["resume"]:
-                gc.enable()

@@ -28,6 +28,7 @@ from typing import Any
 import yaml
 
 from .... import specload
+from ....gcpause import cycle_collector_paused
 from ....specload import SpecError
 from . import content as _content
 from . import fixes as _fixes
@@ -96,6 +97,13 @@ def run(text: str, *, file: str | None = None, run_swagger=True, run_redocly=Tru
     """``parsed``: a list holding ``specload.load(text)`` done already (the service checks an
     uploaded spec when it is sent), so the text is not parsed twice; it is taken out of the list,
     so the tree can be let go here as it would be otherwise."""
+    # The walk and the rules make millions of small objects and no cycles worth collecting (gcpause).
+    with cycle_collector_paused():
+        return _run(text, file, run_swagger, run_redocly, run_ai_fix, run_ai_content, parsed)
+
+
+def _run(text: str, file: str | None, run_swagger, run_redocly, run_ai_fix, run_ai_content,
+         parsed: list | None) -> ScanResult:
     loaded = parsed.pop() if parsed else specload.load(text)
     data = loaded.data
     if specload.detect_kind(data) != "openapi":
