@@ -204,7 +204,7 @@ class Examples:
         if isinstance(props, dict) and props:
             limit = self._props[min(depth, len(self._props) - 1)]
             required = schema.get("required")
-            names = [n for n in required if n in props] if isinstance(required, list) else []
+            names = [n for n in required if isinstance(n, str) and n in props] if isinstance(required, list) else []
             wanted = set(names)
             names += [n for n in props if n not in wanted]
             for name in names:

@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from typing import Any
 
-from .walker import HTTP_METHODS, Resolver, Walk, esc, is_ref
+from .walker import HTTP_METHODS, Resolver, Walk, esc, is_ref, listed
 
 MARK = "x-docsvc-generated"
 
@@ -119,7 +119,7 @@ def generate(data: dict) -> list[dict]:
                     f"generated from the method and path ({method.upper()} {path})")
             if not (isinstance(op.get("description"), str) and op["description"].strip()):
                 params = []
-                for p in (v.node.get("parameters") or []) + (op.get("parameters") or []):
+                for p in listed(v.node, "parameters") + listed(op, "parameters"):
                     p = resolver.node(p["$ref"]) if is_ref(p) else p
                     if isinstance(p, dict) and isinstance(p.get("name"), str):
                         params.append(f"{p['name']} ({p.get('in', '?')})")

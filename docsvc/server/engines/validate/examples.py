@@ -329,7 +329,7 @@ class ExampleValidator:
         """Errors of ``data`` against ``schema``; raises ``CompileError`` like Ajv's compile."""
         if not isinstance(schema, dict):
             return []
-        if "$ref" in schema and len(schema) == 1:
+        if isinstance(schema.get("$ref"), str) and len(schema) == 1:
             target = self.resolve(schema["$ref"])
             if isinstance(target, dict):
                 schema = target

@@ -11,7 +11,7 @@ import re
 from typing import Any
 
 from .content import humanize, words
-from .walker import HTTP_METHODS, Resolver, esc, is_ref
+from .walker import HTTP_METHODS, Resolver, esc, is_ref, listed
 
 _TEMPLATE = re.compile(r"\{([a-zA-Z0-9_.-]+)\}+")
 
@@ -64,8 +64,9 @@ def apply(data: dict) -> tuple[list[dict], list[dict]]:
             paths.update(items)
             for old, new in renamed.items():
                 fixed("no-path-trailing-slash", f"/paths/{esc(new)}", f"Renamed the path {old!r} to {new!r}.")
-        used_ids = {op.get("operationId") for item in paths.values() if isinstance(item, dict)
-                    for m, op in item.items() if m in HTTP_METHODS and isinstance(op, dict)}
+        used_ids = {op["operationId"] for item in paths.values() if isinstance(item, dict)
+                    for m, op in item.items()
+                    if m in HTTP_METHODS and isinstance(op, dict) and isinstance(op.get("operationId"), str)}
         for path, item in paths.items():
             if not isinstance(item, dict) or is_ref(item):
                 continue
@@ -75,7 +76,7 @@ def apply(data: dict) -> tuple[list[dict], list[dict]]:
             ops = [(m, item[m]) for m in HTTP_METHODS if isinstance(item.get(m), dict)]
             # path parameters: declared in: path but not required: true
             for owner, owner_pointer in [(item, item_pointer)] + [(op, f"{item_pointer}/{m}") for m, op in ops]:
-                for i, p in enumerate(owner.get("parameters") or []):
+                for i, p in enumerate(listed(owner, "parameters")):
                     if isinstance(p, dict) and not is_ref(p) and p.get("in") == "path" and p.get("required") is not True:
                         p["required"] = True
                         fixed("struct", f"{owner_pointer}/parameters/{i}/required",

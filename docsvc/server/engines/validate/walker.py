@@ -26,6 +26,13 @@ def is_ref(node: Any) -> bool:
     return isinstance(node, dict) and isinstance(node.get("$ref"), str)
 
 
+def listed(node: Any, key: str) -> list:
+    """``node[key]`` when it is a list, else ``[]``: a spec being checked may hold anything anywhere
+    (``parameters: true``), which is a finding of the structural checks, not a reason to fail."""
+    value = node.get(key) if isinstance(node, dict) else None
+    return value if isinstance(value, list) else []
+
+
 @dataclass(slots=True)
 class Visit:
     type: str

@@ -219,8 +219,8 @@ class _Builder(Operations, Schemas, References):
         if not host:
             return [base or "/"]
         schemes = self.root.get("schemes")
-        schemes = [s for s in schemes if isinstance(s, str)] if isinstance(schemes, list) and schemes else ["https"]
-        return [f"{s}://{host}{base}" for s in schemes]
+        schemes = [s for s in schemes if isinstance(s, str)] if isinstance(schemes, list) else []
+        return [f"{s}://{host}{base}" for s in schemes or ["https"]]
 
     @staticmethod
     def _server_url(server: dict) -> str:

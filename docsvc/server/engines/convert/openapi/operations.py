@@ -42,9 +42,7 @@ class Operations:
             for method, op in item.items():
                 if method not in _METHOD_SET or not isinstance(op, dict):
                     continue
-                tags = op.get("tags")
-                tags = [str(t) for t in tags if t is not None] if isinstance(tags, list) else []
-                tags = list(dict.fromkeys(tags))
+                tags = _tag_names(op.get("tags"))
                 entry = (path, method, op, item)
                 if not tags:
                     self._group("default", groups, order)["ops"].append(entry)
@@ -111,9 +109,7 @@ class Operations:
             facts += [" — operation ID ", Code(str(op["operationId"]))]
         tags = op.get("tags")
         if isinstance(tags, list) and len(tags) > 1:
-            facts += ["; tags: "] + _joined(
-                [[Link(str(t), self.anchors.make("tag", str(t)))] for t in dict.fromkeys(tags) if t is not None],
-                ", ")
+            facts += ["; tags: "] + _joined([[Link(t, self.anchors.make("tag", t))] for t in _tag_names(tags)], ", ")
         add(Para(facts))
         if op.get("deprecated") is True:
             add(Admonition("warning", ["Deprecated: this operation may be removed in a future version."]))
@@ -523,3 +519,8 @@ class Operations:
             self.names.append(f"WEBHOOK {name} {method.upper()}")
             self.operation(name, method, op, item, level=3, anchor=self.anchors.make("webhook", name, method),
                            webhook=name, sample=False)
+
+
+def _tag_names(tags: Any) -> list[str]:
+    """An operation's tags as names, each once, in order (a tag that is not a string is its text)."""
+    return list(dict.fromkeys(str(t) for t in tags if t is not None)) if isinstance(tags, list) else []

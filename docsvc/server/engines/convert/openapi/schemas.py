@@ -394,7 +394,8 @@ class Schemas:
         if props and isinstance(extra, dict) and extra:
             add(Para(["Other properties: "] + self.type_parts(extra) + ["."]))
         self.blocks.extend(self.discriminator_blocks(schema))
-        if "example" in schema or isinstance(schema.get("examples"), list):
-            value = schema["example"] if "example" in schema else schema["examples"][0]
+        examples = schema.get("examples")
+        if "example" in schema or (isinstance(examples, list) and examples):  # an empty list shows none
+            value = schema["example"] if "example" in schema else examples[0]
             add(self.label("Example:"))
             add(CodeBlock("json", to_json(value)))

@@ -22,13 +22,7 @@ def _unsupported(schema: dict) -> bool:
 
 
 def _type_set(schema: dict) -> set | None:
-    declared = schema.get("type")
-    if declared is None:
-        return None
-    types = set(declared) if isinstance(declared, list) else {declared}
-    if schema.get("nullable") is True:
-        types.add("null")
-    return types
+    return None if schema.get("type") is None else set(_ordered(schema))  # nullable: "null" among them
 
 
 def _allowed_values(schema: dict) -> list | None:
@@ -55,7 +49,8 @@ def _shared_types(left: dict, right: dict) -> list | None:
 
 def _ordered(schema: dict) -> list:
     declared = schema.get("type")
-    types = list(declared) if isinstance(declared, list) else [declared]
+    # A mapping or a list in `type` is struct's finding, and no type here.
+    types = [t for t in (declared if isinstance(declared, list) else [declared]) if not isinstance(t, (list, dict))]
     if schema.get("nullable") is True and "null" not in types:
         types.append("null")
     return types

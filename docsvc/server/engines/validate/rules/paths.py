@@ -11,6 +11,11 @@ from ..walker import esc
 from ._linter import Linter, rule, _operations, _params, _path_items, _truthy
 
 
+def _paths(lint: Linter) -> list:
+    # `paths` that is not a mapping (a list) is a structural finding, not a crash
+    return [v for v in lint.walk.visits("Paths") if isinstance(v.node, dict)]
+
+
 def _parse_path(path: str):
     segments = path.split("/")
     variables = [bool(re.match(r"^{.+?}$", s)) for s in segments]
@@ -19,7 +24,7 @@ def _parse_path(path: str):
 
 @rule("no-ambiguous-paths")
 def _no_ambiguous_paths(lint: Linter) -> None:
-    for v in lint.walk.visits("Paths"):
+    for v in _paths(lint):
         groups: dict[str, list] = {}
         for current in v.node:
             parsed = _parse_path(current)
@@ -35,7 +40,7 @@ def _no_ambiguous_paths(lint: Linter) -> None:
 
 @rule("no-identical-paths")
 def _no_identical_paths(lint: Linter) -> None:
-    for v in lint.walk.visits("Paths"):
+    for v in _paths(lint):
         seen: dict[str, str] = {}
         for name in v.node:
             key = re.sub(r"{.+?}", "{VARIABLE}", name)
@@ -69,6 +74,13 @@ def _path_not_include_query(lint: Linter) -> None:
                         "parameters with `in: query`.", v.pointer)
 
 
+def _path_param(param: dict) -> bool:
+    """A path parameter with a name (JavaScript-truthy, as Redocly tests it). A name that is a list or
+    a mapping is struct's finding, and names nothing here."""
+    name = param.get("name")
+    return param.get("in") == "path" and _truthy(name) and not isinstance(name, (list, dict))
+
+
 @rule("path-parameters-defined")
 def _path_parameters_defined(lint: Linter) -> None:
     rx = re.compile(r"\{([a-zA-Z0-9_.-]+)\}+")
@@ -77,19 +89,19 @@ def _path_parameters_defined(lint: Linter) -> None:
         path_defined: set[str] = set()
 
         def check(param: dict, pointer: str) -> None:
-            if param.get("in") == "path" and _truthy(param.get("name")):
+            if _path_param(param):
                 if param["name"] not in template:
                     lint.report("path-parameters-defined", f"Path parameter `{param['name']}` is not used in the "
                                 f"path `{v.key}`.", f"{pointer}/name")
 
         for param, pointer, _, _ in _params(lint, v.node, v.pointer):
-            if param.get("in") == "path" and _truthy(param.get("name")):
+            if _path_param(param):
                 path_defined.add(param["name"])
             check(param, pointer)
         for _, op, op_pointer in _operations(v):
             op_defined: set[str] = set()
             for param, pointer, _, _ in _params(lint, op, op_pointer):
-                if param.get("in") == "path" and _truthy(param.get("name")):
+                if _path_param(param):
                     op_defined.add(param["name"])
                 check(param, pointer)
             for name in sorted(template - op_defined - path_defined, key=list(template).index):
