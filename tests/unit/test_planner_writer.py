@@ -93,3 +93,16 @@ def test_removed_names_mentioned_only_in_prose_are_left_for_a_person():
     draft = write(plan(facts, find, DOCS.get), DOCS.get)
     assert "| `--docs-root`" not in draft.files["docs/cli.md"]
     assert draft.open_points == ["docs/cli.md:8: --docs-root is still mentioned; the pull request removes it"]
+
+
+def test_page_structure_counts_lines_at_newlines_even_with_carriage_returns():
+    """A lone CR ends a line for markdown-it, not for the editor: both must count the same lines (a CR
+    in a page once made the structure point past its last line, and the suggestion fail)."""
+    from docsvc.server.engines.docflows.structure import blocks
+
+    text = "# Title\r\n\r\nIntro\rstill the intro\n\n- `--one`: first\n- `--two`: second\r\n"
+    found = blocks("docs/page.md", text)
+    lines = text.split("\n")
+    assert all(0 <= b.start < b.end <= len(lines) for b in found)
+    items = [b for b in found if b.kind == "item"]
+    assert [lines[b.start] for b in items] == ["- `--one`: first", "- `--two`: second\r"]

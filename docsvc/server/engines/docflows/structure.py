@@ -54,7 +54,9 @@ def _markdown_blocks(text: str) -> list[Block]:
     out: list[Block] = []
     lines = text.split("\n")
     headings: list[tuple[int, int]] = []  # (line, level)
-    for token in parser.parse(text):
+    # Lines are counted at "\n" here and wherever an edit is made; markdown-it also ends one at a lone
+    # "\r", which would shift every line after it. Without the CRs, both count the same lines.
+    for token in parser.parse(text.replace("\r", "")):
         if not token.map:
             continue
         start, end = token.map
