@@ -106,3 +106,14 @@ def test_page_structure_counts_lines_at_newlines_even_with_carriage_returns():
     assert all(0 <= b.start < b.end <= len(lines) for b in found)
     items = [b for b in found if b.kind == "item"]
     assert [lines[b.start] for b in items] == ["- `--one`: first", "- `--two`: second\r"]
+
+
+def test_an_added_item_copies_a_separator_on_the_siblings_own_line_only():
+    """A sibling item whose name ends its line, with a nested list below, has no separator to copy:
+    the new item is one line (a separator once reached into the next line and split the new item
+    across the nested list's marker, and the next edit of the page failed)."""
+    page = {"docs/env.md": "# Environment\n\n- `DEPLOY_TOKEN`\n  - the token that authorises a deploy\n"}
+    facts = facts_of_change("app/cli.py", PY_OLD, PY_NEW)
+    draft = write(plan(facts, lambda term: list(page), page.get), page.get)
+    added = draft.files["docs/env.md"].split("\n")
+    assert "- `DEPLOY_REGION` — defaults to `eu-west-1`" in added

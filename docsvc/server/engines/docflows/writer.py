@@ -69,7 +69,8 @@ def write(plan: Plan, read: Callable[[str], str | None]) -> Draft:
             continue
         lines = text.split("\n")
         for fact in page.facts:
-            lines = _apply(fact, page.path, lines, draft)
+            # One line an element for the next fact's look at the page, whatever an edit inserted.
+            lines = "\n".join(_apply(fact, page.path, lines, draft)).split("\n")
         new_text = "\n".join(lines)
         if new_text != text:
             draft.files[page.path] = new_text
@@ -268,7 +269,7 @@ def _importable_name(importable: tuple[str, ...], module: str | None, name: str)
 def _name_markup(term: str) -> re.Pattern:
     """``term`` with the markup around it (group 1 opens it) and the separator after it, if any
     (group 3): how a list item names its subject (`` `x`: ``, ``**x** —``, ``__`x`__:``)."""
-    return re.compile(r"([`*_]*)" + re.escape(term) + r"([`*_]*)(\s*[:—–-]\s*)?")
+    return re.compile(r"([`*_]*)" + re.escape(term) + r"([`*_]*)([ \t]*[:—–-][ \t]*)?")  # on its line
 
 
 def _plainly_named(line: str, term: str) -> bool:
