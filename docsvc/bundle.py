@@ -197,6 +197,12 @@ def _descend(key: Any, loc: tuple, schema: bool) -> tuple[bool, bool]:
     return data, schema or key == "schema" or loc in (("components", "schemas"), ("definitions",))
 
 
+def _with_siblings(target: Any, siblings: dict) -> Any:
+    """A reference written in place: its target with the reference's sibling keys, or the target
+    alone when it is not a mapping (a string, a list: nothing to put them in)."""
+    return {**target, **siblings} if isinstance(target, dict) else target
+
+
 def may_have_external_refs(text: str | bytes) -> bool:
     """False when ``text`` (or a file's UTF-8 bytes) certainly references no other file or URL (a
     regular-expression scan, far cheaper than walking the parsed document); True when it may."""
@@ -382,7 +388,7 @@ class _Bundler:
         siblings = {k: self.walk(v, doc, f"{src}/{_esc(k)}", loc + (k,), schema)
                     for k, v in node.items() if k != "$ref"}
         if doc == self.root_key and loc in self.claimed:
-            return {**self.content(self.claimed[loc], doc, src, ref, loc, schema), **siblings}
+            return _with_siblings(self.content(self.claimed[loc], doc, src, ref, loc, schema), siblings)
         if doc == self.root_key and ref.startswith("#"):
             return {"$ref": ref, **siblings}
         try:
@@ -405,7 +411,7 @@ class _Bundler:
                     inlined = self.content(target, doc, src, ref, loc, schema)
                 finally:
                     self.inlining.pop()
-                return {**inlined, **siblings} if isinstance(inlined, dict) else inlined
+                return _with_siblings(inlined, siblings)
             name = self.name_for(kind, target)
             new = self.placed[target] = self.internal(kind, name)
             section = self.added.setdefault(kind, {})

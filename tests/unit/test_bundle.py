@@ -277,3 +277,15 @@ def test_fetch_remote_bounds_size_and_says_why_it_failed():
             fetch_remote(f"{base}/big.yaml", max_bytes=1024)
     finally:
         server.shutdown()
+
+
+def test_a_component_that_references_a_file_holding_no_mapping_gets_that_value(tmp_path):
+    """``components/schemas/X: {$ref: x.yaml}`` where x.yaml holds a plain string: the value lands in
+    place (it once failed with "'str' object is not a mapping"); the service judges the result."""
+    write(tmp_path, {
+        "api.yaml": "openapi: 3.0.3\ninfo: {title: T, version: '1'}\npaths: {}\n"
+                    "components:\n  schemas:\n    X:\n      $ref: ./x.yaml\n",
+        "x.yaml": "just a string\n",
+    })
+    bundled = yaml.safe_load(bundle(tmp_path / "api.yaml").text)
+    assert bundled["components"]["schemas"]["X"] == "just a string"
