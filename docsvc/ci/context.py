@@ -70,6 +70,16 @@ def detect(provider: str, env: Mapping[str, str], cwd: Path | None = None) -> Ci
     return {"github": _github, "gitlab": _gitlab, "jenkins": _jenkins, "local": _local}[provider](env, cwd)
 
 
+def _obj(value) -> dict:
+    """A payload member that should be an object: itself, or ``{}`` when it is anything else."""
+    return value if isinstance(value, dict) else {}
+
+
+def _text(value) -> str | None:
+    """A payload member that should be text: itself, or None when it is empty or anything else."""
+    return value if isinstance(value, str) and value else None
+
+
 def _int(value) -> int | None:
     try:
         return int(str(value).strip())
@@ -95,37 +105,42 @@ def _github(env: Mapping[str, str], cwd) -> CiContext:
         payload = json.loads(Path(path).read_text(encoding="utf-8"))
     except (OSError, ValueError) as exc:
         raise InputError(f"GITHUB_EVENT_PATH: cannot read the event payload {path}: {exc}") from None
+    if not isinstance(payload, dict):
+        raise InputError(f"GITHUB_EVENT_PATH: the event payload {path} is not a JSON object")
+    # Each member is read as the kind GitHub documents, and a member of another kind counts as absent.
     pr = payload.get("pull_request")
     if isinstance(pr, dict):  # pull_request, pull_request_target (and review events)
-        head, base = pr.get("head") or {}, pr.get("base") or {}
-        head_repo, base_repo = head.get("repo") or {}, base.get("repo") or {}
+        head, base = _obj(pr.get("head")), _obj(pr.get("base"))
+        head_repo, base_repo = _obj(head.get("repo")), _obj(base.get("repo"))
         ctx.pull_request = PullRequest(
-            number=_int(pr.get("number") or payload.get("number")), title=pr.get("title"),
-            body=pr.get("body") or "", author=(pr.get("user") or {}).get("login"), branch=head.get("ref"),
+            number=_int(pr.get("number") or payload.get("number")), title=_text(pr.get("title")),
+            body=_text(pr.get("body")) or "", author=_text(_obj(pr.get("user")).get("login")),
+            branch=_text(head.get("ref")),
             # The PR head, not GITHUB_SHA: on pull_request that is a merge commit made by GitHub.
-            sha=head.get("sha"), url=pr.get("html_url"), base_branch=base.get("ref"),
-            fork=bool(head_repo.get("fork")) or (bool(head_repo) and head_repo.get("full_name") !=
-                                                  base_repo.get("full_name")))
-        ctx.branch, ctx.sha = head.get("ref") or ctx.branch, head.get("sha") or ctx.sha
+            sha=_text(head.get("sha")), url=_text(pr.get("html_url")), base_branch=_text(base.get("ref")),
+            fork=head_repo.get("fork") is True or (bool(head_repo) and head_repo.get("full_name") !=
+                                                    base_repo.get("full_name")))
+        ctx.branch, ctx.sha = ctx.pull_request.branch or ctx.branch, ctx.pull_request.sha or ctx.sha
         if ctx.pull_request.fork:
             ctx.notes.append("the pull request comes from a fork: secrets are not available to "
                              "pull_request workflows from forks")
     elif isinstance(payload.get("merge_group"), dict):
         group = payload["merge_group"]
-        head_ref = group.get("head_ref") or ""
+        head_ref = _text(group.get("head_ref")) or ""
         match = re.search(r"/pr-(\d+)-", head_ref)
-        commit = group.get("head_commit") or {}
-        message = (commit.get("message") or "").split("\n", 1)
+        commit = _obj(group.get("head_commit"))
+        author = _obj(commit.get("author"))
+        message = (_text(commit.get("message")) or "").split("\n", 1)
         ctx.pull_request = PullRequest(
             number=_int(match.group(1)) if match else None, title=message[0] or None,
             body=message[1].strip() if len(message) > 1 else "",
-            author=((commit.get("author") or {}).get("username") or (commit.get("author") or {}).get("name")),
-            branch=head_ref.removeprefix("refs/heads/") or None, sha=group.get("head_sha"),
-            base_branch=(group.get("base_ref") or "").removeprefix("refs/heads/") or None)
-        ctx.sha = group.get("head_sha") or ctx.sha
+            author=_text(author.get("username")) or _text(author.get("name")),
+            branch=head_ref.removeprefix("refs/heads/") or None, sha=_text(group.get("head_sha")),
+            base_branch=(_text(group.get("base_ref")) or "").removeprefix("refs/heads/") or None)
+        ctx.sha = ctx.pull_request.sha or ctx.sha
     elif "after" in payload and "ref" in payload:  # push
-        ctx.sha = payload.get("after") or ctx.sha
-        ctx.branch = str(payload.get("ref", "")).removeprefix("refs/heads/") or ctx.branch
+        ctx.sha = _text(payload.get("after")) or ctx.sha
+        ctx.branch = (_text(payload.get("ref")) or "").removeprefix("refs/heads/") or ctx.branch
     return ctx
 
 

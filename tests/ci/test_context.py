@@ -136,6 +136,23 @@ def test_a_push_event_says_it_is_no_pull_request(tmp_path):
                                   "requests, or pass --pr-number, --pr-title, --pr-author")
 
 
+def test_an_event_payload_of_the_wrong_shape_is_refused_or_read_as_absent(tmp_path):
+    """The payload is read, not trusted: not an object is a one-line refusal; a member of another
+    kind than GitHub documents counts as absent (each once stopped the step with a traceback)."""
+    event = tmp_path / "event.json"
+    env = {"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": str(event)}
+    event.write_text("[1, 2]")
+    with pytest.raises(InputError, match="is not a JSON object"):
+        detect("auto", env, None)
+    event.write_text('{"pull_request": {"number": 7, "title": ["x"], "head": "main", "base": [], '
+                     '"user": "me", "body": 5}}')
+    pr = detect("auto", env, None).pull_request
+    assert (pr.number, pr.title, pr.branch, pr.author, pr.body, pr.fork) == (7, None, None, None, "", False)
+    event.write_text('{"merge_group": {"head_ref": 3, "head_commit": {"message": {}, "author": "x"}}}')
+    pr = detect("auto", env, None).pull_request
+    assert (pr.number, pr.title, pr.author) == (None, None, None)
+
+
 def test_local_uses_git_and_lists_every_missing_field(tmp_path):
     subprocess.run(["git", "init", "-q", "-b", "feature"], cwd=tmp_path, check=True)
     subprocess.run(["git", "-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "--allow-empty", "-m", "x"],
