@@ -74,6 +74,26 @@ def test_every_malformed_variant_is_validated(name):
     assert not crashed, f"{len(crashed)} crashed, first: {crashed[:3]}"
 
 
+def test_malformed_yaml_variants_are_fixed_and_written_back():
+    """The YAML spec through the write-back of ai-fix and ai-content (ruamel's round trip, ~0.2 s a
+    document): a fixed sample of the variants, the same every run."""
+    import random
+
+    import yaml
+
+    variants = list(mutants("openapi-3.0.yaml"))
+    crashed = []
+    for what, text in random.Random(18).sample(variants, 30):
+        try:
+            run(yaml.safe_dump(json.loads(text), sort_keys=False), file="openapi.yaml", run_ai_fix=True,
+                run_ai_content=True)
+        except SpecError:
+            pass
+        except Exception as exc:  # noqa: BLE001
+            crashed.append(f"{what}: {type(exc).__name__}: {exc}")
+    assert not crashed, f"{len(crashed)} crashed, first: {crashed[:3]}"
+
+
 def test_a_schema_with_an_empty_examples_list_converts():
     """Codat's Accounting description has one (``examples: []``): it converts, without an example."""
     spec = {"openapi": "3.1.0", "info": {"title": "T", "version": "1"}, "paths": {},
