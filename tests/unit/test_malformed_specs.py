@@ -12,7 +12,7 @@ from __future__ import annotations
 import copy
 import json
 from pathlib import Path
-from typing import Any, Iterator
+from typing import Any, Callable, Iterable, Iterator
 
 import pytest
 
@@ -48,29 +48,28 @@ def mutants(name: str) -> Iterator[tuple[str, str]]:
             yield f"{'/'.join(map(str, path))} = {json.dumps(wrong)}", json.dumps(changed)
 
 
-@pytest.mark.parametrize("name", SPECS)
-def test_every_malformed_variant_converts_or_is_refused(name):
+def crashes(variants: Iterable[tuple[str, str]], check: Callable[[str], object]) -> list[str]:
+    """``check(text)`` on each variant: what raised anything but ``SpecError``, with what was changed."""
     crashed = []
-    for what, text in mutants(name):
+    for what, text in variants:
         try:
-            convert("openapi", text, "md")
+            check(text)
         except SpecError:
             pass
         except Exception as exc:  # noqa: BLE001 - the point: no other exception escapes
             crashed.append(f"{what}: {type(exc).__name__}: {exc}")
+    return crashed
+
+
+@pytest.mark.parametrize("name", SPECS)
+def test_every_malformed_variant_converts_or_is_refused(name):
+    crashed = crashes(mutants(name), lambda text: convert("openapi", text, "md"))
     assert not crashed, f"{len(crashed)} crashed, first: {crashed[:3]}"
 
 
 @pytest.mark.parametrize("name", SPECS)
 def test_every_malformed_variant_is_validated(name):
-    crashed = []
-    for what, text in mutants(name):
-        try:
-            run(text, file=name, run_ai_fix=True, run_ai_content=True)
-        except SpecError:
-            pass
-        except Exception as exc:  # noqa: BLE001
-            crashed.append(f"{what}: {type(exc).__name__}: {exc}")
+    crashed = crashes(mutants(name), lambda text: run(text, file=name, run_ai_fix=True, run_ai_content=True))
     assert not crashed, f"{len(crashed)} crashed, first: {crashed[:3]}"
 
 
@@ -81,16 +80,9 @@ def test_malformed_yaml_variants_are_fixed_and_written_back():
 
     import yaml
 
-    variants = list(mutants("openapi-3.0.yaml"))
-    crashed = []
-    for what, text in random.Random(18).sample(variants, 30):
-        try:
-            run(yaml.safe_dump(json.loads(text), sort_keys=False), file="openapi.yaml", run_ai_fix=True,
-                run_ai_content=True)
-        except SpecError:
-            pass
-        except Exception as exc:  # noqa: BLE001
-            crashed.append(f"{what}: {type(exc).__name__}: {exc}")
+    sample = random.Random(18).sample(list(mutants("openapi-3.0.yaml")), 30)
+    crashed = crashes(sample, lambda text: run(yaml.safe_dump(json.loads(text), sort_keys=False),
+                                               file="openapi.yaml", run_ai_fix=True, run_ai_content=True))
     assert not crashed, f"{len(crashed)} crashed, first: {crashed[:3]}"
 
 

@@ -10,7 +10,7 @@ from dataclasses import dataclass
 from typing import Any, Callable, Iterable
 
 from ..examples import CompileError, ExampleValidator, describe
-from ..walker import HTTP_METHODS, Visit, Walk, esc, is_ref
+from ..walker import HTTP_METHODS, Visit, Walk, esc, is_ref, listed
 
 
 @dataclass(slots=True)
@@ -146,6 +146,11 @@ def rule(name: str):
     return register
 
 
+def _paths(lint: Linter) -> list[Visit]:
+    # `paths` that is not a mapping (a list) is a structural finding, not a crash
+    return [v for v in lint.walk.visits("Paths") if isinstance(v.node, dict)]
+
+
 def _path_items(lint: Linter) -> list[Visit]:
     # a path item that is not a mapping (a callback's `$ref: [a]`) is a structural finding, not a crash
     return [v for v in lint.walk.visits("PathItem") if isinstance(v.key, str) and isinstance(v.node, dict)]
@@ -154,10 +159,7 @@ def _path_items(lint: Linter) -> list[Visit]:
 def _params(lint: Linter, owner: dict, owner_pointer: str) -> list[tuple[Any, str, str, int]]:
     """(parameter, its pointer, raw pointer, index) for ``owner["parameters"]``, $refs resolved."""
     out = []
-    params = owner.get("parameters")
-    if not isinstance(params, list):
-        return out
-    for i, raw in enumerate(params):
+    for i, raw in enumerate(listed(owner, "parameters")):
         node, target = lint.resolve(raw)
         raw_pointer = f"{owner_pointer}/parameters/{i}"
         if isinstance(node, dict):

@@ -8,12 +8,7 @@ from __future__ import annotations
 import re
 
 from ..walker import esc
-from ._linter import Linter, rule, _operations, _params, _path_items, _truthy
-
-
-def _paths(lint: Linter) -> list:
-    # `paths` that is not a mapping (a list) is a structural finding, not a crash
-    return [v for v in lint.walk.visits("Paths") if isinstance(v.node, dict)]
+from ._linter import Linter, rule, _operations, _params, _path_items, _paths, _truthy
 
 
 def _parse_path(path: str):
