@@ -87,6 +87,13 @@ def _private(x=2): ...
     assert described("pkg/_internal.py", old, new) == ["enum wrap_strings added"]  # a private module: no API
 
 
+def test_the_parameters_of_an_added_or_removed_function_are_not_facts_of_their_own():
+    old = "def parse(src, *, strict=False): ...\ndef keep(path, depth=1): ...\n"
+    new = "def keep(path, depth=2): ...\ndef render(src, width=80): ...\n"
+    assert described("pkg/core.py", old, new) == [
+        "parameter keep(depth) default 1 → 2", "symbol parse removed", "symbol render added"]
+
+
 def test_yaml_is_read_with_yaml_1_2_meanings():
     items = structured_items("app/config.yml", "on:\n  push: true\nmode: yes\n")
     assert {i.name: i.default for i in items} == {"on.push": "true", "mode": '"yes"'}
@@ -178,6 +185,17 @@ def test_a_rare_identifier_is_evidence_and_a_common_word_is_not():
     assert not any("changelog" in w["path"] for w in result.worth_a_look)
     # "name" stands on most pages: at best worth a look, never planned or edited
     assert all("name" not in r for p in result.pages for r in p.reasons)
+
+
+def test_a_parameter_is_evidence_only_where_the_page_also_speaks_of_its_function():
+    old = "def connect(host, read_timeout=30): ...\n"
+    new = "def connect(host, read_timeout=60): ...\n"
+    pages = {"docs/api.md": "# API\n\n`connect(host, read_timeout=30)` opens a session.\n",
+             "docs/server.md": "# Server\n\nThe `read_timeout` setting: `30` seconds.\n",
+             "docs/other.md": "# Other\n\nNothing here.\n", "docs/more.md": "# More\n\nNor here.\n"}
+    result, _ = planned(facts_of_change("pkg/client.py", old, new), pages)
+    assert [p.path for p in result.pages] == ["docs/api.md"]
+    assert not any(w["path"] == "docs/server.md" for w in result.worth_a_look)  # another read_timeout
 
 
 def test_a_changelog_page_is_never_planned_even_when_it_is_the_only_mention():

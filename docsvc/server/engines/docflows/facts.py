@@ -105,8 +105,8 @@ def facts_of_change(path: str, old_text: str | None, new_text: str | None, old_p
     before = _index(items_of(old_path or path, old_text, notes))
     after = _index(items_of(path, new_text, notes))
     facts: list[Fact] = []
-    removed = [before[k] for k in before if k not in after]
-    added = [after[k] for k in after if k not in before]
+    removed = _unowned([before[k] for k in before if k not in after])
+    added = _unowned([after[k] for k in after if k not in before])
     for key in before.keys() & after.keys():
         old, new = before[key], after[key]
         if _default_changed(old, new):
@@ -145,6 +145,14 @@ def _help_changed(old: Item, new: Item) -> bool:
 
 def _default_changed(old: Item, new: Item) -> bool:
     return old.compared is not None and new.compared is not None and old.compared != new.compared
+
+
+def _unowned(items: list[Item]) -> list[Item]:
+    """Leave out the parameters of a function or class that is itself added or removed: the
+    symbol is the fact, and a parameter's bare name (``src``) would send the planner to every page
+    that uses the word."""
+    symbols = {i.name for i in items if i.kind == "symbol"}
+    return [i for i in items if not (i.kind == "parameter" and i.owner in symbols)]
 
 
 def _owner(item: Item) -> str:

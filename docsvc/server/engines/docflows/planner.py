@@ -202,6 +202,16 @@ class _Docs:
             self._cache[term] = found
         return self._cache[term]
 
+    def about(self, fact: Fact, term: str) -> dict[str, _Evidence]:
+        """The pages that speak of ``term`` for this fact: a parameter's bare name (``src``,
+        ``default``) only where the page also speaks of its function or class as code."""
+        found = self.pages(term)
+        owner = _owner(fact)
+        if owner is None:
+            return found
+        documented = {path for path, ev in self.pages(owner).items() if ev.as_code}
+        return {path: ev for path, ev in found.items() if path in documented}
+
     def specific(self, term: str) -> bool:
         """A token rare enough to be evidence: on few pages, and not a bare common word."""
         if len(term) < 3:
@@ -252,7 +262,7 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
             action = {"renamed": f"renames it to {token(fact.name)}", "removed": "removes it",
                       "deprecated": "removes or deprecates it"}[fact.change]
             strong = docs.specific(old)
-            for path, ev in docs.pages(old).items():
+            for path, ev in docs.about(fact, old).items():
                 if is_release_page(path):
                     continue
                 reason = f"mentions {old} (line {ev.line}); the pull request {action} [{fact.rule}]"
@@ -264,7 +274,7 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
         elif fact.change == "default-changed":
             name, old = docs.term(was.get(fact.name, fact.name)), plain(fact.old)
             strong = docs.specific(name)
-            for path, ev in docs.pages(name).items():
+            for path, ev in docs.about(fact, name).items():
                 if is_release_page(path):
                     continue
                 lines = (read(path) or "").split("\n")
@@ -279,7 +289,7 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
                     look(path, reason + (" — the old value is not beside it" if not beside else " — a common token"))
         elif fact.change == "help-changed":
             name = docs.term(fact.name)
-            for path, ev in docs.pages(name).items():
+            for path, ev in docs.about(fact, name).items():
                 where = quoted_line(read(path) or "", fact.old or "")
                 if where and not is_release_page(path):
                     add(path, "direct", 0.8, f"documents {name} (line {where}) in the words of its help text; the "
@@ -306,7 +316,7 @@ def _plan_addition(fact: Fact, docs: _Docs, add, look) -> int:
     for sibling in dict.fromkeys(siblings):
         if not docs.specific(sibling):
             continue
-        for path, ev in docs.pages(sibling).items():
+        for path, ev in docs.about(fact, sibling).items():
             if ev.as_code and not is_release_page(path):
                 by_page.setdefault(path, []).append((sibling, ev))
     # A lone documented sibling is enough only for a small family of options; a module's API is
@@ -349,6 +359,14 @@ def _plan_by_names(names: Mapping[str, int], docs: _Docs, planned: dict[str, Pla
             add(path, "related", 0.5, reason, None)
         else:
             look(path, reason + " — too few to plan it")
+
+
+def _owner(fact: Fact) -> str | None:
+    """The function or class a parameter belongs to (``Option(flag_value)`` → ``Option``)."""
+    if fact.kind != "parameter":
+        return None
+    match = re.fullmatch(r"([\w.]+)\(\w+\)", fact.name)
+    return match.group(1).rsplit(".", 1)[-1] if match else None
 
 
 def quoted_line(text: str, words: str) -> int | None:
