@@ -85,6 +85,9 @@ def _private(x=2): ...
     assert described("pkg/core.py", old, new) == [
         "enum wrap_strings added", "parameter run(quiet) added", "parameter run(workers) default 4 → 8"]
     assert described("pkg/_internal.py", old, new) == ["enum wrap_strings added"]  # a private module: no API
+    assert described("examples/core.py", old, new) == ["enum wrap_strings added"]  # read, never imported
+    assert described("pkg/examples/core.py", old, new)[1:] == ["parameter run(quiet) added",
+                                                               "parameter run(workers) default 4 → 8"]
 
 
 def test_the_parameters_of_an_added_or_removed_function_are_not_facts_of_their_own():

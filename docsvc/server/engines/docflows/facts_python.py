@@ -246,9 +246,17 @@ def _assignments(statement: ast.stmt) -> Iterator[tuple[str, ast.AST | None]]:
                 yield target.id, statement.value
 
 
+# Top-level folders of code users run or read but never import: its functions are no API.
+_NOT_IMPORTED = frozenset({"examples", "example", "samples", "sample", "demo", "demos", "benchmarks", "benchmark",
+                           "bench", "scripts", "tools", "docs", "doc"})
+
+
 def _public_module(path: str) -> bool:
-    """A module users import: none of its parts private (``_compat.py``, ``_internal/``)."""
+    """A module users import: none of its parts private (``_compat.py``, ``_internal/``), and not
+    in an examples, scripts or benchmarks folder at the top of the tree."""
     parts = path.split("/")
+    if len(parts) > 1 and parts[0].lower() in _NOT_IMPORTED:
+        return False
     return not any(p.startswith("_") and p not in ("__init__.py", "__main__.py") for p in parts)
 
 
