@@ -90,13 +90,6 @@ def _private(x=2): ...
                                                                "parameter run(workers) default 4 → 8"]
 
 
-def test_the_parameters_of_an_added_or_removed_function_are_not_facts_of_their_own():
-    old = "def parse(src, *, strict=False): ...\ndef keep(path, depth=1): ...\n"
-    new = "def keep(path, depth=2): ...\ndef render(src, width=80): ...\n"
-    assert described("pkg/core.py", old, new) == [
-        "parameter keep(depth) default 1 → 2", "symbol parse removed", "symbol render added"]
-
-
 def test_yaml_is_read_with_yaml_1_2_meanings():
     items = structured_items("app/config.yml", "on:\n  push: true\nmode: yes\n")
     assert {i.name: i.default for i in items} == {"on.push": "true", "mode": '"yes"'}
@@ -147,6 +140,23 @@ def test_a_class_moved_to_a_private_module_is_not_a_removal(repo):
     facts = facts_between(mirror, base, mirror.head("main"))
     assert [f.describe() for f in facts] == [
         "symbol Session removed from its definition, still named in the code (deprecated or moved)"]
+
+
+def test_parameters_go_with_their_function_added_removed_or_moved(repo):
+    remote, mirror = repo
+    remote.commit({"app/core.py": "def parse(src, *, strict=False): ...\ndef keep(path, depth=1): ...\n",
+                   "app/views.py": "class View:\n    def __init__(self, url_prefix=None, subdomain=None): ...\n"},
+                  "start")
+    base = mirror_head(mirror)
+    remote.commit({"app/core.py": "def keep(path, depth=2): ...\ndef render(src, width=80): ...\n",
+                   # the class keeps its name; its __init__ moves to a base class in a new module
+                   "app/views.py": "from .base import View as BaseView\nclass View(BaseView):\n    pass\n",
+                   "app/base.py": "class View:\n    def __init__(self, url_prefix=None, subdomain=None): ...\n"},
+                  "rework")
+    mirror.fetch()
+    facts = facts_between(mirror, base, mirror.head("main"))
+    assert sorted(f.describe() for f in facts) == [
+        "parameter keep(depth) default 1 → 2", "symbol View added", "symbol parse removed", "symbol render added"]
 
 
 def mirror_head(mirror: Mirror) -> str:
@@ -314,6 +324,18 @@ def test_changed_names_come_from_user_facing_code_only(repo):
     mirror.fetch()
     names = changed_names(mirror, base, mirror.head("main"))
     assert set(names) == {"default_map", "FLAG_VALUE_UNSET"}
+
+
+def test_code_moved_to_another_module_changes_no_names(repo):
+    remote, mirror = repo
+    remote.commit({"app/views.py": "class View:\n    def __init__(self, url_prefix=None):\n"
+                                   "        self.url_prefix = url_prefix\n"}, "start")
+    base = mirror_head(mirror)
+    remote.commit({"app/views.py": "from .base import BaseView\nclass View(BaseView):\n    pass\n",
+                   "app/base.py": "class BaseView:\n    def __init__(self, url_prefix=None):\n"
+                                  "            self.url_prefix = url_prefix\n"}, "move")  # indented anew
+    mirror.fetch()
+    assert set(changed_names(mirror, base, mirror.head("main"))) == {"BaseView"}
 
 
 def test_a_page_speaking_of_several_changed_names_as_code_is_planned_for_review_and_not_edited():

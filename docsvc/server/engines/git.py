@@ -218,9 +218,9 @@ class Mirror:
         return changes
 
     def changed_lines(self, base: str, head: str, wanted: Callable[[str], bool], limit: int = 8 << 20) -> list[str]:
-        """The lines the files ``wanted(path)`` picks lose or gain from ``base`` to ``head`` (no
-        context), from the first ``limit`` bytes of the diff: enough to know which names a change
-        touches."""
+        """The lines the files ``wanted(path)`` picks lose (``-`` first) or gain (``+`` first) from
+        ``base`` to ``head`` (no context), from the first ``limit`` bytes of the diff: enough to
+        know which names a change touches."""
         out = _run(["-c", "core.quotePath=off", "diff", "-U0", "--no-color", "--no-ext-diff", "--no-renames",
                     "--end-of-options", base, head], cwd=self.path)[:limit]
         lines, keep, header, old = [], False, False, ""
@@ -234,7 +234,7 @@ class Mirror:
             elif header and line.startswith("+++ "):
                 keep = wanted(line[6:] if line.startswith("+++ b/") else old)
             elif keep and not header and line[:1] in ("+", "-"):
-                lines.append(line[1:])  # a removed "-- x" shows as "--- x": content, not a header
+                lines.append(line)  # a removed "-- x" shows as "--- x": content, not a header
         return lines
 
     def changed_blobs(self, base: str, head: str, folder: str) -> dict[str, str | None]:

@@ -1,5 +1,5 @@
 """The names a pull request's code changes: identifiers on the lines its user-facing code files
-lose or gain (``--flag``, ``ENV_VAR``, ``snake_case``, ``camelCase``, ``PascalCase``).
+lose or gain, lines it only moved aside (``--flag``, ``ENV_VAR``, ``snake_case``, ``camelCase``, ``PascalCase``).
 
 A second kind of evidence beside the facts: a release reworks behaviour the syntax tree does not
 show as an option or a setting (how ``default_map`` is read, what ``flag_value`` means), and the
@@ -42,4 +42,20 @@ def changed_names(mirror, base: str, head: str, documented: Callable[[str], bool
     def wanted(path: str) -> bool:
         return PurePosixPath(path).suffix.lower() in CODE_SUFFIXES and speaks_to_users(path, documented)
 
-    return names_in(mirror.changed_lines(base, head, wanted))
+    return names_in(_not_moved(mirror.changed_lines(base, head, wanted)))
+
+
+def _not_moved(lines: list[str]) -> list[str]:
+    """The changed lines (``-``/``+`` first, as ``Mirror.changed_lines`` gives them) without their
+    signs and without the lines the change only moved: lost in one place and gained, the same but
+    for spacing, in another (code moved to a new module changes nothing a page says)."""
+    texts = [(line[0], " ".join(line[1:].split())) for line in lines]
+    moved = Counter(t for sign, t in texts if sign == "-") & Counter(t for sign, t in texts if sign == "+")
+    left = {"-": moved.copy(), "+": moved}
+    kept = []
+    for line, (sign, text) in zip(lines, texts):
+        if left[sign][text] > 0:
+            left[sign][text] -= 1
+        else:
+            kept.append(line[1:])
+    return kept

@@ -23,7 +23,7 @@ from pathlib import PurePosixPath
 from typing import Callable, Iterable
 
 from .facts_config import STRUCTURED_SUFFIXES, is_env_file, structured_items
-from .facts_model import Fact, Item, token
+from .facts_model import Fact, Item, owner_of, token
 from .facts_python import imported_names, python_items
 from .facts_regex import go_items, javascript_items
 
@@ -105,8 +105,8 @@ def facts_of_change(path: str, old_text: str | None, new_text: str | None, old_p
     before = _index(items_of(old_path or path, old_text, notes))
     after = _index(items_of(path, new_text, notes))
     facts: list[Fact] = []
-    removed = _unowned([before[k] for k in before if k not in after])
-    added = _unowned([after[k] for k in after if k not in before])
+    removed = [before[k] for k in before if k not in after]
+    added = [after[k] for k in after if k not in before]
     for key in before.keys() & after.keys():
         old, new = before[key], after[key]
         if _default_changed(old, new):
@@ -145,14 +145,6 @@ def _help_changed(old: Item, new: Item) -> bool:
 
 def _default_changed(old: Item, new: Item) -> bool:
     return old.compared is not None and new.compared is not None and old.compared != new.compared
-
-
-def _unowned(items: list[Item]) -> list[Item]:
-    """Leave out the parameters of a function or class that is itself added or removed: the
-    symbol is the fact, and a parameter's bare name (``src``) would send the planner to every page
-    that uses the word."""
-    symbols = {i.name for i in items if i.kind == "symbol"}
-    return [i for i in items if not (i.kind == "parameter" and i.owner in symbols)]
 
 
 def _owner(item: Item) -> str:
@@ -225,7 +217,7 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
         facts += facts_of_change(new_path, old, new, old_path=old_path, notes=notes)
     return [_still_named(mirror, head, f) if f.change == "removed" else
             _importable(f, names_imported_by) if f.kind == "symbol" and f.change == "added" else f
-            for f in _without_moves(facts)]
+            for f in _without_owned(_without_moves(facts))]
 
 
 def _importable(fact: Fact, names_imported_by: Callable[[str], frozenset[str] | None]) -> Fact:
@@ -258,6 +250,15 @@ def _still_named(mirror, head: str, fact: Fact) -> Fact:
         return fact
     return Fact(fact.kind, "deprecated", fact.name, fact.path, fact.rule + "; still named in the code",
                 line=fact.line)
+
+
+def _without_owned(facts: list[Fact]) -> list[Fact]:
+    """Leave out the parameters added or removed with their own function or class: the symbol is
+    the fact, and a parameter's bare name (``src``) would send the planner to every page that uses
+    the word. After ``_without_moves``: a class moved to another module, its parameters with it, is
+    no change at all."""
+    symbols = {(f.path, f.change, f.name) for f in facts if f.kind == "symbol"}
+    return [f for f in facts if not (f.kind == "parameter" and (f.path, f.change, owner_of(f.name)) in symbols)]
 
 
 def _without_moves(facts: list[Fact]) -> list[Fact]:

@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Fact", "Item", "token"]
+__all__ = ["Fact", "Item", "owner_of", "token"]
+
+_PARAMETER = re.compile(r"([\w.]+)\((\w+)\)")  # a Python parameter: owner(name)
 
 
 def token(name: str) -> str:
@@ -16,8 +18,15 @@ def token(name: str) -> str:
     if " " in name:
         last = name.split(" ")[-1]
         return last.split(":", 1)[-1] if ":" in last else last
-    match = re.fullmatch(r"[\w.]+\((\w+)\)", name)
-    return match.group(1) if match else name
+    match = _PARAMETER.fullmatch(name)
+    return match.group(2) if match else name
+
+
+def owner_of(name: str) -> str | None:
+    """The function or class a Python parameter's name belongs to (``Option(flag_value)`` →
+    ``Option``); None for any other name."""
+    match = _PARAMETER.fullmatch(name)
+    return match.group(1) if match else None
 
 
 @dataclass(frozen=True)

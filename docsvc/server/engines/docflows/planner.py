@@ -28,7 +28,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping
 
-from .facts_model import Fact, token
+from .facts_model import Fact, owner_of, token
 
 __all__ = ["PlannedPage", "Plan", "PageIndex", "plan", "mentions", "token", "spoken", "plain", "is_release_page",
            "NO_CHANGE", "PAGE_SUFFIXES"]
@@ -206,10 +206,10 @@ class _Docs:
         """The pages that speak of ``term`` for this fact: a parameter's bare name (``src``,
         ``default``) only where the page also speaks of its function or class as code."""
         found = self.pages(term)
-        owner = _owner(fact)
+        owner = owner_of(fact.name) if fact.kind == "parameter" else None
         if owner is None:
             return found
-        documented = {path for path, ev in self.pages(owner).items() if ev.as_code}
+        documented = {path for path, ev in self.pages(owner.rsplit(".", 1)[-1]).items() if ev.as_code}
         return {path: ev for path, ev in found.items() if path in documented}
 
     def specific(self, term: str) -> bool:
@@ -359,14 +359,6 @@ def _plan_by_names(names: Mapping[str, int], docs: _Docs, planned: dict[str, Pla
             add(path, "related", 0.5, reason, None)
         else:
             look(path, reason + " — too few to plan it")
-
-
-def _owner(fact: Fact) -> str | None:
-    """The function or class a parameter belongs to (``Option(flag_value)`` → ``Option``)."""
-    if fact.kind != "parameter":
-        return None
-    match = re.fullmatch(r"([\w.]+)\(\w+\)", fact.name)
-    return match.group(1).rsplit(".", 1)[-1] if match else None
 
 
 def quoted_line(text: str, words: str) -> int | None:
