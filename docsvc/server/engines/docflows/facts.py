@@ -209,15 +209,26 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
         return None if found is None else imported_names(found)
 
     facts: list[Fact] = []
+    moved_files: list[Fact] = []
     for status, old_path, new_path in mirror.changed_files(base, head):
+        if status in "RD" and documented and documented(old_path):
+            moved_files.append(_file_fact(status, old_path, new_path))
         if not speaks_to_users(new_path, documented):
             continue
         old = None if status == "A" else text(base, old_path)
         new = None if status == "D" else text(head, new_path)
         facts += facts_of_change(new_path, old, new, old_path=old_path, notes=notes)
-    return [_still_named(mirror, head, f) if f.change == "removed" else
-            _importable(f, names_imported_by) if f.kind == "symbol" and f.change == "added" else f
-            for f in _without_owned(_without_moves(facts))]
+    return moved_files + [_still_named(mirror, head, f) if f.change == "removed" else
+                          _importable(f, names_imported_by) if f.kind == "symbol" and f.change == "added" else f
+                          for f in _without_owned(_without_moves(facts))]
+
+
+def _file_fact(status: str, old_path: str, new_path: str) -> Fact:
+    """A file the docs name by its path (an included example, a linked script) that the pull
+    request renames or deletes: the reference must follow it, or go."""
+    if status == "R":
+        return Fact("file", "renamed", new_path, new_path, "git: file renamed", old=old_path)
+    return Fact("file", "removed", old_path, old_path, "git: file deleted")
 
 
 def _importable(fact: Fact, names_imported_by: Callable[[str], frozenset[str] | None]) -> Fact:

@@ -258,15 +258,18 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
     for fact in facts:
         hits = 0
         if fact.change in ("renamed", "removed", "deprecated"):
-            old = docs.term(fact.old if fact.change == "renamed" else fact.name)
+            named = fact.old if fact.change == "renamed" else fact.name
+            # A file's path, however a page writes it (an include, a link), is a reference to it.
+            path_of_file = fact.kind == "file"
+            old = named if path_of_file else docs.term(named)
             action = {"renamed": f"renames it to {token(fact.name)}", "removed": "removes it",
                       "deprecated": "removes or deprecates it"}[fact.change]
-            strong = docs.specific(old)
+            strong = path_of_file or docs.specific(old)
             for path, ev in docs.about(fact, old).items():
                 if is_release_page(path):
                     continue
                 reason = f"mentions {old} (line {ev.line}); the pull request {action} [{fact.rule}]"
-                if strong and ev.as_code:
+                if strong and (ev.as_code or path_of_file):
                     add(path, "direct", 0.9, reason, fact)
                     hits += 1
                 else:
