@@ -161,20 +161,24 @@ def test_parameters_go_with_their_function_added_removed_or_moved(repo):
 
 def test_a_file_the_docs_include_follows_its_rename_and_its_deletion_is_pointed_out(repo):
     remote, mirror = repo
-    remote.commit({"examples/hello_py39.py": "print('hello')\n", "examples/bye.py": "print('bye')\n"}, "examples")
+    remote.commit({"examples/hello_py39.py": "print('hello')\n", "examples/bye.py": "print('bye')\n",
+                   "examples/shout.py": "print('HEY')\n"}, "examples")
     base = mirror_head(mirror)
     remote.commit({"examples/hello_py39.py": None, "examples/hello_py310.py": "print('hello')\n",
-                   "examples/bye.py": None}, "rename")
+                   "examples/bye.py": None, "examples/shout.py": "print('HEY!')\n"}, "rename")
     mirror.fetch()
     pages = {"docs/hello.md": "# Hello\n\n{* ../examples/hello_py39.py hl[1] *}\n\nSay hello.\n",
              "docs/bye.rst": "Bye\n===\n\n.. literalinclude:: ../examples/bye.py\n",
+             "docs/shout.md": "# Shout\n\nSee [the example](../examples/shout.py).\n",
              "docs/other.md": "# Other\n\nNothing about examples/hello.py here.\n"}
     index = PageIndex(pages)
     facts = facts_between(mirror, base, mirror.head("main"), documented=lambda p: bool(index.find(p)))
     assert sorted(f.describe() for f in facts) == [
-        "file examples/bye.py removed", "file examples/hello_py39.py renamed to examples/hello_py310.py"]
+        "file examples/bye.py removed", "file examples/hello_py39.py renamed to examples/hello_py310.py",
+        "file examples/shout.py changed"]
     result = plan(facts, index.find, index.read, total_pages=len(index))
-    assert {p.path: p.mode for p in result.pages} == {"docs/hello.md": "direct", "docs/bye.rst": "direct"}
+    assert {p.path: p.mode for p in result.pages} == {"docs/hello.md": "direct", "docs/bye.rst": "direct",
+                                                      "docs/shout.md": "related"}  # shown code changed: review
     draft = write(result, index.read)
     assert draft.files == {"docs/hello.md": pages["docs/hello.md"].replace("hello_py39", "hello_py310")}
     assert any(p.startswith("docs/bye.rst:4: examples/bye.py is still mentioned") for p in draft.open_points)

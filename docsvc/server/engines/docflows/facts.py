@@ -211,7 +211,7 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
     facts: list[Fact] = []
     moved_files: list[Fact] = []
     for status, old_path, new_path in mirror.changed_files(base, head):
-        if status in "RD" and documented and documented(old_path):
+        if status in "RDM" and documented and documented(old_path):
             moved_files.append(_file_fact(status, old_path, new_path))
         if not speaks_to_users(new_path, documented):
             continue
@@ -228,6 +228,8 @@ def _file_fact(status: str, old_path: str, new_path: str) -> Fact:
     request renames or deletes: the reference must follow it, or go."""
     if status == "R":
         return Fact("file", "renamed", new_path, new_path, "git: file renamed", old=old_path)
+    if status == "M":
+        return Fact("file", "changed", new_path, new_path, "git: file changed")
     return Fact("file", "removed", old_path, old_path, "git: file deleted")
 
 

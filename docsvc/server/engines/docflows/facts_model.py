@@ -34,7 +34,7 @@ class Fact:
     kind: str  # flag | argument | env | config | enum | route | operation | parameter | symbol
     #          | file (a repository file the docs name by its path)
     change: str  # added | removed | deprecated (gone, yet still named in the code) | renamed | default-changed
-    #              | help-changed (its help text reworded: old and new are the texts)
+    #              | help-changed (its help text reworded: old and new are the texts) | changed (a file's content)
     name: str  # the new name (the old one for removals)
     path: str
     rule: str

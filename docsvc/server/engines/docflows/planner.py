@@ -9,7 +9,13 @@ evidence. Per change:
 - renamed, removed or deprecated: the pages that speak of the old name (direct);
 - default changed: the pages that speak of the name with its old value beside it (direct);
 - added: the pages that document siblings of the new name (other options of the same command,
-  other settings of the same class or file) in such a structure (conceptual).
+  other settings of the same class or file) in such a structure (conceptual);
+- a file the docs name by its path (an included example, a linked script): renamed or deleted,
+  the pages that name it (direct; the reference follows a rename); changed, the same pages for
+  review (related: the code they show changed, what to write is a person's call).
+
+A parameter counts only where the page also speaks of its function or class: its bare name
+(``src``, ``default``) is everybody's word.
 
 Beside the facts, the names on the code's changed lines (``changed_names``): a page that speaks
 of at least ``MIN_NAMES`` of them as code, each specific, is planned for review (related) and not
@@ -274,6 +280,12 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
                     hits += 1
                 else:
                     look(path, reason + (" — a common token" if not strong else " — in prose only"))
+        elif fact.change == "changed" and fact.kind == "file":
+            for path, ev in docs.pages(fact.name).items():
+                if not is_release_page(path):
+                    add(path, "related", 0.5, f"shows or links {fact.name} (line {ev.line}), which the pull request "
+                                              f"changes [{fact.rule}]", None)
+                    hits += 1
         elif fact.change == "default-changed":
             name, old = docs.term(was.get(fact.name, fact.name)), plain(fact.old)
             strong = docs.specific(name)
