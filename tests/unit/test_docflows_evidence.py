@@ -42,6 +42,37 @@ def main(color, mode): ...
     assert described("app/cli.py", old, new) == ["flag --color default False → True"]
 
 
+def test_cleo_options_are_flags_with_their_dashes():
+    old = """from cleo.helpers import option
+class InstallCommand(Command):
+    options = [
+        option("reinstall", "r", "Reinstall if installation already exists.", flag=True),
+        option("free-threaded", None, "Use free-threaded version if available.", flag=True),
+    ]
+"""
+    new = old.replace('"Use free-threaded version if available."', '"Use a free-threaded build if there is one."') \
+        .replace("    ]", '        option("clean", "c", description="Clean up if the check fails.", flag=True),\n    ]')
+    assert described("pkg/commands/install.py", old, new) == ["flag --clean added",
+                                                               "flag --free-threaded help text reworded"]
+
+
+def test_a_new_option_follows_siblings_named_with_their_short_form_and_drops_console_markup():
+    old = """from cleo.helpers import option
+class BuildCommand(Command):
+    options = [
+        option("format", "f", "Limit the format.", flag=False),
+        option("output", "o", "Set output directory.", flag=False),
+    ]
+"""
+    new = old.replace("    ]", '        option("clean", None, "Clean first. (<warning>Deprecated</warning>)", flag=True),'
+                                "\n    ]")
+    pages = {"docs/cli.md": "# build\n\n* `--format (-f)`: Limit the format.\n* `--output (-o)`: Set output "
+                            "directory.\n\nMore text.\n", "docs/other.md": "# Other\n", "docs/more.md": "# More\n"}
+    result, index = planned(facts_of_change("pkg/commands/build.py", old, new), pages)
+    draft = write(result, index.read)
+    assert "* `--clean`: Clean first. (Deprecated)" in draft.files["docs/cli.md"].split("\n")
+
+
 def test_settings_declared_as_classes_and_through_a_registry():
     old = '''from dataclasses import dataclass
 from pydantic_settings import BaseSettings
@@ -86,6 +117,9 @@ def _private(x=2): ...
         "enum wrap_strings added", "parameter run(quiet) added", "parameter run(workers) default 4 → 8"]
     assert described("pkg/_internal.py", old, new) == ["enum wrap_strings added"]  # a private module: no API
     assert described("examples/core.py", old, new) == ["enum wrap_strings added"]  # read, never imported
+    assert described("docs_src/core.py", old, new) == ["enum wrap_strings added"]
+    private = old.replace("class Preview", "class _Preview"), new.replace("class Preview", "class _Preview")
+    assert "enum wrap_strings added" not in described("pkg/core.py", *private)  # a private class's members
     assert described("pkg/examples/core.py", old, new)[1:] == ["parameter run(quiet) added",
                                                                "parameter run(workers) default 4 → 8"]
 

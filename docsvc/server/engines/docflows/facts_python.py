@@ -1,8 +1,8 @@
 """What a Python file offers its users, read from its syntax tree (``ast``), not from text.
 
 - command-line options and arguments: click and typer (``@click.option``, ``click.Option``,
-  ``typer.Option``, ``@click.argument``) and argparse (``add_argument``); ``--x/--no-x`` is one
-  boolean flag ``--x``, not two names;
+  ``typer.Option``, ``@click.argument``), argparse (``add_argument``) and cleo (``option("x", "s",
+  "help", flag=True)``, dashes implied); ``--x/--no-x`` is one boolean flag ``--x``, not two names;
 - settings declared as classes: dataclasses, attrs classes, pydantic models and ``BaseSettings``,
   classes whose base is named like a config (``*Config``, ``*Settings``, ``*Options``), and class
   attributes a registry collects (``name = c.Type(str, default=...)``);
@@ -119,6 +119,12 @@ def _option(call: ast.Call, line: int) -> Item | None:
     if flags:
         rule = "python: click/typer/argparse option" + (" (boolean --x/--no-x switch)" if switch else "")
         return Item("flag", flags[0], rule, shown, line, help_text, key)
+    if callee == "option" and declarations and re.fullmatch(r"[A-Za-z][\w-]*", declarations[0]) and \
+            (len(call.args) >= 2 or _kwarg(call, "flag", "value_required", "multiple", "description")):
+        # cleo: option("dry-run", "d", "Description.", flag=True) is --dry-run
+        described = _text(_kwarg(call, "description")) or (_text(call.args[2]) if len(call.args) > 2 else None)
+        return Item("flag", f"--{declarations[0]}", "python: cleo option", shown, line, help_text or described or "",
+                    key)
     names = [d for d in declarations if d.isidentifier()]
     if names and callee in ("argument", "Argument", "add_argument"):
         return Item("argument", names[0], "python: click/typer/argparse argument", shown, line, help_text, key)
@@ -208,7 +214,9 @@ class _Reader(ast.NodeVisitor):
                          and s.name == "__init__"), None)
             if init is not None:
                 self._parameters(node.name, init)
-        if bases & _ENUM_BASES:
+        if node.name.startswith("_"):
+            pass  # a private class: its members and settings are no one's to set
+        elif bases & _ENUM_BASES:
             for statement in node.body:
                 for target, value in _assignments(statement):
                     if not target.startswith("_"):
@@ -246,16 +254,17 @@ def _assignments(statement: ast.stmt) -> Iterator[tuple[str, ast.AST | None]]:
                 yield target.id, statement.value
 
 
-# Top-level folders of code users run or read but never import: its functions are no API.
-_NOT_IMPORTED = frozenset({"examples", "example", "samples", "sample", "demo", "demos", "benchmarks", "benchmark",
-                           "bench", "scripts", "tools", "docs", "doc"})
+# Top-level folders of code users run or read but never import (``examples/``, ``docs_src/``):
+# its functions are no API.
+_NOT_IMPORTED = re.compile(r"(?i)(examples?|samples?|demos?|benchmarks?|bench|scripts|tools|docs?|documentation)"
+                           r"([-_.]\w+)?")
 
 
 def _public_module(path: str) -> bool:
     """A module users import: none of its parts private (``_compat.py``, ``_internal/``), and not
     in an examples, scripts or benchmarks folder at the top of the tree."""
     parts = path.split("/")
-    if len(parts) > 1 and parts[0].lower() in _NOT_IMPORTED:
+    if len(parts) > 1 and _NOT_IMPORTED.fullmatch(parts[0]):
         return False
     return not any(p.startswith("_") and p not in ("__init__.py", "__main__.py") for p in parts)
 

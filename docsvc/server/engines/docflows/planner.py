@@ -36,7 +36,7 @@ from typing import Callable, Iterable, Mapping
 
 from .facts_model import Fact, owner_of, token
 
-__all__ = ["PlannedPage", "Plan", "PageIndex", "plan", "mentions", "token", "spoken", "plain", "is_release_page",
+__all__ = ["PlannedPage", "Plan", "PageIndex", "plan", "mentions", "token", "spoken", "plain", "prose", "is_release_page",
            "NO_CHANGE", "PAGE_SUFFIXES"]
 
 NO_CHANGE = "no documentation change needed"
@@ -131,6 +131,19 @@ def plain(value: str | None) -> str | None:
     return value
 
 
+_CONSOLE_TAG = re.compile(r"<([a-z][\w-]*)(?:=[^<>]*)?>(.*?)</(?:\1)?>")
+
+
+def prose(help_text: str | None) -> str:
+    """A help text as the docs would say it: on one line, without the console markup some CLI
+    frameworks style it with (cleo's ``<warning>Deprecated</warning>``, ``<c1>x</>``); a lone
+    placeholder such as ``<key>=<value>`` stays."""
+    text = " ".join((help_text or "").split())
+    while (stripped := _CONSOLE_TAG.sub(r"\2", text)) != text:
+        text = stripped
+    return text
+
+
 def _code_lines(lines: list[str]) -> set[int]:
     """0-based lines inside fenced (Markdown) or literal (reStructuredText) code blocks."""
     inside, fence, indent_block, out = False, "", None, set()
@@ -220,7 +233,7 @@ class _Docs:
 
     def specific(self, term: str) -> bool:
         """A token rare enough to be evidence: on few pages, and not a bare common word."""
-        if len(term) < 3:
+        if len(term) < 3 or len(term) < 4 and term.isupper():  # GET, NOT: words, not names
             return False
         count = len(self.pages(term))
         share = count / max(self.total, 1)
@@ -305,7 +318,7 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
         elif fact.change == "help-changed":
             name = docs.term(fact.name)
             for path, ev in docs.about(fact, name).items():
-                where = quoted_line(read(path) or "", fact.old or "")
+                where = quoted_line(read(path) or "", prose(fact.old))
                 if where and not is_release_page(path):
                     add(path, "direct", 0.8, f"documents {name} (line {where}) in the words of its help text; the "
                                              f"pull request rewords it [{fact.rule}]", fact)

@@ -25,7 +25,7 @@ from pathlib import PurePosixPath
 from typing import Callable
 
 from .facts_model import Fact
-from .planner import Plan, mentions, plain, spoken, token
+from .planner import Plan, mentions, plain, prose, spoken, token
 from .structure import Block, blocks, enclosing, is_rst
 
 __all__ = ["Draft", "write", "reword"]
@@ -101,7 +101,7 @@ def _apply(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
 
 def _reword_help(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     """The page quotes the option's old help text: it gets the new words, on the same line."""
-    old, new = " ".join((fact.old or "").split()), " ".join((fact.new or "").split())
+    old, new = prose(fact.old), prose(fact.new)
     changed = 0
     for i, line in enumerate(lines):
         spaced = " ".join(line.split())
@@ -185,7 +185,7 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     name = token(fact.name)
     if any(mentions("\n".join(lines), n) for n in {name, name.rsplit(".", 1)[-1]}):
         return lines  # already documented here
-    description = " ".join((fact.note or "").split())  # the help text, on one line
+    description = prose(fact.note)  # the help text, on one line
     default = plain(fact.new)
     found = blocks(path, "\n".join(lines))
     said = _said(lines)
@@ -269,7 +269,8 @@ def _importable_name(importable: tuple[str, ...], module: str | None, name: str)
 def _name_markup(term: str) -> re.Pattern:
     """``term`` with the markup around it (group 1 opens it) and the separator after it, if any
     (group 3): how a list item names its subject (`` `x`: ``, ``**x** —``, ``__`x`__:``)."""
-    return re.compile(r"([`*_]*)" + re.escape(term) + r"([`*_]*)([ \t]*[:—–-][ \t]*)?")  # on its line
+    # ``--output (-o)``, ``--output, -o``: a short form beside the name, inside its markup
+    return re.compile(r"([`*_]*)" + re.escape(term) + r"(?: ?\(-\w\)|, ?-\w)?([`*_]*)([ \t]*[:—–-][ \t]*)?")
 
 
 def _plainly_named(line: str, term: str) -> bool:
