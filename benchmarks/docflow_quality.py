@@ -1,6 +1,7 @@
 """Docflows' quality on real release history, with the goal beside each figure.
 
     .venv/bin/python benchmarks/docflow_quality.py [--only click,mkdocs] [--case ID,...] [--json OUT]
+                                                   [--corpus DIR ...]
 
 Runs the shared scorer (``../shared/tools/docflow_eval.py``) over the corpus in
 ``../shared/corpus/docflows`` through this checkout's venv: for each case a fresh ``docsvc-server``
@@ -61,14 +62,19 @@ def main() -> int:
     parser.add_argument("--only", help="projects, comma-separated")
     parser.add_argument("--case", help="case ids, comma-separated")
     parser.add_argument("--json", help="also write the scorer's per-case rows here")
+    parser.add_argument("--corpus", action="append", type=Path, metavar="DIR",
+                        help=f"cases to score (repeatable; default {CORPUS}); benchmarks/docflow_cases.py makes "
+                             "them from any project's history")
     args = parser.parse_args()
-    if not SCORER.exists() or not CORPUS.exists():
-        print(f"error: the scorer and corpus are expected at {SCORER} and {CORPUS}", file=sys.stderr)
+    corpora = args.corpus or [CORPUS]
+    missing = [str(p) for p in (SCORER, *corpora) if not p.exists()]
+    if missing:
+        print(f"error: not found: {', '.join(missing)}", file=sys.stderr)
         return 2
     with tempfile.TemporaryDirectory() as tmp:
         out = Path(args.json) if args.json else Path(tmp) / "scores.json"
-        command = [sys.executable, str(SCORER), "--corpus", str(CORPUS), "--bin", str(ROOT / ".venv" / "bin"),
-                   "--json", str(out)]
+        command = [sys.executable, str(SCORER), *(a for c in corpora for a in ("--corpus", str(c))),
+                   "--bin", str(ROOT / ".venv" / "bin"), "--json", str(out)]
         for flag in ("only", "case"):
             if getattr(args, flag):
                 command += [f"--{flag}", getattr(args, flag)]

@@ -36,8 +36,8 @@ from typing import Callable, Iterable, Mapping
 
 from .facts_model import Fact, owner_of, token
 
-__all__ = ["PlannedPage", "Plan", "PageIndex", "plan", "mentions", "token", "spoken", "plain", "prose", "is_release_page",
-           "NO_CHANGE", "PAGE_SUFFIXES"]
+__all__ = ["PlannedPage", "Plan", "PageIndex", "plan", "mentions", "token", "spoken", "plain", "prose",
+           "is_release_page", "NO_CHANGE", "PAGE_SUFFIXES"]
 
 NO_CHANGE = "no documentation change needed"
 # Kinds whose siblings are documented together (a command's options, a class's settings, a

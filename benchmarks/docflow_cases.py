@@ -1,0 +1,178 @@
+"""Docflows cases from any project's git history, in the shared corpus's format, to measure on
+projects the rules were never looked at with.
+
+    .venv/bin/python benchmarks/docflow_cases.py REPO --project NAME --out DIR
+                     [--docs docs] [--pairs 5] [--negatives 2] [--tags '^v?\\d+\\.\\d+(\\.\\d+)?$']
+
+REPO is a local clone with its release tags. The newest ``--pairs`` feature releases (X.Y.0, or
+X.Y) are each paired with the release before them: ``main`` holds the older release's tree, and
+the pull request carries the newer one's changes with its docs held back (the shared scorer
+builds that branch). ``--negatives`` commits that change only tests, from the newest pair's
+range, are cases where the engine should stay quiet. The output folder gets ``NAME.bundle`` (one
+commit per snapshot, no other history) and ``NAME.json`` (the manifest, its truth computed by the
+scorer's own rules); then
+
+    .venv/bin/python benchmarks/docflow_quality.py --corpus DIR
+
+scores the engine on them. The corpus in ``../shared/corpus/docflows`` is the team's shared
+reference; folders made with this script are for checking that a change to the rules holds on
+other projects too (see the README's Docflows section).
+"""
+
+from __future__ import annotations
+
+import argparse
+import hashlib
+import importlib.util
+import json
+import os
+import re
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+SCORER = ROOT.parent / "shared" / "tools" / "docflow_eval.py"
+TEST_PATH = re.compile(r"(^|/)(tests?|testing)/|(^|/)test_[^/]*\.py$|_test\.(py|go)$|\.(test|spec)\.[jt]sx?$")
+
+
+def _scorer():
+    """The shared scorer as a module: its rules decide what is held back and what the truth is."""
+    spec = importlib.util.spec_from_file_location("docflow_eval", SCORER)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["docflow_eval"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+# Snapshot commits are made the same on any machine, whoever runs this (no user identity needed).
+IDENTITY = {"GIT_AUTHOR_NAME": "docflow-cases", "GIT_AUTHOR_EMAIL": "docflow-cases@example.com",
+            "GIT_COMMITTER_NAME": "docflow-cases", "GIT_COMMITTER_EMAIL": "docflow-cases@example.com",
+            "GIT_AUTHOR_DATE": "2024-01-01T00:00:00Z", "GIT_COMMITTER_DATE": "2024-01-01T00:00:00Z"}
+
+
+def git(repo: Path, *args: str) -> str:
+    done = subprocess.run(["git", "-C", str(repo), *args], capture_output=True, check=True,
+                          env={**os.environ, **IDENTITY})
+    return done.stdout.decode("utf-8", "replace")
+
+
+def objects_of(repo: Path) -> Path:
+    """REPO's object store, for a clone with a work tree or a bare one."""
+    path = Path(git(repo, "rev-parse", "--git-path", "objects").strip())
+    return path if path.is_absolute() else (repo / path).resolve()
+
+
+def _version(tag: str) -> tuple[int, ...]:
+    return tuple(int(n) for n in re.findall(r"\d+", tag))
+
+
+def release_pairs(repo: Path, pattern: str, count: int) -> list[tuple[str, str]]:
+    """The newest ``count`` feature releases (patch 0), each with the release just before it."""
+    tags = sorted((t for t in git(repo, "tag").split() if re.fullmatch(pattern, t)), key=_version)
+    pairs = []
+    for before, tag in zip(tags, tags[1:]):
+        version = _version(tag)
+        if version[2:3] in ((), (0,)) and version[:2] != _version(before)[:2]:  # X.Y or X.Y.0, a new X.Y
+            pairs.append((before, tag))
+    return pairs[-count:]
+
+
+def commits_touching_tests_only(repo: Path, base: str, head: str, count: int) -> list[str]:
+    """Up to ``count`` commits between two releases, spread evenly, that change tests and nothing else."""
+    found = []
+    for sha in git(repo, "rev-list", "--no-merges", f"{base}..{head}").split():
+        paths = git(repo, "diff-tree", "--no-commit-id", "--name-only", "-r", sha).split("\n")
+        paths = [p for p in paths if p]
+        if paths and all(TEST_PATH.search(p) for p in paths):
+            found.append(sha)
+    if len(found) <= count:
+        return found
+    step = len(found) / count
+    return [found[int(i * step)] for i in range(count)]
+
+
+def build(repo: Path, project: str, out: Path, docs: str, pairs: int, negatives: int, pattern: str) -> dict:
+    scorer = _scorer()
+    rules = scorer.Rules({"docs_path": docs})
+    chosen = release_pairs(repo, pattern, pairs)
+    if not chosen:
+        raise SystemExit(f"error: no release tags in {repo} match {pattern!r}")
+    snapshots: list[tuple[str, str, str]] = []  # (ref, source, commit-ish in REPO)
+    for old, new in chosen:
+        for tag in (old, new):
+            ref = f"refs/tags/rel/{tag}"
+            if ref not in {s[0] for s in snapshots}:
+                snapshots.append((ref, f"tag {tag}", tag))
+    negative_shas = commits_touching_tests_only(repo, *chosen[-1], negatives)
+    for sha in negative_shas:
+        snapshots += [(f"refs/tags/neg/{sha[:8]}/parent", f"parent of commit {sha}", f"{sha}^"),
+                      (f"refs/tags/neg/{sha[:8]}/child", f"commit {sha}", sha)]
+    out.mkdir(parents=True, exist_ok=True)
+    with tempfile.TemporaryDirectory(prefix="docflow-cases-") as tmp:
+        store = Path(tmp) / "store.git"
+        git(Path(tmp), "init", "--quiet", "--bare", str(store))
+        (store / "objects" / "info" / "alternates").write_text(f"{objects_of(repo)}\n")  # no copy of REPO
+        parent, records = None, []
+        for ref, source, rev in snapshots:
+            tree = git(repo, "rev-parse", f"{rev}^{{tree}}").strip()
+            commit = git(store, "commit-tree", tree, *(["-p", parent] if parent else []), "-m", source).strip()
+            git(store, "update-ref", ref, commit)
+            records.append({"ref": ref, "source": source, "source_commit": git(repo, "rev-parse", f"{rev}^{{commit}}")
+                            .strip(), "tree": tree, "commit": commit})
+            parent = commit
+        bundle = out / f"{project}.bundle"
+        git(store, "bundle", "create", str(bundle.resolve()), "--all")
+        # Cases, with the truth computed as the scorer will recompute it.
+        cases = [{"id": f"{project}-{old}-{new}", "kind": "pair", "base": f"refs/tags/rel/{old}",
+                  "target": f"refs/tags/rel/{new}", "main_message": f"{project} {old}",
+                  "pr_message": f"{project}: code changes of {new}", "title": f"{project}: code of {new}",
+                  "body": f"Code changes from {old} to {new} (docs held back)"} for old, new in chosen]
+        cases += [{"id": f"{project}-c{sha[:8]}", "kind": "negative", "base": f"refs/tags/neg/{sha[:8]}/parent",
+                   "target": f"refs/tags/neg/{sha[:8]}/child", "main_message": f"{project}: parent of {sha[:8]}",
+                   "pr_message": git(repo, "log", "-1", "--format=%s", sha).strip(),
+                   "title": git(repo, "log", "-1", "--format=%s", sha).strip(),
+                   "body": git(repo, "log", "-1", "--format=%b", sha).strip()} for sha in negative_shas]
+        for number, case in enumerate(cases, 1):
+            case["pr_number"] = number
+            a_tree, p_tree, *_ = scorer.pr_tree(store, case, rules, Path(tmp))
+            truth = scorer.compute_truth(store, case, rules, a_tree, p_tree)
+            case.update(truth=truth["truth"], strict_truth=truth["strict_truth"])
+    manifest = {"format": 1, "project": project, "upstream": str(repo), "bundle": bundle.name,
+                "bundle_sha256": hashlib.sha256(bundle.read_bytes()).hexdigest(), "bundle_bytes": bundle.stat().st_size,
+                "docs_path": docs, "snapshots": records, "rules": {"docs_path": docs}, "cases": cases}
+    (out / f"{project}.json").write_text(json.dumps(manifest, indent=1) + "\n")
+    return manifest
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("repo", type=Path, help="a local clone with the project's release tags")
+    parser.add_argument("--project", required=True, help="the project's short name (case ids start with it)")
+    parser.add_argument("--out", type=Path, required=True, help="folder for NAME.bundle and NAME.json")
+    parser.add_argument("--docs", default="docs", help="the docs folder in the tree (default: docs)")
+    parser.add_argument("--pairs", type=int, default=5, help="feature releases to pair (default: 5)")
+    parser.add_argument("--negatives", type=int, default=2, help="test-only commits (default: 2)")
+    parser.add_argument("--tags", default=r"v?\d+\.\d+(\.\d+)?", help="release tags, as a regular expression")
+    args = parser.parse_args()
+    if not SCORER.exists():
+        print(f"error: the shared scorer is expected at {SCORER}", file=sys.stderr)
+        return 2
+    try:
+        manifest = build(args.repo.resolve(), args.project, args.out, args.docs.strip("/"), args.pairs,
+                         args.negatives, args.tags)
+    except subprocess.CalledProcessError as exc:
+        print(f"error: git {' '.join(exc.cmd[3:])}: {exc.stderr.decode(errors='replace').strip()[:300]}",
+              file=sys.stderr)
+        return 1
+    for case in manifest["cases"]:
+        print(f"{case['id']:<40} {case['kind']:<9} truth {len(case['truth']):>3}  "
+              f"strict {len(case['strict_truth']):>3}")
+    print(f"wrote {args.out / (args.project + '.json')} and {manifest['bundle']} "
+          f"({manifest['bundle_bytes'] >> 10} KiB)")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
