@@ -64,8 +64,8 @@ class BuildCommand(Command):
         option("output", "o", "Set output directory.", flag=False),
     ]
 """
-    new = old.replace("    ]", '        option("clean", None, "Clean first. (<warning>Deprecated</warning>)", flag=True),'
-                                "\n    ]")
+    new = old.replace("    ]", '        option("clean", None, "Clean first. (<warning>Deprecated</warning>)",'
+                                " flag=True),\n    ]")
     pages = {"docs/cli.md": "# build\n\n* `--format (-f)`: Limit the format.\n* `--output (-o)`: Set output "
                             "directory.\n\nMore text.\n", "docs/other.md": "# Other\n", "docs/more.md": "# More\n"}
     result, index = planned(facts_of_change("pkg/commands/build.py", old, new), pages)
