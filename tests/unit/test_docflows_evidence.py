@@ -11,7 +11,7 @@ import pytest
 from docsvc.server.engines.docflows.changed_names import changed_names
 from docsvc.server.engines.docflows.facts import facts_between, facts_of_change
 from docsvc.server.engines.docflows.facts_config import structured_items
-from docsvc.server.engines.docflows.planner import PageIndex, plan
+from docsvc.server.engines.docflows.planner import PageIndex, is_release_page, plan
 from docsvc.server.engines.docflows.writer import write
 from docsvc.server.engines.git import Mirror
 from tests.support import GitRemote
@@ -171,9 +171,7 @@ def test_a_class_moved_to_a_private_module_is_not_a_removal(repo):
     remote.commit({"app/api.py": "from ._session import Session\n\nclass Client:\n    pass\n",
                    "app/_session.py": "class Session:\n    pass\n"}, "move")
     mirror.fetch()
-    facts = facts_between(mirror, base, mirror.head("main"))
-    assert [f.describe() for f in facts] == [
-        "symbol Session removed from its definition, still named in the code (deprecated or moved)"]
+    assert facts_between(mirror, base, mirror.head("main")) == []  # still imported from where it was
 
 
 def test_parameters_go_with_their_function_added_removed_or_moved(repo):
@@ -216,6 +214,20 @@ def test_a_file_the_docs_include_follows_its_rename_and_its_deletion_is_pointed_
     draft = write(result, index.read)
     assert draft.files == {"docs/hello.md": pages["docs/hello.md"].replace("hello_py39", "hello_py310")}
     assert any(p.startswith("docs/bye.rst:4: examples/bye.py is still mentioned") for p in draft.open_points)
+
+
+def test_private_modules_a_package_imports_from_are_its_api(repo):
+    remote, mirror = repo
+    remote.commit({"src/_tool/outcomes.py": "def skip(reason=''): ...\ndef fail(reason=''): ...\n"
+                                            "def _helper(x=1): ...\n",
+                   "src/tool/__init__.py": "from _tool.outcomes import skip, fail\n"}, "start")
+    base = mirror_head(mirror)
+    # skip's def becomes an object of the same name: still there; fail gets a new default
+    remote.commit({"src/_tool/outcomes.py": "class _Skip: ...\nskip = _Skip()\ndef fail(reason='failed'): ...\n"
+                                            "def _helper(x=2): ...\n"}, "rework")
+    mirror.fetch()
+    facts = facts_between(mirror, base, mirror.head("main"))
+    assert [f.describe() for f in facts] == ["parameter fail(reason) default '' → 'failed'"]
 
 
 def mirror_head(mirror: Mirror) -> str:
@@ -275,6 +287,13 @@ def test_a_changelog_page_is_never_planned_even_when_it_is_the_only_mention():
     pages = {"docs/changelog.md": PAGES["docs/changelog.md"], "docs/about.md": PAGES["docs/about.md"]}
     result, _ = planned(facts_of_change("app/cli.py", old, old.replace('"--port"', '"--listen"')), pages)
     assert result.pages == [] and result.verdict == "no documentation change needed"
+
+
+@pytest.mark.parametrize("path", ["docs/changelog.md", "docs/news/1.2.rst", "doc/en/announce/release-2.9.0.rst",
+                                  "docs/release-v1.4.md", "docs/historical-notes.rst", "docs/whats_new.md"])
+def test_release_and_history_pages_are_told_apart(path):
+    assert is_release_page(path)
+    assert not is_release_page(path.replace(path.rsplit("/", 2)[-2] + "/", "").rsplit("/", 1)[0] + "/usage.md")
 
 
 def test_a_rename_with_a_new_default_updates_both_in_the_row():
@@ -349,6 +368,29 @@ Other text.
 
 Other text.
 """
+
+
+def test_an_addition_beside_a_directive_described_by_the_paragraph_under_it_goes_after_that_paragraph():
+    page = """Environment variables
+=====================
+
+.. envvar:: APP_DEBUG
+
+When set, the app prints debug information.
+
+.. envvar:: APP_HOME
+
+Where the app keeps its files.
+
+Other text.
+"""
+    old = 'import os\nDEBUG = os.getenv("APP_DEBUG")\nHOME = os.getenv("APP_HOME")\n'
+    new = old + 'VERSION = os.environ.get("APP_VERSION")\n'
+    pages = {"docs/env.rst": page, **{k: PAGES[k] for k in list(PAGES)[1:]}}
+    result, index = planned(facts_of_change("app/settings.py", old, new), pages)
+    text = write(result, index.read).files["docs/env.rst"]
+    assert "Where the app keeps its files.\n\n.. envvar:: APP_VERSION\n\nOther text." in text
+    assert "APP_DEBUG\n\nWhen set, the app prints debug information.\n\n.. envvar:: APP_HOME" in text
 
 
 def test_a_reworded_help_text_is_reworded_where_the_docs_quote_it():

@@ -20,11 +20,11 @@ import re
 from dataclasses import replace
 from functools import cache
 from pathlib import PurePosixPath
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Mapping
 
 from .facts_config import STRUCTURED_SUFFIXES, is_env_file, structured_items
 from .facts_model import Fact, Item, owner_of, token
-from .facts_python import imported_names, python_items
+from .facts_python import imported_names, is_imported, module_names, python_items
 from .facts_regex import go_items, javascript_items
 
 __all__ = ["Fact", "Item", "facts_of_change", "facts_between", "items_of", "is_infrastructure", "is_test_file",
@@ -82,11 +82,15 @@ _BY_SUFFIX: dict[str, Callable[[str, str], list[Item]]] = {
 CODE_SUFFIXES = tuple(_BY_SUFFIX)
 
 
-def items_of(path: str, text: str | None, notes: list[str] | None = None) -> list[Item]:
+def items_of(path: str, text: str | None, notes: list[str] | None = None,
+             exported: frozenset[str] = frozenset()) -> list[Item]:
+    """``exported``: names public Python packages import from other modules (``python_items``)."""
     if not text:
         return []
     name = PurePosixPath(path).name
     suffix = PurePosixPath(path).suffix.lower()
+    if suffix in (".py", ".pyi"):
+        return python_items(text, path, exported)
     if suffix in _BY_SUFFIX:
         return _BY_SUFFIX[suffix](text, path)
     if suffix in STRUCTURED_SUFFIXES or is_env_file(name):
@@ -98,15 +102,20 @@ _CHANGE_ORDER = {"renamed": 0, "removed": 1, "default-changed": 2, "help-changed
 
 
 def facts_of_change(path: str, old_text: str | None, new_text: str | None, old_path: str | None = None,
-                    notes: list[str] | None = None) -> list[Fact]:
+                    notes: list[str] | None = None, exported: frozenset[str] = frozenset()) -> list[Fact]:
     """The facts of one changed file (``old_text`` None: added file; ``new_text`` None: deleted)."""
     if is_test_file(path):
         return []
-    before = _index(items_of(old_path or path, old_text, notes))
-    after = _index(items_of(path, new_text, notes))
+    before = _index(items_of(old_path or path, old_text, notes, exported))
+    after = _index(items_of(path, new_text, notes, exported))
     facts: list[Fact] = []
     removed = [before[k] for k in before if k not in after]
     added = [after[k] for k in after if k not in before]
+    if removed and PurePosixPath(path).suffix in (".py", ".pyi"):
+        # A def replaced by an object or an import of the same name: still there, and its
+        # parameters are no longer to be read from a signature.
+        bound = module_names(new_text) & {i.name for i in removed if i.kind == "symbol"}
+        removed = [i for i in removed if not (i.name if i.kind == "symbol" else i.owner) in bound]
     for key in before.keys() & after.keys():
         old, new = before[key], after[key]
         if _default_changed(old, new):
@@ -204,9 +213,19 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
         return data.decode("utf-8", "replace")
 
     @cache  # one read and parse per package __init__.py, however many symbols it may export
-    def names_imported_by(init: str) -> frozenset[str] | None:
-        found = text(head, init)
+    def names_imported_by(init: str, commit: str = head) -> frozenset[str] | None:
+        found = text(commit, init)
         return None if found is None else imported_names(found)
+
+    # What the top-level public packages import, before and after: a private module's names
+    # among them are public API (pytest's live in _pytest).
+    exports: dict[str, list[str]] = {}
+    for commit in (base, head):
+        for init in _package_inits(mirror.tree(commit, ".")):
+            for name in names_imported_by(init, commit) or ():
+                if init not in exports.setdefault(name, []):
+                    exports[name].append(init)
+    exported = frozenset(exports)
 
     facts: list[Fact] = []
     moved_files: list[Fact] = []
@@ -217,10 +236,23 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
             continue
         old = None if status == "A" else text(base, old_path)
         new = None if status == "D" else text(head, new_path)
-        facts += facts_of_change(new_path, old, new, old_path=old_path, notes=notes)
+        facts += facts_of_change(new_path, old, new, old_path=old_path, notes=notes, exported=exported)
     return moved_files + [_still_named(mirror, head, f) if f.change == "removed" else
-                          _importable(f, names_imported_by) if f.kind == "symbol" and f.change == "added" else f
-                          for f in _without_owned(_without_moves(facts))]
+                          _importable(f, names_imported_by, exports) if f.kind == "symbol" and f.change == "added"
+                          else f for f in _without_owned(_without_moves(facts))]
+
+
+def _package_inits(paths: Iterable[str]) -> list[str]:
+    """The ``__init__.py`` of each top-level public package (``pkg/``, ``src/pkg/``)."""
+    found = []
+    for path in paths:
+        parts = path.split("/")
+        if parts[-1] != "__init__.py" or parts[0] in ("src", "lib") and len(parts) != 3 or \
+                parts[0] not in ("src", "lib") and len(parts) != 2:
+            continue
+        if is_imported(path) and not is_test_file(path) and not any(p.startswith("_") for p in parts[:-1]):
+            found.append(path)
+    return found
 
 
 def _file_fact(status: str, old_path: str, new_path: str) -> Fact:
@@ -233,10 +265,11 @@ def _file_fact(status: str, old_path: str, new_path: str) -> Fact:
     return Fact("file", "removed", old_path, old_path, "git: file deleted")
 
 
-def _importable(fact: Fact, names_imported_by: Callable[[str], frozenset[str] | None]) -> Fact:
-    """An added Python symbol with the files users can import it from: its own module and each
-    package ``__init__.py`` above it that imports it (the Writer names it so that an API-reference
-    directive resolves from the page's current module)."""
+def _importable(fact: Fact, names_imported_by: Callable[[str], frozenset[str] | None],
+                exports: Mapping[str, list[str]]) -> Fact:
+    """An added Python symbol with the files users can import it from: its own module, each
+    package ``__init__.py`` above it that imports it, and the top-level packages that do (the
+    Writer names it so that an API-reference directive resolves from the page's current module)."""
     if not fact.path.endswith(".py"):
         return fact
     found, folder = [fact.path], PurePosixPath(fact.path).parent
@@ -248,6 +281,7 @@ def _importable(fact: Fact, names_imported_by: Callable[[str], frozenset[str] | 
         if init != fact.path and fact.name in names:
             found.append(init)
         folder = folder.parent
+    found += [init for init in exports.get(fact.name, ()) if init not in found]
     return replace(fact, importable=tuple(found))
 
 

@@ -9,8 +9,9 @@
 - settings added through a registry call with a string name (``add_config("x", default=1)``,
   ``register("x", ...)``) or listed as ``("name", Option(...))`` pairs;
 - enum members; environment variables read (``os.environ``, ``os.getenv``);
-- public functions and classes of public modules, and the parameters (with their defaults) of
-  public functions and of public classes' ``__init__``; web routes (``@app.get("/x")``).
+- public functions and classes of public modules (and of private ones, when a top-level package
+  imports them: ``pytest`` from ``_pytest``), and the parameters (with their defaults) of public
+  functions and of public classes' ``__init__``; web routes (``@app.get("/x")``).
 
 A default is compared as a parsed value (``ast.dump``), so ``'a'`` → ``"a"`` or a reformatted
 call is no change. Each item names the rule that found it.
@@ -24,7 +25,7 @@ from typing import Iterator
 
 from .facts_model import Item
 
-__all__ = ["python_items", "imported_names"]
+__all__ = ["python_items", "imported_names", "is_imported", "module_names"]
 
 _OPTION_CALLS = {"option", "Option", "add_argument", "argument", "Argument"}
 _ENUM_BASES = {"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"}
@@ -132,10 +133,15 @@ def _option(call: ast.Call, line: int) -> Item | None:
 
 
 class _Reader(ast.NodeVisitor):
-    def __init__(self, public_module: bool) -> None:
+    def __init__(self, public_module: bool, exported: frozenset[str] = frozenset()) -> None:
         self.items: list[Item] = []
         self.public_module = public_module
+        self.exported = exported  # a private module's names that a public package imports
         self._depth = 0  # 0: module level
+
+    def _public(self, name: str) -> bool:
+        """A module-level function or class users reach: in a public module, or imported by one."""
+        return self._depth == 0 and not name.startswith("_") and (self.public_module or name in self.exported)
 
     def add(self, *args) -> None:
         self.items.append(Item(*args))
@@ -184,7 +190,7 @@ class _Reader(ast.NodeVisitor):
                     methods = _strings([_kwarg(decorator, "methods")] if _kwarg(decorator, "methods") else [])
                     method = (methods[0] if methods else "GET").upper()
                 self.add("route", f"{method} {path}", "python: route decorator", None, node.lineno, "", "")
-        if self._depth == 0 and self.public_module and not node.name.startswith("_"):
+        if self._public(node.name):
             self.add("symbol", node.name, "python: public function", None, node.lineno, "", "")
             self._parameters(node.name, node)
         self._depth += 1
@@ -207,8 +213,7 @@ class _Reader(ast.NodeVisitor):
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         bases = {_name_of(b) for b in node.bases}
-        public = self._depth == 0 and self.public_module and not node.name.startswith("_")
-        if public:
+        if self._public(node.name):
             self.add("symbol", node.name, "python: public class", None, node.lineno, "", "")
             init = next((s for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
                          and s.name == "__init__"), None)
@@ -260,27 +265,48 @@ _NOT_IMPORTED = re.compile(r"(?i)(examples?|samples?|demos?|benchmarks?|bench|sc
                            r"([-_.]\w+)?")
 
 
-def _public_module(path: str) -> bool:
-    """A module users import: none of its parts private (``_compat.py``, ``_internal/``), and not
-    in an examples, scripts or benchmarks folder at the top of the tree."""
+def is_imported(path: str) -> bool:
+    """A module users may import, publicly or not: not in an examples, scripts or benchmarks
+    folder at the top of the tree."""
     parts = path.split("/")
-    if len(parts) > 1 and _NOT_IMPORTED.fullmatch(parts[0]):
-        return False
-    return not any(p.startswith("_") and p not in ("__init__.py", "__main__.py") for p in parts)
+    return not (len(parts) > 1 and _NOT_IMPORTED.fullmatch(parts[0]))
 
 
-def python_items(text: str, path: str = "") -> list[Item]:
-    """Every item of one Python file; a file that does not parse gives none."""
+def _public_module(path: str) -> bool:
+    """A module users import: none of its parts private (``_compat.py``, ``_internal/``)."""
+    return is_imported(path) and not any(p.startswith("_") and p not in ("__init__.py", "__main__.py")
+                                         for p in path.split("/"))
+
+
+def python_items(text: str, path: str = "", exported: frozenset[str] = frozenset()) -> list[Item]:
+    """Every item of one Python file; a file that does not parse gives none. ``exported``: the
+    names public packages import from elsewhere (``pytest`` imports ``fixture`` from
+    ``_pytest.fixtures``): in a private module, those are public too."""
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError, MemoryError):
         return []
-    reader = _Reader(_public_module(path))
+    public = _public_module(path)
+    reader = _Reader(public, exported if not public and is_imported(path) else frozenset())
     try:
         reader.visit(tree)
     except RecursionError:
         return []
     return reader.items
+
+
+def module_names(text: str | None) -> frozenset[str]:
+    """The names a module binds at its top level by assignment or import (``skip = _Skip()``,
+    ``from ._impl import skip``): a function whose ``def`` is gone but whose name is bound so is
+    still there for its users."""
+    try:
+        tree = ast.parse(text or "")
+    except (SyntaxError, ValueError, RecursionError, MemoryError):
+        return frozenset()
+    names = {target for statement in tree.body for target, _ in _assignments(statement)}
+    names |= {(alias.asname or alias.name).split(".")[0] for statement in tree.body
+              if isinstance(statement, (ast.Import, ast.ImportFrom)) for alias in statement.names}
+    return frozenset(names)
 
 
 def imported_names(text: str) -> frozenset[str]:

@@ -48,8 +48,9 @@ MAX_CONCEPTUAL_PAGES = 3  # an added name belongs on the few pages that document
 MIN_NAMES = 4  # specific changed names a page must speak of to be planned on them alone
 PAGE_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".rest", ".txt", ".adoc", ".asciidoc")
 
-_RELEASE_PAGE = re.compile(r"(?i)(^|/)[^/]*(change[-_]?log|changes|history|news|release[-_]?notes?|whats[-_]?new|"
-                           r"upgrading|migrat\w*)[^/]*$|(^|/)(changelog|changes|news|releases?)(\.d)?/")
+_RELEASE_PAGE = re.compile(r"(?i)(^|/)[^/]*(change[-_]?log|changes|histor(?:y|ical)|news|release[-_]?notes?|"
+                           r"whats[-_]?new|upgrading|migrat\w*|release-v?\d[\w.-]*)[^/]*$"
+                           r"|(^|/)(changelog|changes|news|releases?|announce\w*)(\.d)?/")
 _IDENTIFIER = re.compile(r"^(--?[A-Za-z]|[A-Z][A-Z0-9]*_[A-Z0-9_]+$|.*[_.:/]|.*[a-z][A-Z]|.*\(\)$|[A-Z]\w*[A-Z])")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _RST_CODE_START = re.compile(r"(::\s*$|^\s*\.\.\s+(code-block|code|sourcecode|option|envvar|confval|"

@@ -225,11 +225,46 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     if new is None:
         draft.open_points.append(f"{path}: describe {name} beside {sibling}; the code gives no help text for it")
         return lines
+    at = _after_description(lines, block) if block.kind == "directive" else block.end
     if block.kind in ("directive", "option") or (block.kind == "item" and is_rst(path)):
-        new = [""] + new if lines[block.end - 1].strip() else new
+        new = [""] + new if lines[at - 1].strip() else new
     draft.notes.append(f"{path}: added {_noun(block)} for {name} after the one on {sibling} "
                        "[rule: addition in the format of its neighbours]")
-    return lines[:block.end] + new + lines[block.end:]
+    return lines[:at] + new + lines[at:]
+
+
+def _after_description(lines: list[str], block: Block) -> int:
+    """Where a directive's block ends, its description included. A page may describe bodiless
+    directives by the paragraph under each (``.. envvar:: X``, a blank line, what X does, then the
+    next ``.. envvar::``): a new sibling goes after that paragraph, not between the two."""
+    if any(line.strip() for line in lines[block.start + 1:block.end]):
+        return block.end
+    head = re.match(r"\s*\.\.\s+[\w:-]+::", lines[block.start])
+    if head is None:
+        return block.end
+
+    def paragraph(i: int, step: int) -> tuple[int, int] | None:
+        """From line ``i`` (a blank next to the directive), walking by ``step``: the paragraph's
+        far end and the first non-blank line beyond it, if a paragraph comes first."""
+        while 0 <= i < len(lines) and not lines[i].strip():
+            i += step
+        if not 0 <= i < len(lines) or lines[i].lstrip().startswith(".."):
+            return None
+        while 0 <= i < len(lines) and lines[i].strip():
+            i += step
+        far = i
+        while 0 <= i < len(lines) and not lines[i].strip():
+            i += step
+        return far, i
+
+    def sibling_at(i: int) -> bool:
+        return 0 <= i < len(lines) and lines[i].startswith(head.group(0))
+
+    after = paragraph(block.end, 1)
+    before = paragraph(block.start - 1, -1)
+    if after and (sibling_at(after[1]) or (before and sibling_at(before[1]))):
+        return after[0]
+    return block.end
 
 
 _MODULE = re.compile(r"^\.\.\s+(?:py:)?(?:current)?module::\s*([\w.]+)\s*$")
