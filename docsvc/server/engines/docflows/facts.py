@@ -200,8 +200,9 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
                   notes: list[str] | None = None) -> list[Fact]:
     """Every fact of the change from ``base`` to ``head`` in a git mirror (``engines.git.Mirror``).
 
-    ``documented(path)`` says whether the docs document an infrastructure file itself (its facts
-    then count); ``notes`` collects what could not be read and why."""
+    ``documented(path)`` says whether the docs name a file by its path: an infrastructure file's
+    facts then count, and a named file renamed, deleted or changed is a fact of its own (kind
+    ``file``); ``notes`` collects what could not be read and why."""
     def text(commit: str, path: str) -> str | None:
         data = mirror.show(commit, path)
         if data is None or b"\0" in data[:8192]:
@@ -228,16 +229,16 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
     exported = frozenset(exports)
 
     facts: list[Fact] = []
-    moved_files: list[Fact] = []
+    named_files: list[Fact] = []
     for status, old_path, new_path in mirror.changed_files(base, head):
         if status in "RDM" and documented and documented(old_path):
-            moved_files.append(_file_fact(status, old_path, new_path))
+            named_files.append(_file_fact(status, old_path, new_path))
         if not speaks_to_users(new_path, documented):
             continue
         old = None if status == "A" else text(base, old_path)
         new = None if status == "D" else text(head, new_path)
         facts += facts_of_change(new_path, old, new, old_path=old_path, notes=notes, exported=exported)
-    return moved_files + [_still_named(mirror, head, f) if f.change == "removed" else
+    return named_files + [_still_named(mirror, head, f) if f.change == "removed" else
                           _importable(f, names_imported_by, exports) if f.kind == "symbol" and f.change == "added"
                           else f for f in _without_owned(_without_moves(facts))]
 
@@ -247,17 +248,17 @@ def _package_inits(paths: Iterable[str]) -> list[str]:
     found = []
     for path in paths:
         parts = path.split("/")
-        if parts[-1] != "__init__.py" or parts[0] in ("src", "lib") and len(parts) != 3 or \
-                parts[0] not in ("src", "lib") and len(parts) != 2:
-            continue
-        if is_imported(path) and not is_test_file(path) and not any(p.startswith("_") for p in parts[:-1]):
+        package = parts[1:] if parts[0] in ("src", "lib") else parts  # [name, "__init__.py"]
+        if len(package) == 2 and package[1] == "__init__.py" and not package[0].startswith("_") and \
+                is_imported(path) and not is_test_file(path):
             found.append(path)
     return found
 
 
 def _file_fact(status: str, old_path: str, new_path: str) -> Fact:
     """A file the docs name by its path (an included example, a linked script) that the pull
-    request renames or deletes: the reference must follow it, or go."""
+    request renames or deletes (the reference must follow it, or go) or changes (what the page
+    shows of it may be out of date)."""
     if status == "R":
         return Fact("file", "renamed", new_path, new_path, "git: file renamed", old=old_path)
     if status == "M":
