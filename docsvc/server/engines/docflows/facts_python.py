@@ -21,6 +21,7 @@ from __future__ import annotations
 
 import ast
 import re
+import warnings
 from typing import Iterator
 
 from .facts_model import Item
@@ -278,13 +279,23 @@ def _public_module(path: str) -> bool:
                                          for p in path.split("/"))
 
 
+def _parsed(text: str) -> ast.Module | None:
+    """The file's syntax tree; None when it does not parse. Quietly: a pull request's odd code
+    (``1abc``) is not the service's warning to print."""
+    with warnings.catch_warnings():
+        warnings.simplefilter("ignore", SyntaxWarning)
+        try:
+            return ast.parse(text)
+        except (SyntaxError, ValueError, RecursionError, MemoryError):
+            return None
+
+
 def python_items(text: str, path: str = "", exported: frozenset[str] = frozenset()) -> list[Item]:
     """Every item of one Python file; a file that does not parse gives none. ``exported``: the
     names public packages import from elsewhere (``pytest`` imports ``fixture`` from
     ``_pytest.fixtures``): in a private module, those are public too."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = _parsed(text)
+    if tree is None:
         return []
     public = _public_module(path)
     reader = _Reader(public, exported if not public and is_imported(path) else frozenset())
@@ -299,9 +310,8 @@ def module_names(text: str | None) -> frozenset[str]:
     """The names a module binds at its top level by assignment or import (``skip = _Skip()``,
     ``from ._impl import skip``): a function whose ``def`` is gone but whose name is bound so is
     still there for its users."""
-    try:
-        tree = ast.parse(text or "")
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = _parsed(text or "")
+    if tree is None:
         return frozenset()
     names = {target for statement in tree.body for target, _ in _assignments(statement)}
     names |= {(alias.asname or alias.name).split(".")[0] for statement in tree.body
@@ -312,9 +322,8 @@ def module_names(text: str | None) -> frozenset[str]:
 def imported_names(text: str) -> frozenset[str]:
     """The names a module (a package's ``__init__.py``) imports under their own name, so users can
     import them from there: ``from .core import name`` or ``from x import name as name``."""
-    try:
-        tree = ast.parse(text)
-    except (SyntaxError, ValueError, RecursionError, MemoryError):
+    tree = _parsed(text)
+    if tree is None:
         return frozenset()
     return frozenset(alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
                      for alias in node.names if alias.asname in (None, alias.name))
