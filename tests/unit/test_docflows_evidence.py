@@ -520,3 +520,16 @@ def test_a_new_class_is_named_so_that_its_autodoc_directive_resolves_from_the_pa
     # Pool is imported by the package the page documents; Handle only lives in app.api
     assert text == ("API\n===\n\n.. module:: app\n\n.. autoclass:: Client\n\n.. autoclass:: Session\n\n"
                     ".. autoclass:: Pool\n\n.. autoclass:: app.api.Handle\n\nEnd.\n")
+
+
+@pytest.mark.parametrize(("facts", "expected"), [
+    ([{"kind": "flag", "change": "added"}], "include"),
+    ([{"kind": "symbol", "change": "added"}, {"kind": "flag", "change": "default-changed"}], "skip"),
+    ([{"kind": "file", "change": "renamed"}, {"kind": "file", "change": "removed"}], "skip"),  # examples moved
+])
+def test_release_notes_are_suggested_for_what_users_type_or_set(facts, expected):
+    from types import SimpleNamespace
+
+    from docsvc.server.services.docflows import suggested_release_notes
+
+    assert suggested_release_notes(SimpleNamespace(data={"facts": facts})) == expected

@@ -274,9 +274,11 @@ def queue_entry(session: Session, item: Item, release_id: int, decision: dict):
 
 def suggested_release_notes(item: Item) -> str:
     """The service's own include/skip: include when the change adds, removes or renames something
-    users type or set; skip for changed defaults and internal symbols only."""
+    users type or set; skip for changed defaults, internal symbols and files the docs name (an
+    example renamed is no news) only."""
     facts = (item.data or {}).get("facts") or []
-    user_facing = [f for f in facts if f.get("kind") != "symbol" and f.get("change") in ("added", "removed", "renamed")]
+    user_facing = [f for f in facts if f.get("kind") not in ("symbol", "file")
+                   and f.get("change") in ("added", "removed", "renamed")]
     return "include" if user_facing else "skip"
 
 
