@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from docsvc.server.engines.docflows.changed_names import changed_names
-from docsvc.server.engines.docflows.facts import facts_between, facts_of_change
+from docsvc.server.engines.docflows.facts import Fact, facts_between, facts_of_change
 from docsvc.server.engines.docflows.facts_config import structured_items
 from docsvc.server.engines.docflows.planner import PageIndex, is_release_page, plan
 from docsvc.server.engines.docflows.writer import write
@@ -267,8 +267,26 @@ def test_a_rare_identifier_is_evidence_and_a_common_word_is_not():
                                         .replace('@click.option("--name")\n', "")))
     assert [p.path for p in result.pages] == ["docs/options.md"]  # --port, as code; never the changelog
     assert not any("changelog" in w["path"] for w in result.worth_a_look)
-    # "name" stands on most pages: at best worth a look, never planned or edited
+    # "name" stands on most pages: never planned or edited
     assert all("name" not in r for p in result.pages for r in p.reasons)
+
+
+def test_a_common_word_is_not_even_worth_a_look():
+    result, _ = planned([Fact("config", "removed", "name", "app/config.yaml", "yml keys")])
+    assert result.pages == [] and result.worth_a_look == []
+
+
+def test_worth_a_look_is_one_entry_a_page():
+    old = ('import click\n@click.option("--port", default=8080, help="Port.")\n'
+           '@click.option("--host", default="localhost", help="Host.")\n'
+           '@click.option("--workers", default=1, help="Workers.")\ndef main(): ...\n')
+    new = old.replace("def main()", '@click.option("--reload", is_flag=True, help="Reload.")\n'
+                                    '@click.option("--timeout", default=30, help="Timeout.")\ndef main()')
+    pages = {"docs/deploy.md": "# Deploy\n\nStart it with `--port` behind your proxy.\n",
+             **{k: v for k, v in PAGES.items() if k != "docs/options.md"}}
+    result, _ = planned(facts_of_change("app/cli.py", old, new), pages)
+    assert [w["path"] for w in result.worth_a_look] == ["docs/deploy.md"]
+    assert result.worth_a_look[0]["reason"].endswith("too few of its siblings documented here (and 1 more)")
 
 
 def test_a_parameter_is_evidence_only_where_the_page_also_speaks_of_its_function():

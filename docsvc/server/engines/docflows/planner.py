@@ -21,8 +21,9 @@ Beside the facts, the names on the code's changed lines (``changed_names``): a p
 of at least ``MIN_NAMES`` of them as code, each specific, is planned for review (related) and not
 edited, since no fact says what to write; with one fewer it is worth a look.
 
-A weaker match (the token in prose, a common token, a default whose old value is not beside it)
-is listed as "worth a look" with its reason, and is not edited. Changelog, news, release-notes,
+A weaker match (a specific token in prose, a default whose old value is not beside it, too few
+siblings) is listed as "worth a look" with its reason, one entry a page, and is not edited; a
+common word on a page is no match at all. Changelog, news, release-notes,
 history and upgrading pages are never planned: release notes have their own tool. When no page
 is affected the plan says "no documentation change needed", with a reason per fact.
 """
@@ -257,7 +258,7 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
     if not total_pages:  # without a count, every page any term reaches stands for the docs
         docs.total = max(20, len({p for f in facts for p in docs.pages(docs.term(f.name))}))
     pages: dict[str, PlannedPage] = {}
-    weak: dict[tuple[str, str], str] = {}
+    weak: dict[str, list[str]] = {}  # page -> why it is worth a look
     unaffected: list[str] = []
 
     def add(path: str, mode: str, confidence: float, reason: str, fact: Fact | None) -> None:
@@ -270,7 +271,9 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
             page.facts.append(fact)
 
     def look(path: str, reason: str) -> None:
-        weak.setdefault((path, reason), reason)
+        reasons = weak.setdefault(path, [])
+        if reason not in reasons:
+            reasons.append(reason)
 
     # A name renamed and re-defaulted in one pull request: the pages still say the old name.
     was = {f.name: f.old for f in facts if f.change == "renamed" and f.old}
@@ -289,11 +292,13 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
                 if is_release_page(path):
                     continue
                 reason = f"mentions {old} (line {ev.line}); the pull request {action} [{fact.rule}]"
-                if strong and (ev.as_code or path_of_file):
+                if not strong:
+                    continue  # a common word on a page is no sign, not even a weak one
+                if ev.as_code or path_of_file:
                     add(path, "direct", 0.9, reason, fact)
                     hits += 1
                 else:
-                    look(path, reason + (" — a common token" if not strong else " — in prose only"))
+                    look(path, reason + " — in prose only")
         elif fact.change == "changed" and fact.kind == "file":
             for path, ev in docs.pages(fact.name).items():
                 if not is_release_page(path):
@@ -311,11 +316,13 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
                 where = beside[0] if beside else ev.line
                 reason = (f"documents {name} (line {where}); its default changes {_short(old)} → "
                           f"{_short(plain(fact.new))} [{fact.rule}]")
-                if strong and ev.as_code and beside:
+                if not strong:
+                    continue
+                if ev.as_code and beside:
                     add(path, "direct", 0.8, reason, fact)
                     hits += 1
                 else:
-                    look(path, reason + (" — the old value is not beside it" if not beside else " — a common token"))
+                    look(path, reason + (" — the old value is not beside it" if not beside else " — in prose only"))
         elif fact.change == "help-changed":
             name = docs.term(fact.name)
             for path, ev in docs.about(fact, name).items():
@@ -332,7 +339,9 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
     _plan_by_names(names or {}, docs, pages, add, look)
     ordered = sorted(pages.values(), key=lambda p: (-p.confidence, p.path))
     planned = {p.path for p in ordered}
-    looks = [{"path": path, "reason": reason} for (path, _), reason in weak.items() if path not in planned]
+    # One entry a page, however many weak signs point at it: a list to read, not a log.
+    looks = [{"path": path, "reason": reasons[0] + (f" (and {len(reasons) - 1} more)" if len(reasons) > 1 else "")}
+             for path, reasons in weak.items() if path not in planned]
     return Plan(ordered, unaffected, looks)
 
 
