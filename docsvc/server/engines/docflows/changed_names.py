@@ -1,5 +1,6 @@
 """The names a pull request's code changes: identifiers on the lines its user-facing code files
-lose or gain, lines it only moved aside (``--flag``, ``ENV_VAR``, ``snake_case``, ``camelCase``, ``PascalCase``).
+lose or gain, lines it only moved left aside (``--flag``, ``ENV_VAR``, ``snake_case``, ``camelCase``,
+``PascalCase``).
 
 A second kind of evidence beside the facts: a release reworks behaviour the syntax tree does not
 show as an option or a setting (how ``default_map`` is read, what ``flag_value`` means), and the

@@ -74,12 +74,12 @@ def is_test_file(path: str) -> bool:
             is not None)
 
 
+_PYTHON_SUFFIXES = (".py", ".pyi")  # read by python_items, which also takes what packages export
 _BY_SUFFIX: dict[str, Callable[[str, str], list[Item]]] = {
-    ".py": python_items, ".pyi": python_items, ".js": javascript_items, ".mjs": javascript_items,
-    ".cjs": javascript_items, ".ts": javascript_items, ".tsx": javascript_items, ".jsx": javascript_items,
-    ".go": go_items,
+    ".js": javascript_items, ".mjs": javascript_items, ".cjs": javascript_items, ".ts": javascript_items,
+    ".tsx": javascript_items, ".jsx": javascript_items, ".go": go_items,
 }
-CODE_SUFFIXES = tuple(_BY_SUFFIX)
+CODE_SUFFIXES = _PYTHON_SUFFIXES + tuple(_BY_SUFFIX)
 
 
 def items_of(path: str, text: str | None, notes: list[str] | None = None,
@@ -89,7 +89,7 @@ def items_of(path: str, text: str | None, notes: list[str] | None = None,
         return []
     name = PurePosixPath(path).name
     suffix = PurePosixPath(path).suffix.lower()
-    if suffix in (".py", ".pyi"):
+    if suffix in _PYTHON_SUFFIXES:
         return python_items(text, path, exported)
     if suffix in _BY_SUFFIX:
         return _BY_SUFFIX[suffix](text, path)
@@ -111,7 +111,7 @@ def facts_of_change(path: str, old_text: str | None, new_text: str | None, old_p
     facts: list[Fact] = []
     removed = [before[k] for k in before if k not in after]
     added = [after[k] for k in after if k not in before]
-    if removed and PurePosixPath(path).suffix in (".py", ".pyi"):
+    if removed and PurePosixPath(path).suffix.lower() in _PYTHON_SUFFIXES:
         # A def replaced by an object or an import of the same name: still there, and its
         # parameters are no longer to be read from a signature.
         bound = module_names(new_text) & {i.name for i in removed if i.kind == "symbol"}
