@@ -4,9 +4,10 @@ OpenAPI operations and parameters, public functions, classes and their parameter
 defaults (``old → new``).
 
 Rule-based (Docflows' first stage; a language model may replace it later): every fact names the
-rule that found it. Python is read from its syntax tree (``facts_python``); JavaScript/TypeScript
-and Go by patterns (``facts_regex``); YAML, JSON, TOML, ``.env`` and OpenAPI as data
-(``facts_config``).
+rule that found it. Code is read from its syntax tree: Python with ``ast`` (``facts_python``),
+JavaScript/TypeScript (``facts_javascript``) and Go (``facts_go``) with tree-sitter grammars
+(``syntax``); YAML, JSON, TOML, ``.env`` and OpenAPI as data (``facts_config``). A code file that
+does not parse on either side gives no facts (and a note), rather than every item looking removed.
 
 Infrastructure is not documentation: CI workflows, tox/nox, pre-commit, packaging metadata
 (``pyproject.toml``, ``setup.cfg``, ``package.json``), requirements and lock files, Dockerfiles,
@@ -25,7 +26,8 @@ from typing import Callable, Iterable, Mapping
 from .facts_config import STRUCTURED_SUFFIXES, is_env_file, structured_items
 from .facts_model import Fact, Item, owner_of, token
 from .facts_python import imported_names, is_imported, module_names, python_items
-from .facts_regex import go_items, javascript_items
+from .facts_go import go_items
+from .facts_javascript import javascript_items
 
 __all__ = ["Fact", "Item", "facts_of_change", "facts_between", "items_of", "is_infrastructure", "is_test_file",
            "speaks_to_users", "CODE_SUFFIXES"]
@@ -75,16 +77,17 @@ def is_test_file(path: str) -> bool:
 
 
 _PYTHON_SUFFIXES = (".py", ".pyi")  # read by python_items, which also takes what packages export
-_BY_SUFFIX: dict[str, Callable[[str, str], list[Item]]] = {
-    ".js": javascript_items, ".mjs": javascript_items, ".cjs": javascript_items, ".ts": javascript_items,
-    ".tsx": javascript_items, ".jsx": javascript_items, ".go": go_items,
+_BY_SUFFIX: dict[str, Callable[[str, str], list[Item] | None]] = {
+    **dict.fromkeys((".js", ".mjs", ".cjs", ".jsx", ".ts", ".mts", ".cts", ".tsx"), javascript_items),
+    ".go": go_items,
 }
 CODE_SUFFIXES = _PYTHON_SUFFIXES + tuple(_BY_SUFFIX)
 
 
 def items_of(path: str, text: str | None, notes: list[str] | None = None,
-             exported: frozenset[str] = frozenset()) -> list[Item]:
-    """``exported``: names public Python packages import from other modules (``python_items``)."""
+             exported: frozenset[str] = frozenset()) -> list[Item] | None:
+    """What one version of a file offers; None for code that does not parse. ``exported``: names
+    public Python packages import from other modules (``python_items``)."""
     if not text:
         return []
     name = PurePosixPath(path).name
@@ -106,8 +109,14 @@ def facts_of_change(path: str, old_text: str | None, new_text: str | None, old_p
     """The facts of one changed file (``old_text`` None: added file; ``new_text`` None: deleted)."""
     if is_test_file(path):
         return []
-    before = _index(items_of(old_path or path, old_text, notes, exported))
-    after = _index(items_of(path, new_text, notes, exported))
+    old_items = items_of(old_path or path, old_text, notes, exported)
+    new_items = items_of(path, new_text, notes, exported)
+    if old_items is None or new_items is None:
+        if notes is not None:
+            notes.append(f"{path}: not read (its code does not parse {'before' if old_items is None else 'after'} "
+                         f"the change)")
+        return []
+    before, after = _index(old_items), _index(new_items)
     facts: list[Fact] = []
     removed = [before[k] for k in before if k not in after]
     added = [after[k] for k in after if k not in before]
@@ -172,6 +181,14 @@ def _words(name: str) -> set[str]:
     return {w.lower() for w in re.split(r"[^A-Za-z0-9]+|(?<=[a-z])(?=[A-Z])", name) if len(w) > 1}
 
 
+def _local(item: Item) -> str:
+    """An item's name without its owner's: ``f(x)`` → ``x``, ``Config.Check`` → ``Check`` (the
+    owner's name is shared by every sibling, no sign of a rename)."""
+    if item.owner and item.name.startswith(item.owner):
+        return item.name[len(item.owner):].strip(".()")
+    return item.name
+
+
 def _pair_renames(removed: list[Item], added: list[Item]) -> list[tuple[Item, Item]]:
     """A removal and an addition of the same kind are a rename when they share a signature (the
     help text), or when each is the only one of its kind (and owner) left, they stand on nearby
@@ -190,7 +207,7 @@ def _pair_renames(removed: list[Item], added: list[Item]) -> list[tuple[Item, It
         olds = [o for o in removed if (o.kind, _owner(o)) == (kind, owner) and o not in paired]
         news = [n for n in free if (n.kind, _owner(n)) == (kind, owner)]
         if len(olds) == 1 and len(news) == 1 and abs((olds[0].line or 0) - (news[0].line or 0)) <= 3 \
-                and _words(olds[0].name.split("(")[-1]) & _words(news[0].name.split("(")[-1]):
+                and _words(_local(olds[0])) & _words(_local(news[0])):
             pairs.append((olds[0], news[0]))
             free.remove(news[0])
     return pairs

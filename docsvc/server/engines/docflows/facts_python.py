@@ -290,19 +290,19 @@ def _parsed(text: str) -> ast.Module | None:
             return None
 
 
-def python_items(text: str, path: str = "", exported: frozenset[str] = frozenset()) -> list[Item]:
-    """Every item of one Python file; a file that does not parse gives none. ``exported``: the
+def python_items(text: str, path: str = "", exported: frozenset[str] = frozenset()) -> list[Item] | None:
+    """Every item of one Python file; None when it does not parse. ``exported``: the
     names public packages import from elsewhere (``pytest`` imports ``fixture`` from
     ``_pytest.fixtures``): in a private module, those are public too."""
     tree = _parsed(text)
     if tree is None:
-        return []
+        return None
     public = _public_module(path)
     reader = _Reader(public, exported if not public and is_imported(path) else frozenset())
     try:
         reader.visit(tree)
     except RecursionError:
-        return []
+        return None
     return reader.items
 
 

@@ -1,0 +1,203 @@
+"""What a Go file offers its users, read from its syntax tree (tree-sitter):
+
+- command-line flags: the standard ``flag`` package and pflag/cobra (``String``, ``StringVar``,
+  ``StringP``, ``StringVarP`` and every other type; ``Func``), urfave/cli flag literals
+  (``&cli.StringFlag{Name: "lang", Value: "en", EnvVars: []string{"APP_LANG"}}``);
+- environment variables (``os.Getenv``, ``os.LookupEnv``, ``viper.BindEnv``, struct tags
+  ``env:"X" envDefault:"y"``);
+- settings: fields of configuration structs by the name their file format gives them (``yaml:``,
+  ``toml:``, ``mapstructure:``, ``koanf:``, else ``json:``) with a ``default:`` tag, in structs named
+  like settings or tagged for a configuration format, and ``viper.SetDefault("key", value)``;
+- HTTP routes (``http.HandleFunc``, ``mux.Handle``, gin/echo/chi ``GET``/``Get``; Go 1.22 patterns
+  ``"GET /users/{id}"``);
+- exported functions, methods (``Type.Method``), types, constants and variables of packages users
+  import: not ``package main``, nothing under ``internal/``.
+"""
+
+from __future__ import annotations
+
+import re
+
+from . import syntax
+from .facts_model import Item
+from .facts_python import is_imported
+from .syntax import Node
+
+__all__ = ["go_items"]
+
+_FLAG = re.compile(r"(Bool|Int|Int8|Int16|Int32|Int64|Uint|Uint8|Uint16|Uint32|Uint64|Float32|Float64|String|"
+                   r"Duration|StringSlice|StringArray|IntSlice|Int32Slice|Int64Slice|UintSlice|Float64Slice|"
+                   r"BoolSlice|DurationSlice|StringToString|StringToInt|Count|IP|IPMask|IPNet|BytesHex|"
+                   r"BytesBase64|Text|Func|BoolFunc)(Var)?(P)?")
+_ROUTE = {"HandleFunc", "Handle", "GET", "POST", "PUT", "PATCH", "DELETE", "HEAD", "OPTIONS", "Any", "Get", "Post",
+          "Put", "Patch", "Delete", "Head", "Options"}
+_TAG = re.compile(r'(\w+):"((?:[^"\\]|\\.)*)"')
+_FORMAT_TAGS = ("yaml", "toml", "mapstructure", "koanf", "ini", "hcl")
+_SETTINGS_TYPE = re.compile(r"(Config|Configuration|Options|Settings|Opts|Conf)$")
+
+
+def go_items(text: str, path: str = "") -> list[Item] | None:
+    """Every item of one Go file; None when it does not parse."""
+    root = syntax.parse("go", text)
+    if root is None:
+        return None
+    package = next((syntax.text(c.named_children[0]) for c in root.named_children
+                    if c.type == "package_clause" and c.named_children), "")
+    reader = _Reader(package != "main" and "internal" not in path.split("/")[:-1] and is_imported(path))
+    for node in syntax.walk(root):
+        reader.read(node)
+    return reader.items
+
+
+def _exported(name: str) -> bool:
+    return name[:1].isupper()
+
+
+def _arguments(call: Node) -> list[Node]:
+    args = call.child_by_field_name("arguments")
+    return [a for a in args.named_children if a.type != "comment"] if args is not None else []
+
+
+def _keyed(literal: Node) -> dict[str, Node]:
+    """A composite literal's ``Key: value`` elements."""
+    body = literal.child_by_field_name("body")
+    found = {}
+    for element in body.named_children if body is not None else ():
+        if element.type == "keyed_element" and len(element.named_children) == 2:
+            key, value = element.named_children
+            found[syntax.text(key)] = value.named_children[0] if value.type == "literal_element" and \
+                value.named_children else value
+    return found
+
+
+def _strings(node: Node | None) -> list[str]:
+    """Every string literal in ``node`` (``[]string{"A", "B"}``, ``cli.EnvVars("A")``)."""
+    if node is None:
+        return []
+    return [s for n in syntax.walk(node) if (s := syntax.string(n)) is not None]
+
+
+def _tags(field: Node) -> dict[str, str]:
+    tag = field.child_by_field_name("tag")
+    return dict(_TAG.findall(syntax.string(tag) or "")) if tag is not None else {}
+
+
+class _Reader:
+    def __init__(self, public: bool) -> None:
+        self.items: list[Item] = []
+        self.public = public  # a package users import: its exported names are API
+
+    def add(self, kind: str, name: str, rule: str, default: Node | str | None, node: Node, help_text: str = "",
+            owner: str = "") -> None:
+        if isinstance(default, str):  # a struct tag's text
+            shown, key = default, repr(default)
+        else:
+            shown, key = syntax.value(default)
+        self.items.append(Item(kind, name, rule, shown, syntax.line(node), help_text, key, owner))
+
+    def read(self, node: Node) -> None:
+        kind = node.type
+        if kind == "call_expression":
+            self._call(node)
+        elif kind == "composite_literal":
+            self._flag_literal(node)
+        elif kind == "type_spec":
+            self._type(node)
+        elif self.public and kind in ("function_declaration", "method_declaration") and \
+                node.parent is not None and node.parent.type == "source_file":
+            self._function(node)
+        elif self.public and kind in ("const_spec", "var_spec") and node.parent is not None and \
+                node.parent.parent is not None and node.parent.parent.type == "source_file":
+            for name in node.children_by_field_name("name"):
+                if _exported(syntax.text(name)):
+                    self.add("symbol", syntax.text(name), f"go: exported {kind.split('_')[0]}", None, name)
+
+    def _call(self, call: Node) -> None:
+        function = call.child_by_field_name("function")
+        if function is None or function.type != "selector_expression":
+            return
+        name = syntax.text(function.child_by_field_name("field"))
+        target = syntax.text(function.child_by_field_name("operand"))
+        args = _arguments(call)
+        first = syntax.string(args[0]) if args else None
+        if (match := _FLAG.fullmatch(name)) and args:
+            self._flag(match, args, call)
+        elif target == "os" and name in ("Getenv", "LookupEnv") and first:
+            self.add("env", first, f"go: os.{name}", None, call)
+        elif name == "BindEnv" and len(args) > 1:
+            for env in (syntax.string(a) for a in args[1:]):
+                if env:
+                    self.add("env", env, "go: viper.BindEnv", None, call)
+        elif name == "SetDefault" and first and len(args) == 2:
+            self.add("config", first, "go: viper.SetDefault", args[1], call)
+        elif name in _ROUTE and first and len(args) >= 2:
+            method = "ANY" if name in ("HandleFunc", "Handle", "Any") else name.upper()
+            route = first
+            if re.fullmatch(r"[A-Z]+ /\S*", first):  # Go 1.22: "GET /users/{id}"
+                method, route = first.split(" ", 1)
+            if route.startswith("/"):
+                self.add("route", f"{method} {route}", "go: router registration", None, call)
+
+    def _flag(self, match: re.Match, args: list[Node], call: Node) -> None:
+        """``String(name, default, usage)``; ``Var`` takes a pointer first, ``P`` a shorthand
+        after the name; ``Func(name, usage, fn)`` has no default."""
+        if match.group(2):
+            args = args[1:]
+        if not args or (name := syntax.string(args[0])) is None or not re.fullmatch(r"[A-Za-z][\w.-]*", name):
+            return
+        rest = args[2:] if match.group(3) else args[1:]
+        if match.group(1) in ("Func", "BoolFunc"):
+            default, usage = None, rest[0] if rest else None
+        else:
+            default, usage = (rest[0] if rest else None), (rest[1] if len(rest) > 1 else None)
+        self.add("flag", f"--{name}", "go: flag/pflag definition", default, call, syntax.string(usage) or "")
+
+    def _flag_literal(self, literal: Node) -> None:
+        """``&cli.StringFlag{Name: "lang", Value: "en", Usage: "...", EnvVars: []string{"LANG"}}``."""
+        kind = syntax.text(literal.child_by_field_name("type"))
+        if not kind.endswith("Flag") or kind.endswith("[]"):
+            return
+        fields = _keyed(literal)
+        name = syntax.string(fields.get("Name"))
+        if not name:
+            return
+        self.add("flag", f"--{name}", f"go: {kind} literal", fields.get("Value"), literal,
+                 syntax.string(fields.get("Usage")) or "")
+        for env in _strings(fields.get("EnvVars") or fields.get("EnvVar") or fields.get("Sources")):
+            self.add("env", env, f"go: {kind} environment variable", None, literal)
+
+    def _type(self, spec: Node) -> None:
+        name = syntax.text(spec.child_by_field_name("name"))
+        body = spec.child_by_field_name("type")
+        top = spec.parent is not None and spec.parent.parent is not None and spec.parent.parent.type == "source_file"
+        if self.public and top and _exported(name):
+            self.add("symbol", name, "go: exported type", None, spec)
+        if body is None or body.type != "struct_type":
+            return
+        fields = [f for f in syntax.walk(body) if f.type == "field_declaration" and f.parent.parent == body]
+        tagged = [(f, _tags(f)) for f in fields]
+        settings = _SETTINGS_TYPE.search(name) is not None or any(set(t) & set(_FORMAT_TAGS) for _, t in tagged)
+        for field, tags in tagged:
+            if "env" in tags and (env := tags["env"].split(",")[0]):
+                self.add("env", env, f"go: env tag of struct {name}", tags.get("envDefault"), field, owner=name)
+            if not settings:
+                continue
+            for identifier in field.children_by_field_name("name"):
+                key = next((tags[t].split(",")[0] for t in _FORMAT_TAGS + ("json",) if t in tags), None)
+                if key == "-" or not (key or _exported(syntax.text(identifier))):
+                    continue
+                self.add("config", key or syntax.text(identifier), f"go: field of settings struct {name}",
+                         tags.get("default"), field, owner=name)
+
+    def _function(self, node: Node) -> None:
+        name = syntax.text(node.child_by_field_name("name"))
+        if not _exported(name):
+            return
+        if node.type == "method_declaration":
+            receiver = node.child_by_field_name("receiver")
+            owner = next((syntax.text(n) for n in syntax.walk(receiver) if n.type == "type_identifier"), "") \
+                if receiver is not None else ""
+            if _exported(owner):
+                self.add("symbol", f"{owner}.{name}", "go: exported method", None, node, owner=owner)
+        else:
+            self.add("symbol", name, "go: exported function", None, node)

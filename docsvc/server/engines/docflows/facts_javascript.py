@@ -1,0 +1,342 @@
+"""What a JavaScript or TypeScript file offers its users, read from its syntax tree (tree-sitter):
+
+- command-line options: commander and cac (``.option("-p, --port <n>", "help", 3000)``,
+  ``.requiredOption``, ``new Option(...).default(v)``, ``.argument("<file>")``), yargs
+  (``.option("port", {default, describe})``, ``.options({...})``, ``.positional``) and
+  ``util.parseArgs({options: {...}})``;
+- environment variables read (``process.env.X``, ``process.env["X"]``, destructured from
+  ``process.env`` with defaults, ``import.meta.env.X``, ``Deno.env.get("X")``), with the fallback
+  after ``||``/``??`` as the default;
+- settings: the members of an object of defaults (``const defaults = {timeout: 0}``), of exported
+  interfaces and types named like options (``interface ServerOptions``), and enum members;
+- web routes: express/koa/fastify/hono calls (``app.get("/x", handler)``, ``fastify.route({method,
+  url})``) and NestJS decorators (``@Controller("users")`` with ``@Get(":id")``);
+- exported functions, classes, constants, interfaces and types (``export``, ``export {a as b}``,
+  ``module.exports``), with the parameters and defaults of exported functions and constructors.
+
+A default is compared by its parsed value (``syntax.value``): a quote style is no change.
+"""
+
+from __future__ import annotations
+
+import re
+from pathlib import PurePosixPath
+
+from . import syntax
+from .facts_model import Item
+from .facts_python import is_imported
+from .syntax import Node
+
+__all__ = ["javascript_items"]
+
+_LANGUAGE = {".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx"}
+_HTTP = {"get", "post", "put", "patch", "delete", "options", "head", "all"}
+_NEST_ROUTES = {"Get", "Post", "Put", "Patch", "Delete", "Options", "Head", "All"}
+_ENV_OBJECTS = {"process.env", "import.meta.env", "Bun.env"}
+_DEFAULTS_NAME = re.compile(r"(?i)default")  # defaults, DEFAULT_OPTIONS, defaultConfig
+_OPTIONS_TYPE = re.compile(r"(Options|Config|Configuration|Settings|Opts|Props)$")
+_FUNCTIONS = ("function_declaration", "generator_function_declaration", "function_signature", "function_expression",
+              "arrow_function", "function")
+_CLASSES = ("class_declaration", "abstract_class_declaration", "class")
+_HELP_KEYS = ("describe", "description", "desc", "help")
+
+
+def javascript_items(text: str, path: str = "") -> list[Item] | None:
+    """Every item of one JavaScript/TypeScript file; None when it does not parse."""
+    root = syntax.parse(_LANGUAGE.get(PurePosixPath(path).suffix.lower(), "javascript"), text)
+    if root is None:
+        return None
+    reader = _Reader(is_imported(path))
+    for node in syntax.walk(root):
+        reader.read(node)
+    return reader.items
+
+
+def _arguments(call: Node) -> list[Node]:
+    args = call.child_by_field_name("arguments")
+    return [a for a in args.named_children if a.type != "comment"] if args is not None else []
+
+
+def _callee(call: Node) -> tuple[str, str]:
+    """(the called name, the text of what it is called on): ``app.get`` → ("get", "app")."""
+    function = call.child_by_field_name("function") or call.child_by_field_name("constructor")
+    if function is None:
+        return "", ""
+    if function.type == "member_expression":
+        return syntax.text(function.child_by_field_name("property")), syntax.text(function.child_by_field_name("object"))
+    return syntax.text(function), ""
+
+
+def _pairs(node: Node | None) -> dict[str, Node | None]:
+    """An object literal's keys and values (a shorthand ``{a}`` has no value node)."""
+    found: dict[str, Node | None] = {}
+    if node is None or node.type != "object":
+        return found
+    for child in node.named_children:
+        if child.type == "pair":
+            key = child.child_by_field_name("key")
+            name = syntax.string(key) if key is not None and key.type == "string" else syntax.text(key)
+            found[name] = child.child_by_field_name("value")
+        elif child.type == "shorthand_property_identifier":
+            found[syntax.text(child)] = None
+    return found
+
+
+def _help(pairs: dict[str, Node | None]) -> str:
+    return next((syntax.string(pairs[k]) or "" for k in _HELP_KEYS if k in pairs), "")
+
+
+class _Reader:
+    def __init__(self, public: bool) -> None:
+        self.items: list[Item] = []
+        self.public = public  # a module users may import: its exports are API
+
+    def add(self, kind: str, name: str, rule: str, default: Node | None, node: Node, help_text: str = "",
+            owner: str = "") -> None:
+        shown, key = syntax.value(default)
+        self.items.append(Item(kind, name, rule, shown, syntax.line(node), help_text, key, owner))
+
+    def read(self, node: Node) -> None:
+        kind = node.type
+        if kind == "call_expression":
+            self._call(node)
+        elif kind == "new_expression" and _callee(node)[0] == "Option":
+            self._commander_option(node)
+        elif kind in ("member_expression", "subscript_expression"):
+            self._env_access(node)
+        elif kind == "variable_declarator":
+            self._declarator(node)
+        elif kind == "export_statement" and self.public:
+            self._export(node)
+        elif kind == "assignment_expression" and self.public:
+            self._module_exports(node)
+        elif kind in _CLASSES:
+            self._controller(node)
+
+    # -- calls: options, routes, env lookups ------------------------------------------------------
+    def _call(self, call: Node) -> None:
+        name, target = _callee(call)
+        args = _arguments(call)
+        first = syntax.string(args[0]) if args else None
+        if name in ("option", "requiredOption") and first is not None:
+            if first.startswith("-"):
+                self._flag_spec(first, args[1:], call, "js: commander/cac .option()")
+            elif len(args) > 1 and args[1].type == "object":
+                pairs = _pairs(args[1])
+                self.add("flag", f"--{first}", "js: yargs .option()", pairs.get("default"), call, _help(pairs))
+        elif name == "options" and args and args[0].type == "object" and target:
+            for flag, spec in _pairs(args[0]).items():
+                pairs = _pairs(spec)
+                self.add("flag", f"--{flag}", "js: yargs .options()", pairs.get("default"), call, _help(pairs))
+        elif name == "positional" and first is not None and len(args) > 1:
+            pairs = _pairs(args[1])
+            self.add("argument", first, "js: yargs .positional()", pairs.get("default"), call, _help(pairs))
+        elif name == "argument" and first is not None and target:
+            argument = first.strip("<>[]. ")
+            if re.fullmatch(r"[\w-]+", argument):
+                self.add("argument", argument, "js: commander .argument()", args[2] if len(args) > 2 else None, call,
+                         syntax.string(args[1]) or "" if len(args) > 1 else "")
+        elif name == "parseArgs" and args:
+            for flag, spec in _pairs(_pairs(args[0]).get("options")).items():
+                pairs = _pairs(spec)
+                self.add("flag", f"--{flag}", "js: util.parseArgs options", pairs.get("default"), call)
+        elif name in _HTTP and first is not None and first.startswith("/") and len(args) >= 2 and target:
+            self.add("route", f"{name.upper()} {first}", "js: express-style route", None, call)
+        elif name == "route" and args and args[0].type == "object":
+            pairs = _pairs(args[0])
+            url = syntax.string(pairs.get("url") or pairs.get("path"))
+            method = syntax.string(pairs.get("method"))
+            if url and url.startswith("/") and method:
+                self.add("route", f"{method.upper()} {url}", "js: fastify .route()", None, call)
+        elif name == "get" and target == "Deno.env" and first:
+            self.add("env", first, "js: Deno.env.get", None, call)
+
+    def _flag_spec(self, spec: str, rest: list[Node | None], node: Node, rule: str) -> None:
+        """``"-p, --port <n>"`` and what follows it: help text, then a default (commander takes a
+        parser function before the default; cac an object with ``default``)."""
+        longs = re.findall(r"--[A-Za-z][\w-]*", spec) or re.findall(r"(?<![\w-])-[A-Za-z]\b", spec)
+        if not longs:
+            return
+        help_text = syntax.string(rest[0]) or "" if rest else ""
+        default = rest[1] if len(rest) > 1 else None
+        if default is not None and default.type in _FUNCTIONS + ("identifier",) and len(rest) > 2:
+            default = rest[2]  # .option(flags, help, parseInt, 3)
+        elif default is not None and default.type in _FUNCTIONS:
+            default = None
+        elif default is not None and default.type == "object":
+            default = _pairs(default).get("default")
+        self.add("flag", longs[0], rule, default, node, help_text)
+
+    def _commander_option(self, new: Node) -> None:
+        args = _arguments(new)
+        spec = syntax.string(args[0]) if args else None
+        if spec is None or not spec.startswith("-"):
+            return
+        default = None
+        parent = new.parent
+        while parent is not None and parent.type in ("member_expression", "call_expression", "parenthesized_expression"):
+            if parent.type == "call_expression" and _callee(parent)[0] == "default":
+                default = (_arguments(parent) or [None])[0]
+            parent = parent.parent
+        rest = [args[1] if len(args) > 1 else None] + ([default] if default is not None else [])
+        self._flag_spec(spec, rest, new, "js: commander new Option()")
+
+    def _env_access(self, node: Node) -> None:
+        target = node.child_by_field_name("object")
+        if syntax.text(target) not in _ENV_OBJECTS:
+            return
+        if node.type == "member_expression":
+            name = syntax.text(node.child_by_field_name("property"))
+        else:
+            name = syntax.string(node.child_by_field_name("index")) or ""
+        if not re.fullmatch(r"[A-Za-z_][A-Za-z0-9_]*", name):
+            return
+        default = None
+        parent = node.parent
+        if parent is not None and parent.type == "binary_expression" and \
+                syntax.text(parent.child_by_field_name("operator")) in ("||", "??") and \
+                parent.child_by_field_name("left") == node:
+            default = parent.child_by_field_name("right")
+        self.add("env", name, f"js: {syntax.text(target)}", default, node)
+
+    def _declarator(self, node: Node) -> None:
+        name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+        if name is None or value is None:
+            return
+        if name.type == "object_pattern" and syntax.text(value) in _ENV_OBJECTS:
+            for part in name.named_children:  # const {PORT = 3000, HOST} = process.env
+                if part.type == "shorthand_property_identifier_pattern":
+                    self.add("env", syntax.text(part), "js: destructured from the environment", None, part)
+                elif part.type == "object_assignment_pattern":
+                    left = part.child_by_field_name("left")
+                    self.add("env", syntax.text(left), "js: destructured from the environment",
+                             part.child_by_field_name("right"), part)
+        elif name.type == "identifier" and value.type == "object" and _DEFAULTS_NAME.search(syntax.text(name)) \
+                and node.parent is not None and node.parent.parent is not None \
+                and node.parent.parent.type in ("program", "export_statement"):
+            self._settings(value, syntax.text(name))
+
+    def _settings(self, obj: Node, owner: str, depth: int = 0) -> None:
+        for key, value in _pairs(obj).items():
+            if not re.fullmatch(r"[A-Za-z_$][\w$-]*", key):
+                continue
+            nested = value is not None and value.type == "object"
+            self.add("config", key, f"js: member of defaults object {owner}", None if nested else value,
+                     value or obj, owner=owner)
+            if nested and depth < 2:
+                self._settings(value, f"{owner}.{key}", depth + 1)
+
+    # -- exports ------------------------------------------------------------------------------
+    def _export(self, node: Node) -> None:
+        for child in node.named_children:
+            if child.type == "ambient_declaration":
+                child = next((c for c in child.named_children), child)
+            self._exported(child)
+
+    def _exported(self, node: Node) -> None:
+        kind = node.type
+        name = syntax.text(node.child_by_field_name("name"))
+        if kind in _FUNCTIONS and name:
+            self.add("symbol", name, "js: exported function", None, node)
+            self._parameters(name, node)
+        elif kind in _CLASSES and name:
+            self.add("symbol", name, "js: exported class", None, node)
+            body = node.child_by_field_name("body")
+            for member in body.named_children if body is not None else ():
+                if member.type == "method_definition" and syntax.text(member.child_by_field_name("name")) == \
+                        "constructor":
+                    self._parameters(name, member)
+        elif kind in ("lexical_declaration", "variable_declaration"):
+            for declarator in node.named_children:
+                target = declarator.child_by_field_name("name")
+                if declarator.type == "variable_declarator" and target is not None and target.type == "identifier":
+                    self.add("symbol", syntax.text(target), "js: exported constant", None, declarator)
+                    value = declarator.child_by_field_name("value")
+                    if value is not None and value.type in _FUNCTIONS:
+                        self._parameters(syntax.text(target), value)
+        elif kind in ("interface_declaration", "type_alias_declaration") and name:
+            self.add("symbol", name, f"js: exported {kind.split('_')[0]}", None, node)
+            if _OPTIONS_TYPE.search(name):
+                body = node.child_by_field_name("body") or node.child_by_field_name("value")
+                for member in body.named_children if body is not None else ():
+                    if member.type == "property_signature":
+                        self.add("config", syntax.text(member.child_by_field_name("name")),
+                                 f"js: member of options type {name}", None, member, owner=name)
+        elif kind == "enum_declaration" and name:
+            self.add("symbol", name, "js: exported enum", None, node)
+            body = node.child_by_field_name("body")
+            for member in body.named_children if body is not None else ():
+                if member.type == "enum_assignment":
+                    self.add("enum", syntax.text(member.child_by_field_name("name")), f"js: member of enum {name}",
+                             member.child_by_field_name("value"), member, owner=name)
+                elif member.type == "property_identifier":
+                    self.add("enum", syntax.text(member), f"js: member of enum {name}", None, member, owner=name)
+        elif kind == "export_clause":
+            for specifier in node.named_children:
+                alias = specifier.child_by_field_name("alias") or specifier.child_by_field_name("name")
+                if specifier.type == "export_specifier" and syntax.text(alias) != "default":
+                    self.add("symbol", syntax.text(alias), "js: export { }", None, specifier)
+
+    def _module_exports(self, node: Node) -> None:
+        left, right = syntax.text(node.child_by_field_name("left")), node.child_by_field_name("right")
+        if left == "module.exports" and right is not None and right.type == "object":
+            for key in _pairs(right):
+                self.add("symbol", key, "js: module.exports", None, node)
+        elif match := re.fullmatch(r"(?:module\.)?exports\.([A-Za-z_$][\w$]*)", left):
+            self.add("symbol", match.group(1), "js: exports.name", None, node)
+
+    def _parameters(self, owner: str, function: Node) -> None:
+        parameters = function.child_by_field_name("parameters")
+        for parameter in parameters.named_children if parameters is not None else ():
+            pattern = parameter.child_by_field_name("pattern") if parameter.type.endswith("_parameter") else parameter
+            default = parameter.child_by_field_name("value") if parameter.type.endswith("_parameter") else None
+            if pattern is not None and pattern.type == "assignment_pattern":
+                pattern, default = pattern.child_by_field_name("left"), pattern.child_by_field_name("right")
+            if pattern is not None and pattern.type == "identifier":
+                self.add("parameter", f"{owner}({syntax.text(pattern)})", "js: exported signature", default,
+                         parameter, owner=owner)
+            elif pattern is not None and pattern.type == "object_pattern":  # f({timeout = 0} = {})
+                for part in pattern.named_children:
+                    if part.type == "object_assignment_pattern":
+                        self.add("parameter", f"{owner}({syntax.text(part.child_by_field_name('left'))})",
+                                 "js: exported signature (options object)", part.child_by_field_name("right"), part,
+                                 owner=owner)
+                    elif part.type == "shorthand_property_identifier_pattern":
+                        self.add("parameter", f"{owner}({syntax.text(part)})",
+                                 "js: exported signature (options object)", None, part, owner=owner)
+
+    # -- NestJS controllers ---------------------------------------------------------------------
+    def _controller(self, node: Node) -> None:
+        decorators = [c for c in node.children if c.type == "decorator"]
+        if node.parent is not None and node.parent.type == "export_statement":
+            decorators += [c for c in node.parent.children if c.type == "decorator"]
+        prefix = next((_decorator_path(d) for d in decorators if _decorator_name(d) == "Controller"), None)
+        if prefix is None:
+            return
+        pending: list[Node] = []
+        body = node.child_by_field_name("body")
+        for member in body.named_children if body is not None else ():
+            if member.type == "decorator":
+                pending.append(member)
+                continue
+            for decorator in pending + [c for c in member.children if c.type == "decorator"]:
+                if member.type == "method_definition" and _decorator_name(decorator) in _NEST_ROUTES:
+                    route = "/" + "/".join(p.strip("/") for p in (prefix, _decorator_path(decorator)) if p.strip("/"))
+                    self.add("route", f"{_decorator_name(decorator).upper()} {route}", "js: NestJS route decorator",
+                             None, member)
+            pending = []
+
+
+def _decorator_name(decorator: Node) -> str:
+    call = decorator.named_children[0] if decorator.named_children else None
+    if call is not None and call.type == "call_expression":
+        return _callee(call)[0]
+    return syntax.text(call)
+
+
+def _decorator_path(decorator: Node) -> str:
+    call = decorator.named_children[0] if decorator.named_children else None
+    if call is None or call.type != "call_expression":
+        return ""
+    args = _arguments(call)
+    return (syntax.string(args[0]) or "") if args else ""

@@ -1,0 +1,111 @@
+"""Syntax trees of JavaScript, TypeScript and Go from tree-sitter grammars (the PyPI wheels
+``tree-sitter-javascript``, ``tree-sitter-typescript``, ``tree-sitter-go``), for the facts readers
+of those languages: what a string, a call or an export *is* comes from the grammar, so a comment,
+a string that merely contains ``.option(`` or a reformatted call reads the same as the code means.
+
+A file whose tree has a syntax error is not read at all (``parse`` gives None): half a tree would
+make every item after the error look removed.
+"""
+
+from __future__ import annotations
+
+import ast
+from functools import cache
+from typing import Iterator
+
+from tree_sitter import Language, Node, Parser
+
+__all__ = ["Node", "parse", "text", "string", "walk", "line", "value"]
+
+MAX_DEPTH = 400  # deeper trees (generated or hostile code) are not walked
+
+
+@cache
+def _parser(language: str) -> Parser:
+    if language == "go":
+        import tree_sitter_go as grammar
+        return Parser(Language(grammar.language()))
+    if language in ("typescript", "tsx"):
+        import tree_sitter_typescript as grammar
+        return Parser(Language(grammar.language_tsx() if language == "tsx" else grammar.language_typescript()))
+    import tree_sitter_javascript as grammar  # also JSX
+    return Parser(Language(grammar.language()))
+
+
+def parse(language: str, source: str) -> Node | None:
+    """The root of ``source``'s tree in ``language`` (``javascript``, ``typescript``, ``tsx``,
+    ``go``); None when the text does not parse cleanly."""
+    tree = _parser(language).parse(source.encode("utf-8", "surrogatepass"))
+    root = tree.root_node
+    return None if root.has_error else root
+
+
+def text(node: Node | None) -> str:
+    return node.text.decode("utf-8", "replace") if node is not None and node.text is not None else ""
+
+
+def line(node: Node) -> int:
+    return node.start_point[0] + 1
+
+
+def string(node: Node | None) -> str | None:
+    """The value of a string literal without interpolation (JS ``'x'``, ``"x"``, a template with
+    no ``${}``; Go ``"x"`` or a raw string); None for anything else."""
+    if node is None:
+        return None
+    if node.type in ("string", "template_string", "raw_string_literal", "interpreted_string_literal"):
+        if any(child.type in ("template_substitution", "substitution") for child in node.named_children):
+            return None
+        body = text(node)[1:-1]
+        if node.type == "raw_string_literal" or "\\" not in body:
+            return body
+        return "".join(text(c) if c.type != "escape_sequence" else _unescape(text(c)) for c in _string_parts(node))
+    return None
+
+
+def _string_parts(node: Node) -> list[Node]:
+    return [c for c in node.children if c.type not in ('"', "'", "`")]
+
+
+def _unescape(sequence: str) -> str:
+    """One escape sequence's character (``\\n``, ``\\x62``, ``\\u00e9``); one Python does not know
+    (``\\u{1F600}``) stays as written."""
+    if len(sequence) == 2 and sequence[1] in "'\"`":
+        return sequence[1]
+    try:
+        return ast.literal_eval(f'"{sequence}"')
+    except (ValueError, SyntaxError):
+        return sequence
+
+
+def value(node: Node | None) -> tuple[str | None, str]:
+    """(what a person reads, what is compared) for a default: the compared form is the tree's
+    leaves with each string literal as its value, so a quote style or line break is no change."""
+    if node is None:
+        return None, ""
+    parts: list[str] = []
+    for leaf in _leaves(node):
+        literal = string(leaf)
+        parts.append(repr(literal) if literal is not None else text(leaf))
+    return " ".join(text(node).split()), " ".join(parts)
+
+
+def _leaves(node: Node) -> Iterator[Node]:
+    stack = [node]
+    while stack:
+        current = stack.pop()
+        if current.child_count == 0 or string(current) is not None:
+            if current.type not in (",", ";") and not current.type.endswith("comment"):
+                yield current
+            continue
+        stack.extend(reversed(current.children))
+
+
+def walk(root: Node) -> Iterator[Node]:
+    """Every named node, parents before children, up to ``MAX_DEPTH`` deep."""
+    stack = [(root, 0)]
+    while stack:
+        node, depth = stack.pop()
+        yield node
+        if depth < MAX_DEPTH:
+            stack.extend((child, depth + 1) for child in reversed(node.named_children))
