@@ -178,3 +178,10 @@ def test_facts_between_two_commits_of_a_real_repository(tmp_path):
     facts = facts_between(mirror, base, head)
     assert {f.path for f in facts} == {"app/cli.py"}  # the renamed module keeps its symbols; tests give none
     assert "flag --docs-root renamed to --docs-dir" in [f.describe() for f in facts]
+
+
+def test_code_that_stops_parsing_gives_a_note_not_a_list_of_removals():
+    # (or syntax newer than the service's Python): every item would otherwise look removed
+    notes = []
+    assert facts_of_change("app/api.py", "def run(x=1): ...\nclass Job: ...\n", "def run(x=1:\n", notes=notes) == []
+    assert notes == ["app/api.py: not read (its code does not parse after the change)"]
