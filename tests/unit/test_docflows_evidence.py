@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from docsvc.server.engines.docflows.changed_names import changed_names
-from docsvc.server.engines.docflows.facts import Fact, facts_between, facts_of_change
+from docsvc.server.engines.docflows.facts import Fact, facts_between, facts_of_change, is_infrastructure
 from docsvc.server.engines.docflows.facts_config import structured_items
 from docsvc.server.engines.docflows.planner import PageIndex, is_release_page, plan
 from docsvc.server.engines.docflows.writer import write
@@ -165,6 +165,13 @@ def test_a_change_to_ci_and_packaging_only_gives_no_facts(repo):
     assert {f.path for f in facts} == {".github/workflows/ci.yml"}
 
 
+@pytest.mark.parametrize("path,infrastructure", [
+    ("www/mkdocs.yml", True), ("docs/conf.py", True), ("docs/.vitepress/config.ts", True),
+    ("website/docusaurus.config.ts", True), ("app/conf.py", False), ("mkdocs/config/base.py", False)])
+def test_the_docs_own_build_configuration_is_infrastructure(path, infrastructure):
+    assert is_infrastructure(path) is infrastructure
+
+
 def test_a_class_moved_to_a_private_module_is_not_a_removal(repo):
     remote, mirror = repo
     base = mirror_head(mirror)
@@ -214,6 +221,37 @@ def test_a_file_the_docs_include_follows_its_rename_and_its_deletion_is_pointed_
     draft = write(result, index.read)
     assert draft.files == {"docs/hello.md": pages["docs/hello.md"].replace("hello_py39", "hello_py310")}
     assert any(p.startswith("docs/bye.rst:4: examples/bye.py is still mentioned") for p in draft.open_points)
+
+
+def test_a_changed_workflow_or_test_counts_only_where_a_page_shows_its_content(repo):
+    remote, mirror = repo
+    base = mirror_head(mirror)
+    remote.commit({".github/workflows/ci.yml": "on:\n  push: {}\njobs:\n  test:\n    runs-on: ubuntu-24.04\n",
+                   "examples/hello.py": "print('hi')\n"}, "ci and an example")
+    mirror.fetch()
+    pages = {"docs/contributing.md": "# Contributing\n\nCI runs [our workflow](../.github/workflows/ci.yml).\n",
+             "docs/ci.rst": "CI\n==\n\n.. literalinclude:: ../.github/workflows/ci.yml\n",
+             "docs/hello.md": "# Hello\n\nSee [the example](../examples/hello.py).\n"}
+    index = PageIndex(pages)
+    facts = facts_between(mirror, base, mirror.head("main"), documented=lambda p: bool(index.find(p)))
+    assert "file .github/workflows/ci.yml changed" in {f.describe() for f in facts}
+    result = plan(facts, index.find, index.read, total_pages=len(index))
+    assert [p.path for p in result.pages] == ["docs/ci.rst"]  # the link still leads where it did
+
+
+def test_a_removed_name_another_file_still_reads_is_no_fact(repo):
+    remote, mirror = repo
+    remote.commit({"scripts/sponsors.py": 'import os\nTOKEN = os.environ.get("APP_TOKEN")\n',
+                   "app/auth.py": 'import os\ndef token():\n    return os.getenv("APP_TOKEN")\n',
+                   "app/legacy.py": 'import os\nMODE = os.getenv("APP_LEGACY_MODE")\n'}, "start")
+    base = mirror_head(mirror)
+    remote.commit({"scripts/sponsors.py": None, "app/legacy.py": None,
+                   "app/warn.py": 'MESSAGE = "APP_LEGACY_MODE is gone"\n'}, "drop the script")
+    mirror.fetch()
+    facts = facts_between(mirror, base, mirror.head("main"), documented=lambda p: p.startswith("scripts/"))
+    # APP_TOKEN is still read by the program; APP_LEGACY_MODE is only named (in a message)
+    assert sorted(f.describe() for f in facts if f.kind != "file") == [
+        "env APP_LEGACY_MODE removed from its definition, still named in the code (deprecated or moved)"]
 
 
 def test_private_modules_a_package_imports_from_are_its_api(repo):
@@ -312,6 +350,12 @@ def test_a_changelog_page_is_never_planned_even_when_it_is_the_only_mention():
 def test_release_and_history_pages_are_told_apart(path):
     assert is_release_page(path)
     assert not is_release_page(path.replace(path.rsplit("/", 2)[-2] + "/", "").rsplit("/", 1)[0] + "/usage.md")
+
+
+def test_blog_posts_and_dated_articles_are_history():
+    assert all(is_release_page(p) for p in ("www/docs/blog/posts/v2.md", "docs/_posts/tips.md",
+                                            "docs/articles/2023-06-28-goreleaser-v1.19.md"))
+    assert not any(is_release_page(p) for p in ("docs/blogging.md", "docs/posts-api.md", "docs/articles/setup.md"))
 
 
 def test_a_rename_with_a_new_default_updates_both_in_the_row():

@@ -11,7 +11,8 @@ does not parse on either side gives no facts (and a note), rather than every ite
 
 Infrastructure is not documentation: CI workflows, tox/nox, pre-commit, packaging metadata
 (``pyproject.toml``, ``setup.cfg``, ``package.json``), requirements and lock files, Dockerfiles,
-linter configuration and the like give no facts, unless the docs document that very file (a page
+linter configuration, the docs' own build configuration (``mkdocs.yml``, Sphinx's ``conf.py``) and
+the like give no facts, unless the docs document that very file (a page
 names its path), as the docs of a project whose product is a CI workflow do. Tests give none.
 """
 
@@ -35,7 +36,8 @@ __all__ = ["Fact", "Item", "facts_of_change", "facts_between", "items_of", "is_i
 MAX_FILE_BYTES = 2 << 20
 
 _INFRA = re.compile(r"""(?ix)
-    (^|/)\.(github|gitlab|circleci|buildkite|devcontainer|husky|vscode|idea)/
+    (^|/)\.(github|gitlab|circleci|buildkite|devcontainer|husky|vscode|idea|vitepress)/
+  | (^|/)docs?/(source/)?conf\.py$
   | (^|/)(requirements|ci|\.ci)/
   | (^|/)(
         \.gitlab-ci\.ya?ml | \.travis\.ya?ml | \.?appveyor\.ya?ml | \.?azure-pipelines[\w.-]*\.ya?ml | Jenkinsfile
@@ -49,6 +51,7 @@ _INFRA = re.compile(r"""(?ix)
       | (requirements|constraints|dev-requirements)[\w.-]*\.(txt|in) | environment\.ya?ml | \.packit\.ya?ml
       | conftest\.py | \.?goreleaser\.ya?ml | \.?golangci\.ya?ml | \.eslintrc[\w.]* | \.prettierrc[\w.]*
       | tsconfig[\w.-]*\.json | jest\.config\.[jt]s | babel\.config\.[jt]s | \.babelrc
+      | mkdocs\.ya?ml | docusaurus\.config\.[cm]?[jt]s
     )$
 """)
 
@@ -255,9 +258,19 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
         old = None if status == "A" else text(base, old_path)
         new = None if status == "D" else text(head, new_path)
         facts += facts_of_change(new_path, old, new, old_path=old_path, notes=notes, exported=exported)
-    return named_files + [_still_named(mirror, head, f) if f.change == "removed" else
-                          _importable(f, names_imported_by, exports) if f.kind == "symbol" and f.change == "added"
-                          else f for f in _without_owned(_without_moves(facts))]
+    @cache
+    def items_at_head(path: str) -> frozenset[tuple[str, str]]:
+        return frozenset((i.kind, i.name) for i in items_of(path, text(head, path), None, exported) or ())
+
+    kept: list[Fact] = []
+    for fact in _without_owned(_without_moves(facts)):
+        if fact.change == "removed":
+            fact = _still_named(mirror, head, fact, items_at_head, lambda p: speaks_to_users(p, documented))
+        elif fact.kind == "symbol" and fact.change == "added":
+            fact = _importable(fact, names_imported_by, exports)
+        if fact is not None:
+            kept.append(fact)
+    return named_files + kept
 
 
 def _package_inits(paths: Iterable[str]) -> list[str]:
@@ -279,7 +292,10 @@ def _file_fact(status: str, old_path: str, new_path: str) -> Fact:
     if status == "R":
         return Fact("file", "renamed", new_path, new_path, "git: file renamed", old=old_path)
     if status == "M":
-        return Fact("file", "changed", new_path, new_path, "git: file changed")
+        # A workflow or test a contributing page names is still where it says; only a page
+        # that shows its content needs another look.
+        tooling = is_infrastructure(new_path) or is_test_file(new_path)
+        return Fact("file", "changed", new_path, new_path, "git: file changed", tooling=tooling)
     return Fact("file", "removed", old_path, old_path, "git: file deleted")
 
 
@@ -306,13 +322,24 @@ def _importable(fact: Fact, names_imported_by: Callable[[str], frozenset[str] | 
 _CODE_GLOBS = tuple(f"*{suffix}" for suffix in CODE_SUFFIXES)
 
 
-def _still_named(mirror, head: str, fact: Fact) -> Fact:
-    """A removal is certain only when the name is gone from the code: one still named somewhere
-    (a deprecation shim, an alias, a move to a private module) is 'deprecated', which the Writer
-    points out but never deletes."""
+MAX_STILL_READ = 25  # files read to tell whether a removed name is still defined or read elsewhere
+
+
+def _still_named(mirror, head: str, fact: Fact, items_at: Callable[[str], frozenset[tuple[str, str]]],
+                 wanted: Callable[[str], bool]) -> Fact | None:
+    """A removal is certain only when the name is gone from the code. Where another file still
+    defines or reads it as the same kind of item (a deleted script's ``GITHUB_TOKEN`` that the
+    program itself reads), nothing was removed: no fact. Named some other way (a deprecation shim,
+    an alias, a move to a private module), it is 'deprecated', which the Writer points out but
+    never deletes."""
     word = token(fact.name)
-    if len(word) < 3 or not mirror.grep(head, word, _CODE_GLOBS):
+    if len(word) < 3:
         return fact
+    files = mirror.grep(head, word, _CODE_GLOBS)
+    if not files:
+        return fact
+    if any((fact.kind, fact.name) in items_at(path) for path in [p for p in files if wanted(p)][:MAX_STILL_READ]):
+        return None
     return Fact(fact.kind, "deprecated", fact.name, fact.path, fact.rule + "; still named in the code",
                 line=fact.line)
 

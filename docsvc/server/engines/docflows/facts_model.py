@@ -44,6 +44,7 @@ class Fact:
     note: str | None = None  # added: the help text found beside the definition
     siblings: tuple[str, ...] = ()  # added: other names of the same kind and owner, nearest in the code first
     importable: tuple[str, ...] = ()  # an added Python symbol: its file and each package __init__ that imports it
+    tooling: bool = False  # a file fact about a CI, build or test file: only a page showing its content is about it
 
     def describe(self) -> str:
         if self.change == "renamed":

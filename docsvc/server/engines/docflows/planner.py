@@ -51,7 +51,11 @@ PAGE_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".rest", ".txt", ".adoc", "
 
 _RELEASE_PAGE = re.compile(r"(?i)(^|/)[^/]*(change[-_]?log|changes|histor(?:y|ical)|news|release[-_]?notes?|"
                            r"whats[-_]?new|upgrading|migrat\w*|release-v?\d[\w.-]*)[^/]*$"
-                           r"|(^|/)(changelog|changes|news|releases?|announce\w*)(\.d)?/")
+                           r"|(^|/)(changelog|changes|news|releases?|announce\w*|blog|_?posts)(\.d)?/"
+                           r"|(^|/)[^/]*\d{4}-\d\d-\d\d[^/]*$")  # a blog post, a dated article: history
+# A page that shows a file's content rather than naming it: Sphinx and MyST includes, FastAPI's
+# {* file *}, pymdownx snippets, Jinja includes, an image, MDX raw imports, a fence's file=.
+_EMBED = re.compile(r"literalinclude|\binclude::|\{\*|--8<--|\{%\s*include|!\[[^\]]*\]\(|raw-loader|\bfile=")
 _IDENTIFIER = re.compile(r"^(--?[A-Za-z]|[A-Z][A-Z0-9]*_[A-Z0-9_]+$|.*[_.:/]|.*[a-z][A-Z]|.*\(\)$|[A-Z]\w*[A-Z])")
 _FENCE = re.compile(r"^\s*(```|~~~)")
 _RST_CODE_START = re.compile(r"(::\s*$|^\s*\.\.\s+(code-block|code|sourcecode|option|envvar|confval|"
@@ -301,10 +305,17 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
                     look(path, reason + " — in prose only")
         elif fact.change == "changed" and fact.kind == "file":
             for path, ev in docs.pages(fact.name).items():
-                if not is_release_page(path):
-                    add(path, "related", 0.5, f"shows or links {fact.name} (line {ev.line}), which the pull request "
-                                              f"changes [{fact.rule}]", None)
-                    hits += 1
+                if is_release_page(path):
+                    continue
+                if fact.tooling:
+                    lines = (read(path) or "").split("\n")
+                    shown = [n for n in ev.lines if _EMBED.search(lines[n - 1])]
+                    if not shown:
+                        continue
+                    ev = _Evidence(shown[0], ev.as_code, shown)
+                add(path, "related", 0.5, f"shows or links {fact.name} (line {ev.line}), which the pull request "
+                                          f"changes [{fact.rule}]", None)
+                hits += 1
         elif fact.change == "default-changed":
             name, old = docs.term(was.get(fact.name, fact.name)), plain(fact.old)
             strong = docs.specific(name)
