@@ -167,8 +167,9 @@ def test_a_change_to_ci_and_packaging_only_gives_no_facts(repo):
 
 @pytest.mark.parametrize("path,infrastructure", [
     ("www/mkdocs.yml", True), ("docs/conf.py", True), ("docs/.vitepress/config.ts", True),
-    ("website/docusaurus.config.ts", True), ("app/conf.py", False), ("mkdocs/config/base.py", False)])
-def test_the_docs_own_build_configuration_is_infrastructure(path, infrastructure):
+    ("website/docusaurus.config.ts", True), ("Taskfile.yml", True), ("www/htmltest.yml", True),
+    ("app/conf.py", False), ("mkdocs/config/base.py", False), ("internal/static/config.yaml", False)])
+def test_docs_builds_task_runners_and_link_checkers_are_infrastructure(path, infrastructure):
     assert is_infrastructure(path) is infrastructure
 
 
@@ -243,13 +244,15 @@ def test_a_removed_name_another_file_still_reads_is_no_fact(repo):
     remote, mirror = repo
     remote.commit({"scripts/sponsors.py": 'import os\nTOKEN = os.environ.get("APP_TOKEN")\n',
                    "app/auth.py": 'import os\ndef token():\n    return os.getenv("APP_TOKEN")\n',
+                   "app/hooks.py": 'def hook():\n    return load_env("APP_HOOK_URL")\n',
+                   "scripts/notify.py": 'import os\nURL = os.environ["APP_HOOK_URL"]\n',
                    "app/legacy.py": 'import os\nMODE = os.getenv("APP_LEGACY_MODE")\n'}, "start")
     base = mirror_head(mirror)
-    remote.commit({"scripts/sponsors.py": None, "app/legacy.py": None,
+    remote.commit({"scripts/sponsors.py": None, "app/legacy.py": None, "scripts/notify.py": None,
                    "app/warn.py": 'MESSAGE = "APP_LEGACY_MODE is gone"\n'}, "drop the script")
     mirror.fetch()
     facts = facts_between(mirror, base, mirror.head("main"), documented=lambda p: p.startswith("scripts/"))
-    # APP_TOKEN is still read by the program; APP_LEGACY_MODE is only named (in a message)
+    # APP_TOKEN and APP_HOOK_URL are still read by the program; APP_LEGACY_MODE is only named (in a message)
     assert sorted(f.describe() for f in facts if f.kind != "file") == [
         "env APP_LEGACY_MODE removed from its definition, still named in the code (deprecated or moved)"]
 

@@ -11,8 +11,8 @@ does not parse on either side gives no facts (and a note), rather than every ite
 
 Infrastructure is not documentation: CI workflows, tox/nox, pre-commit, packaging metadata
 (``pyproject.toml``, ``setup.cfg``, ``package.json``), requirements and lock files, Dockerfiles,
-linter configuration, the docs' own build configuration (``mkdocs.yml``, Sphinx's ``conf.py``) and
-the like give no facts, unless the docs document that very file (a page
+linter and link-checker configuration, task runners (``Taskfile.yml``, ``justfile``), the docs' own
+build configuration (``mkdocs.yml``, Sphinx's ``conf.py``) and the like give no facts, unless the docs document that very file (a page
 names its path), as the docs of a project whose product is a CI workflow do. Tests give none.
 """
 
@@ -51,7 +51,9 @@ _INFRA = re.compile(r"""(?ix)
       | (requirements|constraints|dev-requirements)[\w.-]*\.(txt|in) | environment\.ya?ml | \.packit\.ya?ml
       | conftest\.py | \.?goreleaser\.ya?ml | \.?golangci\.ya?ml | \.eslintrc[\w.]* | \.prettierrc[\w.]*
       | tsconfig[\w.-]*\.json | jest\.config\.[jt]s | babel\.config\.[jt]s | \.babelrc
-      | mkdocs\.ya?ml | docusaurus\.config\.[cm]?[jt]s
+      | mkdocs\.ya?ml | docusaurus\.config\.[cm]?[jt]s | [Tt]askfile\.ya?ml | [Jj]ustfile | Rakefile | magefile\.go
+      | Earthfile | htmltest\.ya?ml | \.markdownlint[\w.-]* | lychee\.toml | \.vale\.ini | c?spell\.json | \.cspell\.json
+      | \.codespellrc | _?typos\.toml
     )$
 """)
 
@@ -259,13 +261,18 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
         new = None if status == "D" else text(head, new_path)
         facts += facts_of_change(new_path, old, new, old_path=old_path, notes=notes, exported=exported)
     @cache
+    def text_at_head(path: str) -> str | None:
+        return text(head, path)
+
+    @cache
     def items_at_head(path: str) -> frozenset[tuple[str, str]]:
-        return frozenset((i.kind, i.name) for i in items_of(path, text(head, path), None, exported) or ())
+        return frozenset((i.kind, i.name) for i in items_of(path, text_at_head(path), None, exported) or ())
 
     kept: list[Fact] = []
     for fact in _without_owned(_without_moves(facts)):
         if fact.change == "removed":
-            fact = _still_named(mirror, head, fact, items_at_head, lambda p: speaks_to_users(p, documented))
+            fact = _still_named(mirror, head, fact, items_at_head, text_at_head,
+                                lambda p: speaks_to_users(p, documented))
         elif fact.kind == "symbol" and fact.change == "added":
             fact = _importable(fact, names_imported_by, exports)
         if fact is not None:
@@ -326,22 +333,31 @@ MAX_STILL_READ = 25  # files read to tell whether a removed name is still define
 
 
 def _still_named(mirror, head: str, fact: Fact, items_at: Callable[[str], frozenset[tuple[str, str]]],
-                 wanted: Callable[[str], bool]) -> Fact | None:
+                 text_at: Callable[[str], str | None], wanted: Callable[[str], bool]) -> Fact | None:
     """A removal is certain only when the name is gone from the code. Where another file still
-    defines or reads it as the same kind of item (a deleted script's ``GITHUB_TOKEN`` that the
-    program itself reads), nothing was removed: no fact. Named some other way (a deprecation shim,
-    an alias, a move to a private module), it is 'deprecated', which the Writer points out but
-    never deletes."""
+    defines or reads it (a deleted script's ``GITHUB_TOKEN`` that the program itself reads),
+    nothing was removed: no fact. Named some other way (a deprecation shim, an alias, a move to a
+    private module), it is 'deprecated', which the Writer points out but never deletes."""
     word = token(fact.name)
     if len(word) < 3:
         return fact
     files = mirror.grep(head, word, _CODE_GLOBS)
     if not files:
         return fact
-    if any((fact.kind, fact.name) in items_at(path) for path in [p for p in files if wanted(p)][:MAX_STILL_READ]):
+    if any(_still_there(fact, path, items_at, text_at) for path in [p for p in files if wanted(p)][:MAX_STILL_READ]):
         return None
     return Fact(fact.kind, "deprecated", fact.name, fact.path, fact.rule + "; still named in the code",
                 line=fact.line)
+
+
+def _still_there(fact: Fact, path: str, items_at: Callable[[str], frozenset[tuple[str, str]]],
+                 text_at: Callable[[str], str | None]) -> bool:
+    """Whether ``path`` still has the fact's item: the same kind and name, or for an environment
+    variable its name as a whole string (``load_env("GITHUB_TOKEN")``: only reading or setting
+    a variable quotes its name alone)."""
+    if (fact.kind, fact.name) in items_at(path):
+        return True
+    return fact.kind == "env" and re.search(rf"""["'`]{re.escape(fact.name)}["'`]""", text_at(path) or "") is not None
 
 
 def _without_owned(facts: list[Fact]) -> list[Fact]:
