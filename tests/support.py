@@ -326,14 +326,33 @@ def require_chromium() -> None:
         pytest.skip("chromium is not installed (scripts/setup-ci-tools installs it)")
 
 
+def docflow_project(svc: LocalService, root: Path, org: str, code: GitRemote,
+                    docs: dict[str, str]) -> Callable[..., subprocess.CompletedProcess]:
+    """A new organisation whose integration connects ``code`` to a docs remote holding ``docs``,
+    synced; returns ``cli(*args)``, the real CLI run where docsvc.yaml names the integration."""
+    key = svc.admin("init", "--org", org, "--admin-email", f"ada@{org.lower().replace(' ', '-')}.test")
+    docs_remote = GitRemote(root, "docs", docs)
+    integration = svc.admin("integrations", "add", "--org", org, "--name", "app", "--code-repo", str(code.bare),
+                            "--docs-repo", str(docs_remote.bare))
+    (root / "docsvc.yaml").write_text(f"integration_id: {integration}\n")
+    cli = lambda *a: run_cli(*a, key=key, base_url=svc.base_url, cwd=root)  # noqa: E731
+    assert cli("sync", "--integration-id", integration).returncode == 0
+    return cli
+
+
+def docflow(cli: Callable[..., subprocess.CompletedProcess], number: int, branch: str, title: str = "") -> dict:
+    """``docsvc docflow --json`` for pull request ``number`` on ``branch``: its result."""
+    made = cli("docflow", "--pr-number", str(number), "--pr-title", title or f"PR {number}", "--pr-body", "",
+               "--pr-author", "ana", "--pr-branch", branch, "--json")
+    assert made.returncode == 0, made.stderr
+    return json.loads(made.stdout)
+
+
 def new_suggestion(cli: Callable[..., subprocess.CompletedProcess], number: int,
                    branch: str = "rename-docs-root") -> str:
     """Trigger a Docflows suggestion for pull request ``number`` on ``branch`` with ``cli`` (a test's
     project, which runs docsvc where docsvc.yaml names the integration); returns its id."""
-    made = cli("docflow", "--pr-number", str(number), "--pr-title", f"PR {number}", "--pr-body", "",
-               "--pr-author", "ana", "--pr-branch", branch, "--json")
-    assert made.returncode == 0, made.stderr
-    return str(json.loads(made.stdout)["suggestion_id"])
+    return str(docflow(cli, number, branch)["suggestion_id"])
 
 
 @dataclass

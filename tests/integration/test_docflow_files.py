@@ -6,7 +6,7 @@ from __future__ import annotations
 
 import json
 
-from tests.support import GitRemote, run_cli
+from tests.support import GitRemote, docflow, docflow_project
 
 PAGES = {
     "docs/index.md": "# App\n\nStart with the [tutorial](tutorial.md).\n",
@@ -17,22 +17,12 @@ PAGES = {
 
 
 def test_a_renamed_example_is_followed_a_deleted_one_pointed_out_a_changed_one_reviewed(service, tmp_path):
-    key = service.admin("init", "--org", "Files", "--admin-email", "ada@files.test")
     code = GitRemote(tmp_path, "code", {"examples/hello_py39.py": "import sys\nprint('hello')\n",
                                         "examples/bye.py": "print('bye')\n", "examples/shout.py": "print('HEY')\n"})
     code.branch("py310", {"examples/hello_py39.py": None, "examples/hello_py310.py": "import sys\nprint('hello')\n",
                           "examples/bye.py": None, "examples/shout.py": "print('HEY!')\n"}, "Examples for 3.10")
-    docs = GitRemote(tmp_path, "docs", PAGES)
-    integration = service.admin("integrations", "add", "--org", "Files", "--name", "app", "--code-repo",
-                                str(code.bare), "--docs-repo", str(docs.bare))
-    (tmp_path / "docsvc.yaml").write_text(f"integration_id: {integration}\n")
-    cli = lambda *a: run_cli(*a, key=key, base_url=service.base_url, cwd=tmp_path)  # noqa: E731
-    assert cli("sync", "--integration-id", integration).returncode == 0
-
-    made = cli("docflow", "--pr-number", "3", "--pr-title", "Examples for 3.10",
-               "--pr-body", "", "--pr-author", "ana", "--pr-branch", "py310", "--json")
-    assert made.returncode == 0, made.stderr
-    result = json.loads(made.stdout)
+    cli = docflow_project(service, tmp_path, "Files", code, PAGES)
+    result = docflow(cli, 3, "py310", "Examples for 3.10")
     assert {f["text"] for f in result["facts"]} == {
         "file examples/hello_py39.py renamed to examples/hello_py310.py", "file examples/bye.py removed",
         "file examples/shout.py changed"}

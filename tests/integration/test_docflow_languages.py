@@ -4,11 +4,9 @@ edits the table row and list item that document them."""
 
 from __future__ import annotations
 
-import json
-
 import pytest
 
-from tests.support import GitRemote, run_cli
+from tests.support import GitRemote, docflow, docflow_project
 
 TS_OLD = """import { Command } from 'commander';
 // .option('--ghost', 'a comment is no option', 1)
@@ -63,20 +61,10 @@ CASES = {
 @pytest.mark.parametrize("language", sorted(CASES))
 def test_facts_from_syntax_trees_edit_the_rows_that_document_them(service, tmp_path, language):
     code_files, changed, pages, facts, lines = CASES[language]
-    key = service.admin("init", "--org", language, "--admin-email", f"ada@{language}.test")
     code = GitRemote(tmp_path, "code", code_files)
     code.branch("change", changed, "Change the defaults")
-    docs = GitRemote(tmp_path, "docs", pages)
-    integration = service.admin("integrations", "add", "--org", language, "--name", "app", "--code-repo",
-                                str(code.bare), "--docs-repo", str(docs.bare))
-    (tmp_path / "docsvc.yaml").write_text(f"integration_id: {integration}\n")
-    cli = lambda *a: run_cli(*a, key=key, base_url=service.base_url, cwd=tmp_path)  # noqa: E731
-    assert cli("sync", "--integration-id", integration).returncode == 0
-
-    made = cli("docflow", "--pr-number", "7", "--pr-title", "Change the defaults",
-               "--pr-body", "", "--pr-author", "ana", "--pr-branch", "change", "--json")
-    assert made.returncode == 0, made.stderr
-    result = json.loads(made.stdout)
+    cli = docflow_project(service, tmp_path, language, code, pages)
+    result = docflow(cli, 7, "change", "Change the defaults")
     assert {f["text"] for f in result["facts"]} == facts
     assert result["files"] == sorted(pages)
     diff = cli("items", "diff", "docflows", str(result["suggestion_id"])).stdout.splitlines()

@@ -82,18 +82,7 @@ def _tags(field: Node) -> dict[str, str]:
     return dict(_TAG.findall(syntax.string(tag) or "")) if tag is not None else {}
 
 
-class _Reader:
-    def __init__(self, public: bool) -> None:
-        self.items: list[Item] = []
-        self.public = public  # a package users import: its exported names are API
-
-    def add(self, kind: str, name: str, rule: str, default: Node | str | None, node: Node, help_text: str = "",
-            owner: str = "") -> None:
-        if isinstance(default, str):  # a struct tag's text
-            shown, key = default, repr(default)
-        else:
-            shown, key = syntax.value(default)
-        self.items.append(Item(kind, name, rule, shown, syntax.line(node), help_text, key, owner))
+class _Reader(syntax.Reader):
 
     def read(self, node: Node) -> None:
         kind = node.type

@@ -86,15 +86,7 @@ def _help(pairs: dict[str, Node | None]) -> str:
     return next((syntax.string(pairs[k]) or "" for k in _HELP_KEYS if k in pairs), "")
 
 
-class _Reader:
-    def __init__(self, public: bool) -> None:
-        self.items: list[Item] = []
-        self.public = public  # a module users may import: its exports are API
-
-    def add(self, kind: str, name: str, rule: str, default: Node | None, node: Node, help_text: str = "",
-            owner: str = "") -> None:
-        shown, key = syntax.value(default)
-        self.items.append(Item(kind, name, rule, shown, syntax.line(node), help_text, key, owner))
+class _Reader(syntax.Reader):
 
     def read(self, node: Node) -> None:
         kind = node.type

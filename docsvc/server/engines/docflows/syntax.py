@@ -15,7 +15,9 @@ from typing import Iterator
 
 from tree_sitter import Language, Node, Parser
 
-__all__ = ["Node", "parse", "text", "string", "walk", "line", "value"]
+from .facts_model import Item
+
+__all__ = ["Node", "Reader", "parse", "text", "string", "walk", "line", "value"]
 
 MAX_DEPTH = 400  # deeper trees (generated or hostile code) are not walked
 
@@ -109,3 +111,17 @@ def walk(root: Node) -> Iterator[Node]:
         yield node
         if depth < MAX_DEPTH:
             stack.extend((child, depth + 1) for child in reversed(node.named_children))
+
+
+class Reader:
+    """What a language's reader collects: items, each at its node's line, with a default read by
+    ``value`` (or given as text, as a Go struct tag gives it)."""
+
+    def __init__(self, public: bool) -> None:
+        self.items: list[Item] = []
+        self.public = public  # a module users may import: what it exports is API
+
+    def add(self, kind: str, name: str, rule: str, default: Node | str | None, node: Node, help_text: str = "",
+            owner: str = "") -> None:
+        shown, key = (default, repr(default)) if isinstance(default, str) else value(default)
+        self.items.append(Item(kind, name, rule, shown, line(node), help_text, key, owner))
