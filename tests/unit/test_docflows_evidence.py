@@ -246,15 +246,18 @@ def test_a_removed_name_another_file_still_reads_is_no_fact(repo):
                    "app/auth.py": 'import os\ndef token():\n    return os.getenv("APP_TOKEN")\n',
                    "app/hooks.py": 'def hook():\n    return load_env("APP_HOOK_URL")\n',
                    "scripts/notify.py": 'import os\nURL = os.environ["APP_HOOK_URL"]\n',
-                   "app/legacy.py": 'import os\nMODE = os.getenv("APP_LEGACY_MODE")\n'}, "start")
+                   "app/legacy.py": 'import os\nMODE = os.getenv("APP_LEGACY_MODE")\nNEW = os.getenv("APP_MODE")\n'},
+                  "start")
     base = mirror_head(mirror)
     remote.commit({"scripts/sponsors.py": None, "app/legacy.py": None, "scripts/notify.py": None,
-                   "app/warn.py": 'MESSAGE = "APP_LEGACY_MODE is gone"\n'}, "drop the script")
+                   "app/warn.py": 'MESSAGE = "APP_LEGACY_MODE is gone: set \'APP_MODE\' instead"\n'},
+                  "drop the script")
     mirror.fetch()
     facts = facts_between(mirror, base, mirror.head("main"), documented=lambda p: p.startswith("scripts/"))
-    # APP_TOKEN and APP_HOOK_URL are still read by the program; APP_LEGACY_MODE is only named (in a message)
+    # APP_TOKEN and APP_HOOK_URL are still read by the program; APP_LEGACY_MODE and APP_MODE are only named
     assert sorted(f.describe() for f in facts if f.kind != "file") == [
-        "env APP_LEGACY_MODE removed from its definition, still named in the code (deprecated or moved)"]
+        "env APP_LEGACY_MODE removed from its definition, still named in the code (deprecated or moved)",
+        "env APP_MODE removed from its definition, still named in the code (deprecated or moved)"]
 
 
 def test_private_modules_a_package_imports_from_are_its_api(repo):

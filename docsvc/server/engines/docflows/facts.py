@@ -353,11 +353,12 @@ def _still_named(mirror, head: str, fact: Fact, items_at: Callable[[str], frozen
 def _still_there(fact: Fact, path: str, items_at: Callable[[str], frozenset[tuple[str, str]]],
                  text_at: Callable[[str], str | None]) -> bool:
     """Whether ``path`` still has the fact's item: the same kind and name, or for an environment
-    variable its name as a whole string (``load_env("GITHUB_TOKEN")``: only reading or setting
-    a variable quotes its name alone)."""
+    variable its name as a string of its own (``load_env("GITHUB_TOKEN", ...)``: code that reads or
+    sets a variable quotes its name alone, where a message quotes it amid words: ``"set 'X' or"``)."""
     if (fact.kind, fact.name) in items_at(path):
         return True
-    return fact.kind == "env" and re.search(rf"""["'`]{re.escape(fact.name)}["'`]""", text_at(path) or "") is not None
+    literal = rf"""["'`]{re.escape(fact.name)}["'`]\s*(?:[,)\]}};:]|$)"""
+    return fact.kind == "env" and re.search(literal, text_at(path) or "", re.MULTILINE) is not None
 
 
 def _without_owned(facts: list[Fact]) -> list[Fact]:
