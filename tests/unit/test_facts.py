@@ -149,7 +149,8 @@ paths:
 
 
 @pytest.mark.parametrize("path", ["tests/test_cli.py", "pkg/server_test.go", "src/app.test.ts", "src/__tests__/a.js",
-                                  "test_something.py"])
+                                  "test_something.py", "src/node/__tests_dts__/glob.ts", "e2e/login.ts",
+                                  "src/__mocks__/fs.js"])
 def test_changes_to_tests_give_no_facts(path):
     assert facts_of_change(path, 'x = os.getenv("A")\n', 'x = os.getenv("B")\ny = os.getenv("C")\n') == []
 

@@ -36,8 +36,10 @@ __all__ = ["Fact", "Item", "facts_of_change", "facts_between", "items_of", "is_i
 MAX_FILE_BYTES = 2 << 20
 
 _INFRA = re.compile(r"""(?ix)
-    (^|/)\.(github|gitlab|circleci|buildkite|devcontainer|husky|vscode|idea|vitepress)/
+    (^|/)\.(github|gitlab|circleci|buildkite|devcontainer|husky|vscode|idea|vitepress|yarn|changeset)/
   | (^|/)docs?/(source/)?conf\.py$
+  | ^(website|www)/                                   # the docs site's own code and data
+  | (^|/)[._][\w-]*rc(\.(json|ya?ml|js|cjs|mjs|toml))?$  # a tool's run configuration: .babelrc, .oxlintrc.json
   | (^|/)(requirements|ci|\.ci)/
   | (^|/)(
         \.gitlab-ci\.ya?ml | \.travis\.ya?ml | \.?appveyor\.ya?ml | \.?azure-pipelines[\w.-]*\.ya?ml | Jenkinsfile
@@ -52,7 +54,8 @@ _INFRA = re.compile(r"""(?ix)
       | conftest\.py | \.?goreleaser\.ya?ml | \.?golangci\.ya?ml | \.eslintrc[\w.]* | \.prettierrc[\w.]*
       | tsconfig[\w.-]*\.json | jest\.config\.[jt]s | babel\.config\.[jt]s | \.babelrc
       | mkdocs\.ya?ml | docusaurus\.config\.[cm]?[jt]s | [Tt]askfile\.ya?ml | [Jj]ustfile | Rakefile | magefile\.go
-      | Earthfile | htmltest\.ya?ml | \.markdownlint[\w.-]* | lychee\.toml | \.vale\.ini | c?spell\.json | \.cspell\.json
+      | Earthfile | htmltest\.ya?ml | pnpm-workspace\.ya?ml | lerna\.json | nx\.json | turbo\.json | \.yarnrc\.yml
+      | netlify\.toml | vercel\.json | \.markdownlint[\w.-]* | lychee\.toml | \.vale\.ini | c?spell\.json | \.cspell\.json
       | \.codespellrc | _?typos\.toml
     )$
 """)
@@ -76,7 +79,8 @@ def is_test_file(path: str) -> bool:
     """Tests change no documented behaviour: their facts are left out."""
     parts = PurePosixPath(path).parts
     name = PurePosixPath(path).name
-    return (any(p in ("test", "tests", "__tests__", "testdata", "testing", "spec", "fixtures") for p in parts[:-1])
+    return (any(p in ("test", "tests", "testdata", "testing", "spec", "fixtures", "e2e", "__mocks__") or
+                re.fullmatch(r"__\w*tests?\w*__", p) for p in parts[:-1])
             or name.startswith("test_") or re.search(r"(_test\.go|\.test\.[jt]sx?|\.spec\.[jt]sx?|_test\.py)$", name)
             is not None)
 

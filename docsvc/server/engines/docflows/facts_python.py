@@ -262,7 +262,8 @@ def _assignments(statement: ast.stmt) -> Iterator[tuple[str, ast.AST | None]]:
 
 # Top-level folders of code users run or read but never import (``examples/``, ``docs_src/``):
 # its functions are no API.
-_NOT_IMPORTED = re.compile(r"(?i)(examples?|samples?|demos?|benchmarks?|bench|scripts|tools|docs?|documentation)"
+_NOT_IMPORTED = re.compile(r"(?i)(examples?|samples?|demos?|playgrounds?|sandbox(es)?|benchmarks?|bench|scripts|tools|docs?|"
+                           r"documentation)"
                            r"([-_.]\w+)?")
 
 
