@@ -384,6 +384,28 @@ def test_an_addition_goes_after_the_whole_sibling_row_in_its_format():
                           "| `--workers` | `4` | Worker processes. |"]
 
 
+def test_a_row_leaves_the_siblings_value_placeholder_and_fills_an_untitled_description_column():
+    page = ("# CLI\n\n| Options | |\n| --- | --- |\n| `--host [host]` | Specify hostname (`string`) |\n"
+            "| `-p, --port <port>` | Specify port (`number`) |\n")
+    old = "program.option('--host [host]', 'Specify hostname').option('-p, --port <port>', 'Specify port');\n"
+    new = old.replace(";", ".option('--open', 'Open the browser on start');")
+    result, index = planned(facts_of_change("src/cli.ts", old, new), {"docs/cli.md": page,
+                                                                      **{k: PAGES[k] for k in list(PAGES)[1:]}})
+    lines = write(result, index.read).files["docs/cli.md"].split("\n")
+    assert lines[6] == "| `--open` | Open the browser on start |"
+
+
+def test_a_list_of_bare_names_gets_the_bare_name_after_the_whole_nested_item():
+    page = "# Server\n\nExposed options:\n- bodyLimit\n- routerOptions\n  - caseSensitive\n  - maxParamLength\n\nEnd.\n"
+    old = "const defaults = { bodyLimit: 1048576, routerOptions: {} };\n"
+    new = old.replace("routerOptions: {}", "routerOptions: {}, handlerTimeout: 0")
+    result, index = planned(facts_of_change("lib/config.js", old, new), {"docs/server.md": page,
+                                                                         **{k: PAGES[k] for k in list(PAGES)[1:]}})
+    lines = write(result, index.read).files["docs/server.md"].split("\n")
+    assert lines[3:9] == ["- bodyLimit", "- routerOptions", "  - caseSensitive", "  - maxParamLength",
+                          "- handlerTimeout", ""]
+
+
 def test_an_addition_goes_after_a_whole_list_item_never_inside_it():
     page = """# Settings
 

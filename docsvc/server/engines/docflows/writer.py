@@ -378,11 +378,19 @@ def _list_item(model: str, sibling: str, name: str, description: str, default: s
     styled = _name_markup(sibling).search(model)
     opening, separator = (styled.group(1), styled.group(3) or " — ") if styled else ("", " — ")
     closing = opening[::-1]  # the marks close as they open: `name`, **name**, __`name`__
+    first, *rest = model.split("\n")
+    if styled and styled.end() <= len(first) and not first[styled.end():].strip() and \
+            all(_BARE_ITEM.fullmatch(r) for r in rest if r.strip()):
+        return prefix + opening + name + closing  # a list of bare names (nested ones too): the name alone
     if default and _DEFAULT_SAID.search(model):
         text = (description.rstrip(".") + ". " if description else "") + f"Default: `{default}`."
     else:
         text = description or f"defaults to `{default}`"
     return prefix + opening + name + closing + separator + text
+
+
+_BARE_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])\s+[`*_]*[\w.$-]+[`*_]*\s*")
+_PLACEHOLDER = re.compile(r"(?<=\S)[ =](?:<[^<>`|]*>|\[[^\[\]`|]*\])")
 
 
 def _cells(row: str) -> list[str]:
@@ -402,11 +410,12 @@ def _table_row(lines: list[str], index: int, sibling: str, name: str, descriptio
     for k, cell in enumerate(cells):
         title = header[k] if header and k < len(header) else ""
         if k == 0 or sibling in cell:
-            out.append(_word(sibling).sub(name, cell) if sibling in cell else name)
+            # the sibling's own value placeholder (`--host [host]`) is not the new option's
+            out.append(_PLACEHOLDER.sub("", _word(sibling).sub(name, cell), count=1) if sibling in cell else name)
         elif "default" in title:
             out.append(f"`{default}`" if default and "`" in cell else (default or "—"))
         elif any(word in title for word in ("description", "meaning", "help", "what", "purpose")) or \
-                (not header and k == len(cells) - 1):
+                (not title and k == len(cells) - 1):  # an untitled last column describes
             out.append(description)
         else:
             out.append("—")
