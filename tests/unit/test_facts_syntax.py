@@ -131,6 +131,14 @@ def test_code_that_does_not_parse_gives_no_facts_and_a_note():
     assert javascript_items("export function a() {\n", "src/m.js") is None
 
 
+def test_a_sliver_the_grammar_does_not_know_is_read_around():
+    # one line of syntax newer than the grammar amid a long file: the rest still reads
+    text = "".join(f"export function f{i}(a = {i}) {{ return a; }}\n" for i in range(60))
+    text += "export type * as Proxy from 'http-proxy-3'\n"
+    items = javascript_items(text, "src/index.ts")
+    assert items is not None and len([i for i in items if i.kind == "symbol"]) == 60
+
+
 def test_jsx_and_tsx_parse():
     assert names(javascript_items("export const App = () => <div className='x'>{1}</div>;\n", "src/App.jsx")) == [
         ("symbol", "App", None)]

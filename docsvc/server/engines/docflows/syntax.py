@@ -3,8 +3,10 @@
 of those languages: what a string, a call or an export *is* comes from the grammar, so a comment,
 a string that merely contains ``.option(`` or a reformatted call reads the same as the code means.
 
-A file whose tree has a syntax error is not read at all (``parse`` gives None): half a tree would
-make every item after the error look removed.
+A grammar lags the language now and then (``export type * as X from``, Go's ``new(expr)``): a
+tree whose errors cover a sliver of the file is read around them (the same construct stands in
+both versions, and what surrounds it reads the same). A file mostly in error is not read at all
+(``parse`` gives None): half a tree would make every item after the error look removed.
 """
 
 from __future__ import annotations
@@ -20,6 +22,7 @@ from .facts_model import Item
 __all__ = ["Node", "Reader", "parse", "text", "string", "walk", "line", "value"]
 
 MAX_DEPTH = 400  # deeper trees (generated or hostile code) are not walked
+MAX_ERROR_SHARE = 0.02  # of a file's bytes in syntax errors, beyond which it is not read
 
 
 @cache
@@ -37,9 +40,23 @@ def _parser(language: str) -> Parser:
 def parse(language: str, source: str) -> Node | None:
     """The root of ``source``'s tree in ``language`` (``javascript``, ``typescript``, ``tsx``,
     ``go``); None when the text does not parse cleanly."""
-    tree = _parser(language).parse(source.encode("utf-8", "surrogatepass"))
-    root = tree.root_node
-    return None if root.has_error else root
+    data = source.encode("utf-8", "surrogatepass")
+    root = _parser(language).parse(data).root_node
+    if not root.has_error:
+        return root
+    wrong = sum(max(n.end_byte - n.start_byte, 1) for n in _errors(root))
+    return root if wrong <= len(data) * MAX_ERROR_SHARE else None
+
+
+def _errors(root: Node) -> Iterator[Node]:
+    """The outermost error and missing nodes."""
+    stack = [root]
+    while stack:
+        node = stack.pop()
+        if node.type == "ERROR" or node.is_missing:
+            yield node
+        elif node.has_error:
+            stack.extend(node.children)
 
 
 def text(node: Node | None) -> str:
@@ -104,10 +121,13 @@ def _leaves(node: Node) -> Iterator[Node]:
 
 
 def walk(root: Node) -> Iterator[Node]:
-    """Every named node, parents before children, up to ``MAX_DEPTH`` deep."""
+    """Every named node, parents before children, up to ``MAX_DEPTH`` deep; nothing inside a
+    syntax error."""
     stack = [(root, 0)]
     while stack:
         node, depth = stack.pop()
+        if node.type == "ERROR":
+            continue
         yield node
         if depth < MAX_DEPTH:
             stack.extend((child, depth + 1) for child in reversed(node.named_children))
