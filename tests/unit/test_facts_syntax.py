@@ -82,6 +82,24 @@ export enum Level { Debug = "debug", Info = "info", Warn = "warn" }
         "config maxRedirects added", "config timeout default 0 → 1000", "config tls added", "enum Warn added"]
 
 
+def test_doc_comments_give_options_their_defaults_and_descriptions():
+    old = """export interface BuildOptions {
+  /**
+   * Directory to write the build to.
+   * @default 'dist'
+   */
+  outDir?: string
+}
+"""
+    new = old.replace("'dist'", '"build"').replace("  outDir?: string\n", "  outDir?: string\n"
+                                                   "  /** Remove the directory first. @see {@link emptyDir} */\n"
+                                                   "  emptyOutDir?: boolean\n")
+    facts = {f.describe(): f for f in facts_of_change("src/build.ts", old, new)}
+    assert sorted(facts) == ["config emptyOutDir added", "config outDir default 'dist' → \"build\""]
+    assert facts["config emptyOutDir added"].note == "Remove the directory first."
+    assert described("src/build.ts", old, old.replace("'dist'", "`dist`")) == []  # quotes are no change
+
+
 def test_exports_and_signatures():
     old = """
 export function connect(url, { retries = 3, secure } = {}) {}
@@ -173,6 +191,13 @@ def test_go_settings_structs_env_tags_and_exported_names():
     found = names(go_items(GO_CONFIG_OLD, "pkg/config/config.go"))
     assert ("env", "APP_TOKEN", None) in found and ("symbol", "Load", None) in found
     assert not any(name in ("secret", "helper", "Token") for _, name, _ in found)
+
+
+def test_go_settings_take_their_doc_comment_as_description():
+    old = "package config\n\ntype Options struct {\n\tPort int `yaml:\"port\"`\n}\n"
+    new = old.replace("}\n", "\t// How many requests run at once.\n\tWorkers int `yaml:\"workers\" default:\"4\"`\n}\n")
+    [added] = facts_of_change("pkg/config/options.go", old, new)
+    assert (added.describe(), added.note, added.new) == ("config workers added", "How many requests run at once.", "4")
 
 
 def test_go_urfave_cli_flags_viper_and_pflag_shorthands():

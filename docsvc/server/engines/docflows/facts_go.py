@@ -6,7 +6,8 @@
 - environment variables (``os.Getenv``, ``os.LookupEnv``, ``viper.BindEnv``, struct tags
   ``env:"X" envDefault:"y"``);
 - settings: fields of configuration structs by the name their file format gives them (``yaml:``,
-  ``toml:``, ``mapstructure:``, ``koanf:``, else ``json:``) with a ``default:`` tag, in structs named
+  ``toml:``, ``mapstructure:``, ``koanf:``, else ``json:``) with a ``default:`` tag and the field's
+  doc comment as its description, in structs named
   like settings or tagged for a configuration format, and ``viper.SetDefault("key", value)``;
 - HTTP routes (``http.HandleFunc``, ``mux.Handle``, gin/echo/chi ``GET``/``Get``; Go 1.22 patterns
   ``"GET /users/{id}"``);
@@ -176,7 +177,7 @@ class _Reader(syntax.Reader):
                 if key == "-" or not (key or _exported(syntax.text(identifier))):
                     continue
                 self.add("config", key or syntax.text(identifier), f"go: field of settings struct {name}",
-                         tags.get("default"), field, owner=name)
+                         tags.get("default"), field, syntax.doc_comment(field)[0], owner=name)
 
     def _function(self, node: Node) -> None:
         name = syntax.text(node.child_by_field_name("name"))

@@ -8,7 +8,8 @@
   ``process.env`` with defaults, ``import.meta.env.X``, ``Deno.env.get("X")``), with the fallback
   after ``||``/``??`` as the default;
 - settings: the members of an object of defaults (``const defaults = {timeout: 0}``), of exported
-  interfaces and types named like options (``interface ServerOptions``), and enum members;
+  interfaces and types named like options (``interface ServerOptions``, each with the description
+  and ``@default`` of its doc comment), and enum members;
 - web routes: express/koa/fastify/hono calls (``app.get("/x", handler)``, ``fastify.route({method,
   url})``) and NestJS decorators (``@Controller("users")`` with ``@Get(":id")``);
 - exported functions, classes, constants, interfaces and types (``export``, ``export {a as b}``,
@@ -252,8 +253,9 @@ class _Reader(syntax.Reader):
                 body = node.child_by_field_name("body") or node.child_by_field_name("value")
                 for member in body.named_children if body is not None else ():
                     if member.type == "property_signature":
+                        described, default = syntax.doc_comment(member)  # /** ... @default 'dist' */
                         self.add("config", syntax.text(member.child_by_field_name("name")),
-                                 f"js: member of options type {name}", None, member, owner=name)
+                                 f"js: member of options type {name}", default, member, described, owner=name)
         elif kind == "enum_declaration" and name:
             self.add("symbol", name, "js: exported enum", None, node)
             body = node.child_by_field_name("body")

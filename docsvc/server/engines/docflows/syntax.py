@@ -12,6 +12,7 @@ both versions, and what surrounds it reads the same). A file mostly in error is 
 from __future__ import annotations
 
 import ast
+import re
 from functools import cache
 from typing import Iterator
 
@@ -19,7 +20,7 @@ from tree_sitter import Language, Node, Parser
 
 from .facts_model import Item
 
-__all__ = ["Node", "Reader", "parse", "text", "string", "walk", "line", "value"]
+__all__ = ["Node", "Reader", "doc_comment", "parse", "text", "string", "walk", "line", "value"]
 
 MAX_DEPTH = 400  # deeper trees (generated or hostile code) are not walked
 MAX_ERROR_SHARE = 0.02  # of a file's bytes in syntax errors, beyond which it is not read
@@ -109,6 +110,33 @@ def value(node: Node | None) -> tuple[str | None, str]:
     return " ".join(text(node).split()), " ".join(parts)
 
 
+_BLOCK_TAG = re.compile(r"(?:^|(?<=\s))@(\w+)\b[ \t]*(.*)")  # not {@link x}: inline, part of the words
+
+
+def doc_comment(node: Node) -> tuple[str, str | None]:
+    """(the description, the ``@default`` value) of the comments right above ``node`` (JSDoc
+    ``/** ... */``, ``//`` lines; nothing when a blank line stands between)."""
+    comments: list[str] = []
+    below = node
+    current = node.prev_sibling
+    while current is not None and current.type == "comment" and below.start_point[0] - current.end_point[0] <= 1:
+        comments.insert(0, text(current))
+        below, current = current, current.prev_sibling
+    description: list[str] = []
+    default, described = None, True
+    for raw in "\n".join(comments).split("\n"):
+        line = re.sub(r"^\s*(/\*\*?|//+|\*/|\*)?\s?", "", raw).removesuffix("*/").strip()
+        tag = _BLOCK_TAG.search(line)
+        words = line[:tag.start()].strip() if tag else line
+        if words and described:
+            description.append(words)
+        if tag:
+            described = False  # after a block tag (@see, @example), no more description
+            if tag.group(1) in ("default", "defaultValue"):
+                default = tag.group(2).strip().strip("`") or default
+    return " ".join(description), default
+
+
 def _leaves(node: Node) -> Iterator[Node]:
     stack = [node]
     while stack:
@@ -143,5 +171,6 @@ class Reader:
 
     def add(self, kind: str, name: str, rule: str, default: Node | str | None, node: Node, help_text: str = "",
             owner: str = "") -> None:
-        shown, key = (default, repr(default)) if isinstance(default, str) else value(default)
+        # a default written as text (a struct tag, a doc comment's @default) compares without its quotes
+        shown, key = (default, repr(default.strip("\"'`"))) if isinstance(default, str) else value(default)
         self.items.append(Item(kind, name, rule, shown, line(node), help_text, key, owner))
