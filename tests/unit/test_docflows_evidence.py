@@ -374,6 +374,28 @@ def test_a_rename_with_a_new_default_updates_both_in_the_row():
     assert "| `--listen-port` | `9000` | Port to listen on. |" in draft.files["docs/options.md"].split("\n")
 
 
+def test_a_default_changes_on_the_line_that_says_it_in_the_options_own_section():
+    page = """# Build options
+
+## build.cssMinify
+
+- **Type:** `boolean | 'esbuild' | 'lightningcss'`
+- **Default:** the same as [`build.minify`](#build-minify) for client, `'esbuild'` for SSR
+
+Vite uses `esbuild` by default to minify CSS.
+
+## build.minify
+
+- **Type:** `boolean | 'terser' | 'esbuild'`
+- **Default:** `'esbuild'` for client build, `false` for SSR build
+"""
+    old = "export interface BuildOptions {\n  /**\n   * Minify.\n   * @default 'esbuild'\n   */\n  minify?: boolean\n}\n"
+    result, index = planned(facts_of_change("src/build.ts", old, old.replace("'esbuild'", "'oxc'")),
+                            {"docs/build.md": page, **{k: PAGES[k] for k in list(PAGES)[1:]}})
+    text = write(result, index.read).files["docs/build.md"]
+    assert text == page.replace("- **Default:** `'esbuild'` for client", "- **Default:** `'oxc'` for client")
+
+
 def test_an_addition_goes_after_the_whole_sibling_row_in_its_format():
     old = ('import click\n@click.option("--port", default=8080, help="Port.")\n'
            '@click.option("--host", default="localhost", help="Host.")\ndef main(): ...\n')

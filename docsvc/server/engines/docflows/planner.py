@@ -176,7 +176,7 @@ def _code_lines(lines: list[str]) -> set[int]:
     return out
 
 
-def _as_code(line: str, term: str) -> bool:
+def as_code(line: str, term: str) -> bool:
     """Whether the line speaks of ``term`` as code or option text."""
     escaped = re.escape(term)
     return bool(
@@ -201,7 +201,7 @@ def _evidence(text: str, term: str) -> _Evidence | None:
     if not found:
         return None
     code = _code_lines(lines)
-    coded = [n for n in found if n - 1 in code or _as_code(lines[n - 1], term)]
+    coded = [n for n in found if n - 1 in code or as_code(lines[n - 1], term)]
     return _Evidence(coded[0] if coded else found[0], bool(coded), found)
 
 

@@ -25,7 +25,7 @@ from pathlib import PurePosixPath
 from typing import Callable
 
 from .facts_model import Fact
-from .planner import Plan, mentions, plain, prose, spoken, token
+from .planner import Plan, as_code, mentions, plain, prose, spoken, token
 from .structure import Block, blocks, enclosing, is_rst
 
 __all__ = ["Draft", "write", "reword"]
@@ -120,13 +120,13 @@ def _redefault(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[st
     value = re.compile(rf"(?<![\w.]){re.escape(old)}(?![\w.])") if old else None
     changed = 0
     for n in mentions("\n".join(lines), name):
-        block = enclosing(found, n - 1)
-        span = range(block.start, block.end) if block else range(n - 1, min(len(lines), n + 2))
-        for i in span:
-            replaced = value.sub(new, lines[i]) if value and new is not None else lines[i]
-            if replaced != lines[i]:
-                lines[i], changed = replaced, changed + 1
-                break  # one value per mention
+        span = _default_span(found, lines, n - 1, name)
+        # the line that says the default, else one that does not list the allowed values (Type: a | b)
+        fitting = [i for i in span if value and new is not None and value.search(lines[i])]
+        fitting = [i for i in fitting if _SAYS_DEFAULT.search(lines[i])] or \
+            [i for i in fitting if not _SAYS_TYPE.search(lines[i])]
+        if fitting:
+            lines[fitting[0]], changed = value.sub(new, lines[fitting[0]]), changed + 1  # one value per mention
     if changed:
         draft.notes.append(f"{path}: default of {name} changed {old} → {new} ({changed} line(s)) "
                            "[rule: changed default, in the block that documents it]")
@@ -134,6 +134,37 @@ def _redefault(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[st
         draft.open_points.append(f"{path}: mentions {name}, but not its old default {old}: check whether "
                                  f"the page should say the new default {new}")
     return lines
+
+
+_SAYS_DEFAULT = re.compile(r"(?i)\bdefaults?\b")
+_SAYS_TYPE = re.compile(r"(?i)(^|[\s*_|:])types?\b[*_]*\s*:")
+# A heading that names one option as code: `build.minify`, ``--port``, ``retries`` in backticks
+_HEADING = re.compile(r"^\s*#{1,6}\s+(?:`([\w.$-]+)`|([\w$-]*[._$][\w.$-]*|[a-z]+[A-Z][\w$]*|--?[A-Za-z][\w-]*))\s*#*\s*$")
+SECTION_LINES = 10  # how far below a heading that names an option its default is looked for
+
+
+def _default_span(found: list[Block], lines: list[str], at: int, name: str) -> range:
+    """Where a mention's default is said: the row, item or directive holding it; under a heading
+    that names the option, the top of its section; else the line and the two after it. Nothing
+    for a mention in prose, or in a section a heading gives to another option (``build.cssMinify``
+    saying it defaults to what ``build.minify`` does)."""
+    heading = _HEADING.match(lines[at])
+    if heading:
+        title = heading.group(1) or heading.group(2)
+        return range(at + 1, min(len(lines), at + 1 + SECTION_LINES)) if _names(title, name) else range(0)
+    if not as_code(lines[at], name):
+        return range(0)
+    above = next((i for i in range(at - 1, -1, -1) if lines[i].lstrip().startswith("#")), None)
+    subject = _HEADING.match(lines[above]) if above is not None else None
+    if subject and not _names(subject.group(1) or subject.group(2), name):
+        return range(0)
+    block = enclosing(found, at)
+    return range(block.start, block.end) if block else range(at, min(len(lines), at + 3))
+
+
+def _names(title: str, name: str) -> bool:
+    """Whether a heading's code-like title is the option: ``build.minify`` names ``minify``."""
+    return title == name or title.endswith("." + name) or name.endswith("." + title)
 
 
 def _about(line: str, name: str) -> bool:
