@@ -384,6 +384,12 @@ def test_a_default_changes_on_the_line_that_says_it_in_the_options_own_section()
 
 Vite uses `esbuild` by default to minify CSS.
 
+## esbuild
+
+When [`build.minify`](#build-minify) is `true`, all minify optimizations apply.
+
+Set to `false` to disable esbuild transforms.
+
 ## build.minify
 
 - **Type:** `boolean | 'terser' | 'esbuild'`

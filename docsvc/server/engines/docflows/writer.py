@@ -145,9 +145,10 @@ SECTION_LINES = 10  # how far below a heading that names an option its default i
 
 def _default_span(found: list[Block], lines: list[str], at: int, name: str) -> range:
     """Where a mention's default is said: the row, item or directive holding it; under a heading
-    that names the option, the top of its section; else the line and the two after it. Nothing
-    for a mention in prose, or in a section a heading gives to another option (``build.cssMinify``
-    saying it defaults to what ``build.minify`` does)."""
+    that names the option, the top of its section; a definition that starts with the name, and
+    the two lines after it. Nothing for a mention in prose, amid a paragraph, or in a section a
+    heading gives to another option (``build.cssMinify`` saying it defaults to what
+    ``build.minify`` does)."""
     heading = _HEADING.match(lines[at])
     if heading:
         title = heading.group(1) or heading.group(2)
@@ -159,7 +160,12 @@ def _default_span(found: list[Block], lines: list[str], at: int, name: str) -> r
     if subject and not _names(subject.group(1) or subject.group(2), name):
         return range(0)
     block = enclosing(found, at)
-    return range(block.start, block.end) if block else range(at, min(len(lines), at + 3))
+    if block:
+        return range(block.start, block.end)
+    # outside a row, item or directive: a line that starts with the name (a definition's term,
+    # ``key: value``) and the two after it; a name amid a paragraph is not where its default is said
+    term = rf"^\s*[`*_]*(?:[\w$-]+\.)*{re.escape(name)}(?![\w-])"
+    return range(at, min(len(lines), at + 3)) if re.match(term, lines[at]) else range(0)
 
 
 def _names(title: str, name: str) -> bool:
