@@ -169,7 +169,9 @@ def test_a_change_to_ci_and_packaging_only_gives_no_facts(repo):
     ("www/mkdocs.yml", True), ("docs/conf.py", True), ("docs/.vitepress/config.ts", True),
     ("website/docusaurus.config.ts", True), ("Taskfile.yml", True), ("www/htmltest.yml", True),
     ("website/blog/authors.yml", True), ("packages/create-app/template/_oxlintrc.json", True), (".yarnrc.yml", True),
-    ("pnpm-workspace.yaml", True), ("netlify.toml", True), ("src/rc.js", False),
+    ("pnpm-workspace.yaml", True), ("netlify.toml", True), ("src/rc.js", False), ("vendor/github.com/x/y.go", True),
+    ("vendors/babel-code-frame.js", True), ("vitest.config.e2e.ts", True), ("puppeteer.config.cjs", True),
+    ("packages/vite/src/node/config.ts", False),
     ("app/conf.py", False), ("mkdocs/config/base.py", False), ("internal/static/config.yaml", False)])
 def test_docs_sites_task_runners_run_configurations_and_workspaces_are_infrastructure(path, infrastructure):
     assert is_infrastructure(path) is infrastructure

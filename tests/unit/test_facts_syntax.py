@@ -112,7 +112,7 @@ module.exports.legacy = 1;
 export function connect(url, { retries = 5, secure, proxy } = {}) {}
 export class Client { constructor(base, timeout = 60) {} }
 export const VERSION = '1.0';
-export { helper as publicHelper, other };
+export { helper as publicHelper, other, printer as "estree-json" };
 """
     assert described("src/index.js", old, new) == [
         "parameter Client(timeout) default 30 → 60", "parameter connect(proxy) added",

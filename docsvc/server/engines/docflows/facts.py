@@ -11,8 +11,9 @@ does not parse on either side gives no facts (and a note), rather than every ite
 
 Infrastructure is not documentation: CI workflows, tox/nox, pre-commit, packaging metadata
 (``pyproject.toml``, ``setup.cfg``, ``package.json``), requirements and lock files, Dockerfiles,
-linter and link-checker configuration, task runners (``Taskfile.yml``, ``justfile``), the docs' own
-build configuration (``mkdocs.yml``, Sphinx's ``conf.py``) and the like give no facts, unless the docs document that very file (a page
+linter and link-checker configuration, task runners (``Taskfile.yml``, ``justfile``), tools' own
+``*.config.js``, vendored code, the docs' own build configuration (``mkdocs.yml``, Sphinx's
+``conf.py``) and the like give no facts, unless the docs document that very file (a page
 names its path), as the docs of a project whose product is a CI workflow do. Tests give none.
 """
 
@@ -39,6 +40,8 @@ _INFRA = re.compile(r"""(?ix)
     (^|/)\.(github|gitlab|circleci|buildkite|devcontainer|husky|vscode|idea|vitepress|yarn|changeset)/
   | (^|/)docs?/(source/)?conf\.py$
   | ^(website|www)/                                   # the docs site's own code and data
+  | (^|/)(vendors?|third[-_]party|node_modules)/       # other people's code, kept here
+  | (^|/)[\w-]+\.config(\.[\w-]+)?\.[cm]?[jt]s$      # a tool's own config: vitest.config.e2e.ts
   | (^|/)[._][\w-]*rc(\.(json|ya?ml|js|cjs|mjs|toml))?$  # a tool's run configuration: .babelrc, .oxlintrc.json
   | (^|/)(requirements|ci|\.ci)/
   | (^|/)(

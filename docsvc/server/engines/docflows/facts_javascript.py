@@ -268,8 +268,10 @@ class _Reader(syntax.Reader):
         elif kind == "export_clause":
             for specifier in node.named_children:
                 alias = specifier.child_by_field_name("alias") or specifier.child_by_field_name("name")
-                if specifier.type == "export_specifier" and syntax.text(alias) != "default":
-                    self.add("symbol", syntax.text(alias), "js: export { }", None, specifier)
+                exported = syntax.string(alias) if alias is not None and alias.type == "string" else syntax.text(alias)
+                if specifier.type == "export_specifier" and exported != "default" and \
+                        re.fullmatch(r"[A-Za-z_$][\w$]*", exported or ""):  # not export {x as "estree-json"}
+                    self.add("symbol", exported, "js: export { }", None, specifier)
 
     def _module_exports(self, node: Node) -> None:
         left, right = syntax.text(node.child_by_field_name("left")), node.child_by_field_name("right")
