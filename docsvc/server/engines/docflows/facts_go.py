@@ -84,6 +84,7 @@ def _tags(field: Node) -> dict[str, str]:
 
 
 class _Reader(syntax.Reader):
+    """One file's items, node by node (``syntax.walk``): each kind of node tells what to look for."""
 
     def read(self, node: Node) -> None:
         kind = node.type

@@ -88,6 +88,7 @@ def _help(pairs: dict[str, Node | None]) -> str:
 
 
 class _Reader(syntax.Reader):
+    """One file's items, node by node (``syntax.walk``): each kind of node tells what to look for."""
 
     def read(self, node: Node) -> None:
         kind = node.type
@@ -115,12 +116,9 @@ class _Reader(syntax.Reader):
             if first.startswith("-"):
                 self._flag_spec(first, args[1:], call, "js: commander/cac .option()")
             elif len(args) > 1 and args[1].type == "object":
-                pairs = _pairs(args[1])
-                self.add("flag", f"--{first}", "js: yargs .option()", pairs.get("default"), call, _help(pairs))
+                self._named_flags({first: args[1]}, call, "js: yargs .option()")
         elif name == "options" and args and args[0].type == "object" and target:
-            for flag, spec in _pairs(args[0]).items():
-                pairs = _pairs(spec)
-                self.add("flag", f"--{flag}", "js: yargs .options()", pairs.get("default"), call, _help(pairs))
+            self._named_flags(_pairs(args[0]), call, "js: yargs .options()")
         elif name == "positional" and first is not None and len(args) > 1:
             pairs = _pairs(args[1])
             self.add("argument", first, "js: yargs .positional()", pairs.get("default"), call, _help(pairs))
@@ -130,9 +128,7 @@ class _Reader(syntax.Reader):
                 self.add("argument", argument, "js: commander .argument()", args[2] if len(args) > 2 else None, call,
                          syntax.string(args[1]) or "" if len(args) > 1 else "")
         elif name == "parseArgs" and args:
-            for flag, spec in _pairs(_pairs(args[0]).get("options")).items():
-                pairs = _pairs(spec)
-                self.add("flag", f"--{flag}", "js: util.parseArgs options", pairs.get("default"), call)
+            self._named_flags(_pairs(_pairs(args[0]).get("options")), call, "js: util.parseArgs options")
         elif name in _HTTP and first is not None and first.startswith("/") and len(args) >= 2 and target:
             self.add("route", f"{name.upper()} {first}", "js: express-style route", None, call)
         elif name == "route" and args and args[0].type == "object":
@@ -143,6 +139,14 @@ class _Reader(syntax.Reader):
                 self.add("route", f"{method.upper()} {url}", "js: fastify .route()", None, call)
         elif name == "get" and target == "Deno.env" and first:
             self.add("env", first, "js: Deno.env.get", None, call)
+
+    def _named_flags(self, specs: dict[str, Node | None], node: Node, rule: str) -> None:
+        """Options named without dashes, each with an object of its details (yargs, parseArgs):
+        ``{port: {default: 3000, describe: "..."}}`` is ``--port``."""
+        for flag, spec in specs.items():
+            if re.fullmatch(r"[A-Za-z][\w-]*", flag):
+                pairs = _pairs(spec)
+                self.add("flag", f"--{flag}", rule, pairs.get("default"), node, _help(pairs))
 
     def _flag_spec(self, spec: str, rest: list[Node | None], node: Node, rule: str) -> None:
         """``"-p, --port <n>"`` and what follows it: help text, then a default (commander takes a
