@@ -146,9 +146,9 @@ SECTION_LINES = 10  # how far below a heading that names an option its default i
 def _default_span(found: list[Block], lines: list[str], at: int, name: str) -> range:
     """Where a mention's default is said: the row, item or directive holding it; under a heading
     that names the option, the top of its section; a definition that starts with the name, and
-    the two lines after it. Nothing for a mention in prose, amid a paragraph, or in a section a
-    heading gives to another option (``build.cssMinify`` saying it defaults to what
-    ``build.minify`` does)."""
+    the two lines after it; a sentence that gives it its default. Nothing for a mention in
+    prose, amid a paragraph, or in a section a heading gives to another option
+    (``build.cssMinify`` saying it defaults to what ``build.minify`` does)."""
     heading = _HEADING.match(lines[at])
     if heading:
         title = heading.group(1) or heading.group(2)
@@ -163,9 +163,13 @@ def _default_span(found: list[Block], lines: list[str], at: int, name: str) -> r
     if block:
         return range(block.start, block.end)
     # outside a row, item or directive: a line that starts with the name (a definition's term,
-    # ``key: value``) and the two after it; a name amid a paragraph is not where its default is said
+    # ``key: value``) and the two after it; amid a paragraph, only a line that gives the name its
+    # default in the same clause ("`--max-conns` (default `100`)")
     term = rf"^\s*[`*_]*(?:[\w$-]+\.)*{re.escape(name)}(?![\w-])"
-    return range(at, min(len(lines), at + 3)) if re.match(term, lines[at]) else range(0)
+    if re.match(term, lines[at]):
+        return range(at, min(len(lines), at + 3))
+    beside = rf"(?<![\w-]){re.escape(name)}(?![\w-])[^.;]{{0,40}}?\bdefault"
+    return range(at, at + 1) if re.search(beside, lines[at], re.IGNORECASE) else range(0)
 
 
 def _names(title: str, name: str) -> bool:
