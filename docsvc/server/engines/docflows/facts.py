@@ -47,19 +47,18 @@ _INFRA = re.compile(r"""(?ix)
   | (^|/)(
         \.gitlab-ci\.ya?ml | \.travis\.ya?ml | \.?appveyor\.ya?ml | \.?azure-pipelines[\w.-]*\.ya?ml | Jenkinsfile
       | bitbucket-pipelines\.ya?ml | \.drone\.ya?ml | tox\.ini | noxfile\.py | \.pre-commit-[\w.-]+ | pyproject\.toml
-      | setup\.cfg | setup\.py | MANIFEST\.in | Makefile | GNUmakefile | \.coveragerc | \.?codecov\.ya?ml
-      | \.?readthedocs\.ya?ml | \.flake8 | mypy\.ini | pytest\.ini | \.pylintrc | \.?ruff\.toml | \.editorconfig
+      | setup\.cfg | setup\.py | MANIFEST\.in | Makefile | GNUmakefile | \.?codecov\.ya?ml
+      | \.?readthedocs\.ya?ml | \.flake8 | mypy\.ini | pytest\.ini | \.?ruff\.toml | \.editorconfig
       | \.git(ignore|attributes|modules) | \.mailmap | renovate\.json5? | \.?dependabot\.ya?ml | snapcraft\.ya?ml
       | Dockerfile[\w.-]* | \.dockerignore | docker-compose[\w.-]*\.ya?ml | compose\.ya?ml | package\.json
-      | package-lock\.json | npm-shrinkwrap\.json | yarn\.lock | pnpm-lock\.yaml | \.npmrc | \.nvmrc | poetry\.lock
+      | package-lock\.json | npm-shrinkwrap\.json | yarn\.lock | pnpm-lock\.yaml | poetry\.lock
       | Pipfile(\.lock)? | uv\.lock | pdm\.lock | \.python-version | go\.sum | Cargo\.lock | Gemfile\.lock
       | (requirements|constraints|dev-requirements)[\w.-]*\.(txt|in) | environment\.ya?ml | \.packit\.ya?ml
       | conftest\.py | \.?goreleaser\.ya?ml | \.?golangci\.ya?ml | \.eslintrc[\w.]* | \.prettierrc[\w.]*
-      | tsconfig[\w.-]*\.json | jest\.config\.[jt]s | babel\.config\.[jt]s | \.babelrc
-      | mkdocs\.ya?ml | docusaurus\.config\.[cm]?[jt]s | [Tt]askfile\.ya?ml | [Jj]ustfile | Rakefile | magefile\.go
-      | Earthfile | htmltest\.ya?ml | pnpm-workspace\.ya?ml | lerna\.json | nx\.json | turbo\.json | \.yarnrc\.yml
+      | tsconfig[\w.-]*\.json | mkdocs\.ya?ml | [Tt]askfile\.ya?ml | [Jj]ustfile | Rakefile | magefile\.go
+      | Earthfile | htmltest\.ya?ml | pnpm-workspace\.ya?ml | lerna\.json | nx\.json | turbo\.json
       | netlify\.toml | vercel\.json | \.markdownlint[\w.-]* | lychee\.toml | \.vale\.ini | c?spell\.json | \.cspell\.json
-      | \.codespellrc | _?typos\.toml
+      | _?typos\.toml
     )$
 """)
 
@@ -267,6 +266,7 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
         old = None if status == "A" else text(base, old_path)
         new = None if status == "D" else text(head, new_path)
         facts += facts_of_change(new_path, old, new, old_path=old_path, notes=notes, exported=exported)
+
     @cache
     def text_at_head(path: str) -> str | None:
         return text(head, path)

@@ -54,11 +54,6 @@ def _exported(name: str) -> bool:
     return name[:1].isupper()
 
 
-def _arguments(call: Node) -> list[Node]:
-    args = call.child_by_field_name("arguments")
-    return [a for a in args.named_children if a.type != "comment"] if args is not None else []
-
-
 def _keyed(literal: Node) -> dict[str, Node]:
     """A composite literal's ``Key: value`` elements."""
     body = literal.child_by_field_name("body")
@@ -109,7 +104,7 @@ class _Reader(syntax.Reader):
             return
         name = syntax.text(function.child_by_field_name("field"))
         target = syntax.text(function.child_by_field_name("operand"))
-        args = _arguments(call)
+        args = syntax.arguments(call)
         first = syntax.string(args[0]) if args else None
         if (match := _FLAG.fullmatch(name)) and args:
             self._flag(match, args, call)
@@ -165,7 +160,8 @@ class _Reader(syntax.Reader):
             self.add("symbol", name, "go: exported type", None, spec)
         if body is None or body.type != "struct_type":
             return
-        fields = [f for f in syntax.walk(body) if f.type == "field_declaration" and f.parent.parent == body]
+        fields = [f for declarations in body.named_children if declarations.type == "field_declaration_list"
+                  for f in declarations.named_children if f.type == "field_declaration"]
         tagged = [(f, _tags(f)) for f in fields]
         settings = _SETTINGS_TYPE.search(name) is not None or any(set(t) & set(_FORMAT_TAGS) for _, t in tagged)
         for field, tags in tagged:
@@ -173,8 +169,8 @@ class _Reader(syntax.Reader):
                 self.add("env", env, f"go: env tag of struct {name}", tags.get("envDefault"), field, owner=name)
             if not settings:
                 continue
+            key = next((tags[t].split(",")[0] for t in _FORMAT_TAGS + ("json",) if t in tags), None)
             for identifier in field.children_by_field_name("name"):
-                key = next((tags[t].split(",")[0] for t in _FORMAT_TAGS + ("json",) if t in tags), None)
                 if key == "-" or not (key or _exported(syntax.text(identifier))):
                     continue
                 self.add("config", key or syntax.text(identifier), f"go: field of settings struct {name}",

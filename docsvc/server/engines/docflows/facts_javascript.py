@@ -53,11 +53,6 @@ def javascript_items(text: str, path: str = "") -> list[Item] | None:
     return reader.items
 
 
-def _arguments(call: Node) -> list[Node]:
-    args = call.child_by_field_name("arguments")
-    return [a for a in args.named_children if a.type != "comment"] if args is not None else []
-
-
 def _callee(call: Node) -> tuple[str, str]:
     """(the called name, the text of what it is called on): ``app.get`` → ("get", "app")."""
     function = call.child_by_field_name("function") or call.child_by_field_name("constructor")
@@ -110,7 +105,7 @@ class _Reader(syntax.Reader):
     # -- calls: options, routes, env lookups ------------------------------------------------------
     def _call(self, call: Node) -> None:
         name, target = _callee(call)
-        args = _arguments(call)
+        args = syntax.arguments(call)
         first = syntax.string(args[0]) if args else None
         if name in ("option", "requiredOption") and first is not None:
             if first.startswith("-"):
@@ -165,7 +160,7 @@ class _Reader(syntax.Reader):
         self.add("flag", longs[0], rule, default, node, help_text)
 
     def _commander_option(self, new: Node) -> None:
-        args = _arguments(new)
+        args = syntax.arguments(new)
         spec = syntax.string(args[0]) if args else None
         if spec is None or not spec.startswith("-"):
             return
@@ -173,7 +168,7 @@ class _Reader(syntax.Reader):
         parent = new.parent
         while parent is not None and parent.type in ("member_expression", "call_expression", "parenthesized_expression"):
             if parent.type == "call_expression" and _callee(parent)[0] == "default":
-                default = (_arguments(parent) or [None])[0]
+                default = (syntax.arguments(parent) or [None])[0]
             parent = parent.parent
         rest = [args[1] if len(args) > 1 else None] + ([default] if default is not None else [])
         self._flag_spec(spec, rest, new, "js: commander new Option()")
@@ -338,5 +333,5 @@ def _decorator_path(decorator: Node) -> str:
     call = decorator.named_children[0] if decorator.named_children else None
     if call is None or call.type != "call_expression":
         return ""
-    args = _arguments(call)
+    args = syntax.arguments(call)
     return (syntax.string(args[0]) or "") if args else ""

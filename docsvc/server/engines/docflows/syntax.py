@@ -20,7 +20,7 @@ from tree_sitter import Language, Node, Parser
 
 from .facts_model import Item
 
-__all__ = ["Node", "Reader", "doc_comment", "parse", "text", "string", "walk", "line", "value"]
+__all__ = ["Node", "Reader", "arguments", "doc_comment", "parse", "text", "string", "walk", "line", "value"]
 
 MAX_DEPTH = 400  # deeper trees (generated or hostile code) are not walked
 MAX_ERROR_SHARE = 0.02  # of a file's bytes in syntax errors, beyond which it is not read
@@ -40,7 +40,7 @@ def _parser(language: str) -> Parser:
 
 def parse(language: str, source: str) -> Node | None:
     """The root of ``source``'s tree in ``language`` (``javascript``, ``typescript``, ``tsx``,
-    ``go``); None when the text does not parse cleanly."""
+    ``go``); None when syntax errors cover more than ``MAX_ERROR_SHARE`` of it."""
     data = source.encode("utf-8", "surrogatepass")
     root = _parser(language).parse(data).root_node
     if not root.has_error:
@@ -58,6 +58,12 @@ def _errors(root: Node) -> Iterator[Node]:
             yield node
         elif node.has_error:
             stack.extend(node.children)
+
+
+def arguments(call: Node) -> list[Node]:
+    """A call's arguments, comments between them left out (JavaScript and Go alike)."""
+    args = call.child_by_field_name("arguments")
+    return [a for a in args.named_children if a.type != "comment"] if args is not None else []
 
 
 def text(node: Node | None) -> str:

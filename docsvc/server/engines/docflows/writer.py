@@ -117,12 +117,12 @@ def _reword_help(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[
 def _redefault(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     name, old, new = spoken(fact.name, _said(lines)), plain(fact.old), plain(fact.new)
     found = blocks(path, "\n".join(lines))
-    value = re.compile(rf"(?<![\w.]){re.escape(old)}(?![\w.])") if old else None
+    value = re.compile(rf"(?<![\w.]){re.escape(old)}(?![\w.])") if old and new is not None else None
     changed = 0
-    for n in mentions("\n".join(lines), name):
+    for n in mentions("\n".join(lines), name) if value else ():
         span = _default_span(found, lines, n - 1, name)
         # the line that says the default, else one that does not list the allowed values (Type: a | b)
-        fitting = [i for i in span if value and new is not None and value.search(lines[i])]
+        fitting = [i for i in span if value.search(lines[i])]
         fitting = [i for i in fitting if _SAYS_DEFAULT.search(lines[i])] or \
             [i for i in fitting if not _SAYS_TYPE.search(lines[i])]
         if fitting:
@@ -138,8 +138,9 @@ def _redefault(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[st
 
 _SAYS_DEFAULT = re.compile(r"(?i)\bdefaults?\b")
 _SAYS_TYPE = re.compile(r"(?i)(^|[\s*_|:])types?\b[*_]*\s*:")
-# A heading that names one option as code: `build.minify`, ``--port``, ``retries`` in backticks
-_HEADING = re.compile(r"^\s*#{1,6}\s+(?:`([\w.$-]+)`|([\w$-]*[._$][\w.$-]*|[a-z]+[A-Z][\w$]*|--?[A-Za-z][\w-]*))\s*#*\s*$")
+# A heading's title that names one option as code: `build.minify`, ``--port``, ``retries`` in backticks
+_CODE_TITLE = re.compile(r"^\s*(?:#{1,6}\s+)?(?:`([\w.$-]+)`|([\w$-]*[._$][\w.$-]*|[a-z]+[A-Z][\w$]*|"
+                         r"--?[A-Za-z][\w-]*))\s*#*\s*$")
 SECTION_LINES = 10  # how far below a heading that names an option its default is looked for
 
 
@@ -149,15 +150,12 @@ def _default_span(found: list[Block], lines: list[str], at: int, name: str) -> r
     the two lines after it; a sentence that gives it its default. Nothing for a mention in
     prose, amid a paragraph, or in a section a heading gives to another option
     (``build.cssMinify`` saying it defaults to what ``build.minify`` does)."""
-    heading = _HEADING.match(lines[at])
-    if heading:
-        title = heading.group(1) or heading.group(2)
-        return range(at + 1, min(len(lines), at + 1 + SECTION_LINES)) if _names(title, name) else range(0)
-    if not as_code(lines[at], name):
-        return range(0)
-    above = next((i for i in range(at - 1, -1, -1) if lines[i].lstrip().startswith("#")), None)
-    subject = _HEADING.match(lines[above]) if above is not None else None
-    if subject and not _names(subject.group(1) or subject.group(2), name):
+    section = max((b for b in found if b.kind == "section" and at in b), key=lambda b: b.start, default=None)
+    subject = _CODE_TITLE.match(lines[section.start]) if section else None
+    title = subject and (subject.group(1) or subject.group(2))
+    if section and section.start == at:  # the mention is the heading
+        return range(at + 1, min(section.end, at + 1 + SECTION_LINES)) if title and _names(title, name) else range(0)
+    if not as_code(lines[at], name) or title and not _names(title, name):
         return range(0)
     block = enclosing(found, at)
     if block:
