@@ -596,9 +596,61 @@ Next section.
                                                                          **{k: PAGES[k] for k in list(PAGES)[1:]}})
     lines = write(result, index.read).files["docs/theme.md"].split("\n")
     # in the list that documents most of its siblings (not the later one with fewer), after its
-    # last item, marked up like the plainest sibling item
-    assert lines[4:8] == ["*   __`sticky_navigation`__{ #nav }: If True, the sidebar scrolls with the page.",
-                          "    Default: `True`.", "*   __`locale`__: Default: `en`.", ""]
+    # last item, marked up like the plainest sibling item, a blank line apart as its items are
+    assert lines[4:9] == ["*   __`sticky_navigation`__{ #nav }: If True, the sidebar scrolls with the page.",
+                          "    Default: `True`.", "", "*   __`locale`__: Default: `en`.", ""]
+
+
+THEMES_PAGE = """# Themes
+
+## mkdocs
+
+* `highlightjs`: Default: `true`.
+* `hljs_style`: Default: `github`.
+* `navigation_depth`: Default: `2`.
+
+## readthedocs
+
+* `highlightjs`: Default: `true`.
+* `hljs_style`: Default: `github`.
+* `navigation_depth`: Default: `4`.
+"""
+
+
+def test_an_addition_goes_after_the_sibling_it_follows_in_the_code_in_the_section_its_path_names():
+    old = "highlightjs: true\nhljs_style: github\n\nnavigation_depth: 4\n"
+    new = old.replace("github\n", "github\nhljs_style_dark: github-dark\n")
+    result, index = planned(facts_of_change("pkg/themes/readthedocs/theme.yml", old, new),
+                            {"docs/themes.md": THEMES_PAGE, **{k: PAGES[k] for k in list(PAGES)[1:]}})
+    lines = write(result, index.read).files["docs/themes.md"].split("\n")
+    # both sections document its siblings equally; the one named by the file's own folder gets it,
+    # right after hljs_style, which it follows in the code (not after the list's last item)
+    assert lines[4:7] == THEMES_PAGE.split("\n")[4:7]
+    assert lines[10:14] == ["* `highlightjs`: Default: `true`.", "* `hljs_style`: Default: `github`.",
+                            "* `hljs_style_dark`: Default: `github-dark`.", "* `navigation_depth`: Default: `4`."]
+
+
+def test_an_item_with_paragraphs_is_followed_apart_and_a_boolean_is_written_as_the_page_writes_them():
+    page = "# Theme\n\n* `highlightjs`: Highlights code.\n\n    Default: `True`.\n\nNext.\n"
+    old = "highlightjs: true\n"
+    result, index = planned(facts_of_change("theme/theme.yml", old, old + "sticky_navigation: false\n"),
+                            {"docs/theme.md": page, **{k: PAGES[k] for k in list(PAGES)[1:]}})
+    lines = write(result, index.read).files["docs/theme.md"].split("\n")
+    assert lines[2:9] == ["* `highlightjs`: Highlights code.", "", "    Default: `True`.", "",
+                          "* `sticky_navigation`: Default: `False`.", "", "Next."]
+
+
+def test_an_addition_to_an_alphabetical_list_keeps_it_alphabetical():
+    page = "# Options\n\n| Option | Description |\n|---|---|\n" + "".join(
+        f"| `--{o}` | {o.title()}. |\n" for o in ("color", "debug", "output", "quiet", "verbose"))
+    old = "import click\n" + "".join(f'@click.option("--{o}", help="{o.title()}.")\n'
+                                     for o in ("verbose", "quiet", "color", "debug", "output")) + "def main(): ...\n"
+    new = old.replace("def main", '@click.option("--format", help="Output format.")\ndef main')
+    result, index = planned(facts_of_change("app/cli.py", old, new), {"docs/options.md": page,
+                                                                       **{k: PAGES[k] for k in list(PAGES)[1:]}})
+    lines = write(result, index.read).files["docs/options.md"].split("\n")
+    assert [line.split("|")[1].strip() for line in lines[4:10]] == \
+        ["`--color`", "`--debug`", "`--format`", "`--output`", "`--quiet`", "`--verbose`"]
 
 
 def test_an_addition_is_not_put_beside_far_siblings_only():

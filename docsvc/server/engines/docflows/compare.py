@@ -68,6 +68,6 @@ def reapply(path: str, current: str, facts: list[dict[str, Any]]) -> str | None:
     """The suggestion's facts written again on the docs' new text; None when nothing applies."""
     page = PlannedPage(path, "direct", 1.0, facts=[Fact(**{k: f.get(k) for k in (
         "kind", "change", "name", "path", "rule", "old", "new", "line", "note")},
-        siblings=tuple(f.get("siblings") or ()), importable=tuple(f.get("importable") or ())) for f in facts])
+        siblings=tuple(f.get("siblings") or ()), follows=tuple(f.get("follows") or ()), importable=tuple(f.get("importable") or ())) for f in facts])
     draft = write(Plan([page], []), lambda _p: current)
     return draft.files.get(path)

@@ -54,7 +54,7 @@ def fact_view(fact: Fact) -> dict[str, Any]:
     """A fact as the suggestion stores and shows it."""
     return {"kind": fact.kind, "change": fact.change, "name": fact.name, "old": fact.old, "new": fact.new,
             "path": fact.path, "line": fact.line, "rule": fact.rule, "note": fact.note,
-            "siblings": list(fact.siblings), "importable": list(fact.importable), "text": fact.describe()}
+            "siblings": list(fact.siblings), "follows": list(fact.follows), "importable": list(fact.importable), "text": fact.describe()}
 
 
 def suggest_screenshots(files: dict[str, str], tree: set[str]) -> list[dict[str, Any]]:

@@ -155,11 +155,13 @@ def facts_of_change(path: str, old_text: str | None, new_text: str | None, old_p
         added.remove(new)
     facts += [Fact(i.kind, "removed", i.name, path, i.rule, line=i.line) for i in removed]
     for item in added:
-        siblings = tuple(other.name for other in sorted(
-            (o for (kind, _), o in after.items() if kind == item.kind and o.name != item.name and o not in added
-             and _owner(o) == _owner(item)), key=lambda o: abs((o.line or 0) - (item.line or 0))))
+        kin = sorted((o for (kind, _), o in after.items() if kind == item.kind and o.name != item.name
+                      and _owner(o) == _owner(item)), key=lambda o: abs((o.line or 0) - (item.line or 0)))
+        # Added ones follow too: two new options in a row are placed one after the other.
+        follows = tuple(o.name for o in kin if (o.line or 0) < (item.line or 0))
         facts.append(Fact(item.kind, "added", item.name, path, item.rule, new=item.default, line=item.line,
-                          note=item.signature or None, siblings=siblings))
+                          note=item.signature or None, siblings=tuple(o.name for o in kin if o not in added),
+                          follows=follows))
     return sorted(facts, key=lambda f: (f.line or 0, _CHANGE_ORDER[f.change], f.kind, f.name))
 
 

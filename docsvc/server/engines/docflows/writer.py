@@ -225,7 +225,7 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     if any(mentions("\n".join(lines), n) for n in {name, name.rsplit(".", 1)[-1]}):
         return lines  # already documented here
     description = prose(fact.note)  # the help text, on one line
-    default = plain(fact.new)
+    default = _as_the_page_writes(plain(fact.new), lines)
     found = blocks(path, "\n".join(lines))
     said = _said(lines)
     # Sibling blocks by the group they stand in (a list's items, a table's rows, a run of
@@ -235,10 +235,8 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     groups: dict[Block, list[tuple[Block, str, int]]] = {}
     for rank, sibling in enumerate(fact.siblings):
         term = spoken(sibling, said)
-        for block in found:
-            if block.kind in ("row", "item", "directive", "option") and _about(lines[block.start], term) and \
-                    not (block.kind == "row" and _SEPARATOR_ROW.match(lines[block.start])):
-                groups.setdefault(_last_of_group(found, block, lines), []).append((block, term, rank))
+        for block in _about_blocks(found, lines, term):
+            groups.setdefault(_group_of(found, block, lines)[-1], []).append((block, term, rank))
     if not groups:
         draft.open_points.append(f"{path}: {name} is new; its siblings are not documented here in a table, list "
                                  "or directive, so no place for it was found")
@@ -247,7 +245,9 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     def nearest(members: list[tuple[Block, str, int]]) -> int:
         return min(rank for *_, rank in members)
 
-    block, best = min(groups.items(), key=lambda g: (nearest(g[1]), -len({t for _, t, _ in g[1]}), g[1][0][0].start))
+    home = _home_sections(found, lines, fact.path)
+    block, best = min(groups.items(), key=lambda g: (nearest(g[1]), -len({t for _, t, _ in g[1]}),
+                                                     -home.get(g[0].start, 0), g[1][0][0].start))
     if nearest(best) >= NEAREST_SIBLINGS:
         near = ", ".join(spoken(s, said) for s in fact.siblings[:NEAREST_SIBLINGS])
         draft.open_points.append(f"{path}: {name} is new; its nearest siblings in the code ({near}) are not "
@@ -264,12 +264,76 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     if new is None:
         draft.open_points.append(f"{path}: describe {name} beside {sibling}; the code gives no help text for it")
         return lines
-    at = _after_description(lines, block) if block.kind == "directive" else block.end
-    if block.kind in ("directive", "option") or (block.kind == "item" and is_rst(path)):
-        new = [""] + new if lines[at - 1].strip() else new
-    draft.notes.append(f"{path}: added {_noun(block)} for {name} after the one on {sibling} "
-                       "[rule: addition in the format of its neighbours]")
+    group = _group_of(found, block, lines)
+    at, beside = _place(fact, name, group, best, lines, said)
+    # Blocks that stand apart (directives, option entries, reST items, a loose list's items) keep a
+    # blank line on each side; a table's rows and a tight list's items stand together.
+    apart = block.kind in ("directive", "option") or (block.kind == "item" and is_rst(path)) or \
+        (block.kind == "item" and _loose(found, lines, group))
+    if apart:
+        new = ([""] if at > 0 and lines[at - 1].strip() else []) + new + \
+            ([""] if at < len(lines) and lines[at].strip() else [])
+    draft.notes.append(f"{path}: added {_noun(block)} for {name} {beside} "
+                       "[rule: addition in the format of its neighbours, in their order]")
     return lines[:at] + new + lines[at:]
+
+
+def _loose(found: list[Block], lines: list[str], group: list[Block]) -> bool:
+    """Whether a Markdown list is loose: a blank line between its items or inside one (outside
+    code), which is how CommonMark tells a list whose items stand apart."""
+    code = {i for b in found if b.kind == "code" for i in range(b.start, b.end)}
+    return any(not lines[i].strip() and i not in code for i in range(group[0].start, group[-1].end))
+
+
+def _about_blocks(found: list[Block], lines: list[str], term: str) -> list[Block]:
+    """The rows, items, directives and option entries about ``term``."""
+    return [b for b in found if b.kind in ("row", "item", "directive", "option") and _about(lines[b.start], term)
+            and not (b.kind == "row" and _SEPARATOR_ROW.match(lines[b.start]))]
+
+
+ALPHABETICAL = 4  # siblings listed in alphabetical order, at least this many: the list is kept so
+
+
+def _place(fact: Fact, name: str, group: list[Block], members: list[tuple[Block, str, int]], lines: list[str],
+           said: Callable[[str], bool]) -> tuple[int, str]:
+    """Where in its group a new block goes, and how the note says it: in alphabetical order when
+    the documented siblings are so listed; else after the nearest name above it in the code that
+    the group documents (its whole block); else after the group's last block."""
+    def after(block: Block) -> int:
+        return _after_description(lines, block) if block.kind == "directive" else block.end
+
+    listed = sorted({(b.start, t): b for b, t, _ in members}.items())  # ((line, name), block), in page order
+    keys = [_sort_key(t) for (_, t), _ in listed]
+    if len(set(keys)) >= ALPHABETICAL and keys == sorted(keys):
+        later = next((m for m, key in zip(listed, keys) if key > _sort_key(name)), None)
+        if later is not None:
+            return later[1].start, f"before the one on {later[0][1]} (alphabetical)"
+        return after(group[-1]), f"after the one on {listed[-1][0][1]} (alphabetical)"
+    for above in fact.follows:
+        held = _about_blocks(group, lines, spoken(above, said))
+        if held:
+            return after(held[0]), f"after the one on {spoken(above, said)}, as in the code"
+    return after(group[-1]), f"after the one on {min(members, key=lambda m: m[2])[1]}"
+
+
+def _sort_key(name: str) -> str:
+    return name.lstrip("-").lower()
+
+
+def _home_sections(found: list[Block], lines: list[str], path: str) -> dict[int, int]:
+    """For each block's line, how deep in the changed file's path lies the part that a heading
+    over it names: a setting of ``themes/readthedocs/theme.yml`` belongs in the section headed
+    "readthedocs" rather than "mkdocs", though both document its siblings."""
+    parts = [p.lower() for p in PurePosixPath(path).with_suffix("").parts]
+    depth: dict[int, int] = {}
+    for section in (b for b in found if b.kind == "section"):
+        title = lines[section.start].lower()
+        named = [k + 1 for k, part in enumerate(parts)
+                 if re.search(rf"(?<![a-z0-9]){re.escape(part)}(?![a-z0-9])", title)]
+        for block in found:
+            if block.kind != "section" and block.start in section and named:
+                depth[block.start] = max(depth.get(block.start, 0), max(named))
+    return depth
 
 
 def _after_description(lines: list[str], block: Block) -> int:
@@ -353,19 +417,24 @@ def _plainly_named(line: str, term: str) -> bool:
     return any(m.group(3) for m in _name_markup(term).finditer(line))
 
 
-def _last_of_group(found: list[Block], block: Block, lines: list[str]) -> Block:
-    """The last block of the group ``block`` stands in: the blocks of its kind at its indentation
+def _group_of(found: list[Block], block: Block, lines: list[str]) -> list[Block]:
+    """The group ``block`` stands in, in page order: the blocks of its kind at its indentation
     that follow one another with at most a blank line between (a list's items, a table's rows, a
     run of directives)."""
-    indent = len(lines[block.start]) - len(lines[block.start].lstrip())
-    same = sorted((b for b in found if b.kind == block.kind and
-                   len(lines[b.start]) - len(lines[b.start].lstrip()) == indent), key=lambda b: b.start)
-    last = block
-    for other in same:
-        if other.start >= last.end and all(not lines[i].strip() for i in range(last.end, other.start)) and \
-                other.start - last.end <= 1:
-            last = other
-    return last
+    def indent(b: Block) -> int:
+        return len(lines[b.start]) - len(lines[b.start].lstrip())
+
+    same = sorted((b for b in found if b.kind == block.kind and indent(b) == indent(block)), key=lambda b: b.start)
+    group = [block]
+    for other in reversed([b for b in same if b.end <= block.start]):
+        if group[0].start - other.end > 1 or any(lines[i].strip() for i in range(other.end, group[0].start)):
+            break
+        group.insert(0, other)
+    for other in (b for b in same if b.start >= block.end):
+        if other.start - group[-1].end > 1 or any(lines[i].strip() for i in range(group[-1].end, other.start)):
+            break
+        group.append(other)
+    return group
 
 
 def _shaped(block: Block, lines: list[str], sibling: str, name: str, description: str, default: str | None
@@ -397,6 +466,19 @@ def _shaped(block: Block, lines: list[str], sibling: str, name: str, description
         return None
     model = "\n".join(lines[block.start:block.end])
     return [_list_item(model, sibling, name, description, default if _literal(default) else None)]
+
+
+_BOOLEANS = {"true": "True", "false": "False"}
+
+
+def _as_the_page_writes(value: str | None, lines: list[str]) -> str | None:
+    """A boolean as the page writes its booleans in code: a YAML ``false`` is ```False``` on a page
+    that says ```True``` and ```False``` and never ```true``` (a Python project's docs)."""
+    if value is None or value.lower() not in _BOOLEANS:
+        return value
+    text = "\n".join(lines)
+    python, plain_ = re.search(r"`(True|False)`", text), re.search(r"`(true|false)`", text)
+    return _BOOLEANS[value.lower()] if python and not plain_ else value.lower() if plain_ and not python else value
 
 
 def _literal(value: str | None) -> bool:
