@@ -278,6 +278,26 @@ def test_private_modules_a_package_imports_from_are_its_api(repo):
     assert [f.describe() for f in facts] == ["parameter fail(reason) default '' → 'failed'"]
 
 
+def test_a_javascript_packages_api_is_what_its_entry_points_export(repo):
+    remote, mirror = repo
+    remote.commit({"web/package.json": '{"name": "web", "exports": {".": {"types": "./dist/index.d.ts", '
+                                       '"default": "./dist/index.js"}}}',
+                   "web/src/index.ts": 'export * from "./server.js"\nexport { parse as parseUrl } from "./url"\n',
+                   "web/src/server.ts": "export function listen(port = 80) {}\n",
+                   "web/src/url.ts": "export function parse(text) {}\n",
+                   "web/src/internal/pool.ts": "export function grow(by = 1) {}\n"}, "start")
+    base = mirror_head(mirror)
+    remote.commit({"web/src/server.ts": "export function listen(port = 8080) {}\nexport function close() {}\n",
+                   "web/src/url.ts": "export function parse(text) {}\nexport function format(url) {}\n",
+                   "web/src/internal/pool.ts": "export function grow(by = 2) {}\nexport function shrink() {}\n"},
+                  "grow the server")
+    mirror.fetch()
+    # built output's entry read from its source; a module's own exports count only as the entry
+    # exports them (url.ts's format is not, parse is, as parseUrl: parse itself did not change)
+    assert sorted(f.describe() for f in facts_between(mirror, base, mirror.head("main"))) == \
+        ["parameter listen(port) default 80 → 8080", "symbol close added"]
+
+
 def mirror_head(mirror: Mirror) -> str:
     mirror.fetch()
     return mirror.head("main")

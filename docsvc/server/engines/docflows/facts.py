@@ -29,7 +29,7 @@ from .facts_config import STRUCTURED_SUFFIXES, is_env_file, structured_items
 from .facts_model import Fact, Item, owner_of, token
 from .facts_python import imported_names, is_imported, module_names, python_items
 from .facts_go import go_items
-from .facts_javascript import javascript_items
+from .facts_javascript import javascript_items, package_api
 
 __all__ = ["Fact", "Item", "facts_of_change", "facts_between", "items_of", "is_infrastructure", "is_test_file",
            "speaks_to_users", "CODE_SUFFIXES"]
@@ -257,6 +257,7 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
                 if init not in exports.setdefault(name, []):
                     exports[name].append(init)
     exported = frozenset(exports)
+    js_api = _javascript_api(mirror, (base, head), text)
 
     facts: list[Fact] = []
     named_files: list[Fact] = []
@@ -279,6 +280,8 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
 
     kept: list[Fact] = []
     for fact in _without_owned(_without_moves(facts)):
+        if not _in_javascript_api(fact, js_api):
+            continue
         if fact.change == "removed":
             fact = _still_named(mirror, head, fact, items_at_head, text_at_head,
                                 lambda p: speaks_to_users(p, documented))
@@ -287,6 +290,49 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
         if fact is not None:
             kept.append(fact)
     return named_files + kept
+
+
+_JAVASCRIPT = tuple(s for s, reader in _BY_SUFFIX.items() if reader is javascript_items)
+
+
+def _javascript_api(mirror, commits: tuple[str, ...], text: Callable[[str, str], str | None]
+                    ) -> dict[str, frozenset[str]]:
+    """Per JavaScript/TypeScript package folder (``""`` for the top), the names its entry points
+    export, before and after the change; packages whose entries are not found here are left out."""
+    api: dict[str, set[str]] = {}
+    texts: dict[str, str | None] = {}  # by blob: the two commits share most files
+
+    for commit in commits:
+        tree = mirror.tree(commit, ".")
+
+        def read(path: str, commit: str = commit, tree: dict[str, str] = tree) -> str | None:
+            blob = tree.get(path)
+            if blob is not None and blob not in texts:
+                texts[blob] = text(commit, path)
+            return texts.get(blob) if blob is not None else None
+
+        for manifest in tree:
+            if PurePosixPath(manifest).name != "package.json" or not is_imported(manifest) or \
+                    is_test_file(manifest) or re.search(r"(^|/)node_modules/", manifest):
+                continue
+            folder = manifest.rpartition("/")[0]
+            found = package_api(read(manifest) or "", folder, tree, read)
+            if found is not None:
+                api.setdefault(folder, set()).update(found)
+    return {folder: frozenset(names) for folder, names in api.items()}
+
+
+def _in_javascript_api(fact: Fact, api: Mapping[str, frozenset[str]]) -> bool:
+    """Whether a JavaScript/TypeScript symbol (or a parameter of one) is its package's API: a name
+    its entry points export. A module's other exports are the package's internals (prettier's
+    source exports hundreds of names between its own modules)."""
+    if fact.kind not in ("symbol", "parameter") or not fact.path.endswith(_JAVASCRIPT):
+        return True
+    folder = max((f for f in api if f == "" or fact.path.startswith(f + "/")), key=len, default=None)
+    if folder is None:
+        return True
+    return (owner_of(fact.name) or fact.name) in api[folder] or \
+        (fact.change == "renamed" and fact.old in api[folder])
 
 
 def _package_inits(paths: Iterable[str]) -> list[str]:

@@ -20,15 +20,17 @@ A default is compared by its parsed value (``syntax.value``): a quote style is n
 
 from __future__ import annotations
 
+import json
 import re
 from pathlib import PurePosixPath
+from typing import Callable, Iterable
 
 from . import syntax
 from .facts_model import Item
 from .facts_python import is_imported
 from .syntax import Node
 
-__all__ = ["javascript_items"]
+__all__ = ["javascript_items", "package_api"]
 
 _LANGUAGE = {".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx"}
 _HTTP = {"get", "post", "put", "patch", "delete", "options", "head", "all"}
@@ -335,3 +337,97 @@ def _decorator_path(decorator: Node) -> str:
         return ""
     args = syntax.arguments(call)
     return (syntax.string(args[0]) or "") if args else ""
+
+
+# -- a package's public API: what its entry points export ------------------------------------------
+_SOURCE_SUFFIXES = (".ts", ".tsx", ".mts", ".cts", ".js", ".mjs", ".cjs", ".jsx")
+_BUILT = {"dist", "lib", "build", "out", "esm", "cjs", "types"}  # folders of built output, made from src/
+MAX_API_FILES = 200  # entry points and the modules they re-export, read per package
+
+
+def package_api(manifest: str, folder: str, tree: Iterable[str] | set[str],
+                read: Callable[[str], str | None]) -> frozenset[str] | None:
+    """The names a JavaScript/TypeScript package exports to its users: what its entry points
+    (``package.json``'s ``exports``, ``main``, ``module``, ``types``) export, following ``export *
+    from``. An entry that names built output (``dist/index.js``) is read from its source
+    (``src/index.ts``). None when no entry resolves to a source file here (then nothing tells API
+    from internals, and every export counts)."""
+    try:
+        data = json.loads(manifest)
+    except ValueError:
+        return None
+    if not isinstance(data, dict):
+        return None
+    files = set(tree)
+    entries = [found for spec in _entry_specs(data) if (found := _source_of(folder, spec, files))]
+    if not entries:
+        return None
+    names: set[str] = set()
+    queue, seen = list(dict.fromkeys(entries)), set()
+    while queue and len(seen) < MAX_API_FILES:
+        path = queue.pop(0)
+        if path in seen:
+            continue
+        seen.add(path)
+        text = read(path)
+        root = syntax.parse(_LANGUAGE.get(PurePosixPath(path).suffix.lower(), "javascript"), text) if text else None
+        if root is None:
+            continue
+        names.update(i.name for i in javascript_items(text, path) or () if i.kind == "symbol")
+        for node in root.named_children:  # export * from "./x" (export * as ns from: ns is an item)
+            source = node.child_by_field_name("source") if node.type == "export_statement" else None
+            if source is not None and not any(c.type in ("export_clause", "namespace_export") for c in node.children):
+                target = _source_of(str(PurePosixPath(path).parent), syntax.string(source) or "", files)
+                if target:
+                    queue.append(target)
+    return frozenset(names)
+
+
+def _entry_specs(data: dict) -> list[str]:
+    """The relative paths ``package.json`` gives for its entry points (``exports`` however nested)."""
+    found: list[str] = []
+
+    def walk(value) -> None:
+        if isinstance(value, str):
+            found.append(value)
+        elif isinstance(value, dict):
+            for item in value.values():
+                walk(item)
+        elif isinstance(value, list):
+            for item in value:
+                walk(item)
+
+    walk(data.get("exports"))
+    for key in ("main", "module", "types", "typings"):
+        walk(data.get(key))
+    # "main": "fastify.js" is as relative as "./fastify.js" (in package.json, unlike in an import)
+    return [spec if spec.startswith(".") else "./" + spec for spec in found
+            if "*" not in spec and ":" not in spec and not spec.startswith("/")]
+
+
+def _source_of(folder: str, spec: str, files: set[str]) -> str | None:
+    """The source file a relative module path names, in the tree: itself, with a source suffix, its
+    ``index``, a ``.js`` written for a ``.ts`` (TypeScript's ESM imports), built output's source."""
+    if not spec.startswith("."):
+        return None
+    joined = PurePosixPath(folder, spec).as_posix() if folder not in ("", ".") else spec
+    parts = []
+    for part in PurePosixPath(joined).parts:  # ./ and ../ resolved, not beyond the top
+        if part == "..":
+            if not parts:
+                return None
+            parts.pop()
+        elif part != ".":
+            parts.append(part)
+    path = "/".join(parts)
+    stems = [re.sub(r"(\.d)?\.[cm]?[jt]sx?$", "", path)]
+    inside = folder in ("", ".") or path.startswith(folder.rstrip("/") + "/")
+    rel = PurePosixPath(path[len(folder.rstrip("/")) + 1:] if folder not in ("", ".") else path).parts
+    if inside and rel and rel[0] in _BUILT:
+        base = PurePosixPath(folder) if folder not in ("", ".") else PurePosixPath()
+        stems.append(re.sub(r"(\.d)?\.[cm]?[jt]sx?$", "", (base / "src" / PurePosixPath(*rel[1:])).as_posix()))
+    for stem in stems:
+        for candidate in [path] + [stem + s for s in _SOURCE_SUFFIXES] + [f"{stem}/index{s}" for s in _SOURCE_SUFFIXES]:
+            if candidate in files and candidate.endswith(_SOURCE_SUFFIXES):  # a hand-written .d.ts too
+                return candidate
+    return None
