@@ -21,6 +21,7 @@ A default is compared by its parsed value (``syntax.value``): a quote style is n
 from __future__ import annotations
 
 import json
+import posixpath
 import re
 from pathlib import PurePosixPath
 from typing import Callable, Iterable
@@ -46,13 +47,19 @@ _HELP_KEYS = ("describe", "description", "desc", "help")
 
 def javascript_items(text: str, path: str = "") -> list[Item] | None:
     """Every item of one JavaScript/TypeScript file; None when it does not parse."""
+    read = _read(text, path)
+    return None if read is None else read[1]
+
+
+def _read(text: str, path: str) -> tuple[Node, list[Item]] | None:
+    """A file's syntax tree and its items."""
     root = syntax.parse(_LANGUAGE.get(PurePosixPath(path).suffix.lower(), "javascript"), text)
     if root is None:
         return None
     reader = _Reader(is_imported(path))
     for node in syntax.walk(root):
         reader.read(node)
-    return reader.items
+    return root, reader.items
 
 
 def _callee(call: Node) -> tuple[str, str]:
@@ -369,15 +376,15 @@ def package_api(manifest: str, folder: str, tree: Iterable[str] | set[str],
         if path in seen:
             continue
         seen.add(path)
-        text = read(path)
-        root = syntax.parse(_LANGUAGE.get(PurePosixPath(path).suffix.lower(), "javascript"), text) if text else None
-        if root is None:
+        read_file = _read(read(path) or "", path)
+        if read_file is None:
             continue
-        names.update(i.name for i in javascript_items(text, path) or () if i.kind == "symbol")
+        root, items = read_file
+        names.update(i.name for i in items if i.kind == "symbol")
         for node in root.named_children:  # export * from "./x" (export * as ns from: ns is an item)
             source = node.child_by_field_name("source") if node.type == "export_statement" else None
             if source is not None and not any(c.type in ("export_clause", "namespace_export") for c in node.children):
-                target = _source_of(str(PurePosixPath(path).parent), syntax.string(source) or "", files)
+                target = _source_of(posixpath.dirname(path), syntax.string(source) or "", files)
                 if target:
                     queue.append(target)
     return frozenset(names)
@@ -405,27 +412,20 @@ def _entry_specs(data: dict) -> list[str]:
             if "*" not in spec and ":" not in spec and not spec.startswith("/")]
 
 
+_STEM = re.compile(r"(\.d)?\.[cm]?[jt]sx?$")
+
+
 def _source_of(folder: str, spec: str, files: set[str]) -> str | None:
-    """The source file a relative module path names, in the tree: itself, with a source suffix, its
-    ``index``, a ``.js`` written for a ``.ts`` (TypeScript's ESM imports), built output's source."""
-    if not spec.startswith("."):
+    """The source file a relative module path from ``folder`` ("" at the top) names, in the tree:
+    itself, with a source suffix, its ``index``, a ``.js`` written for a ``.ts`` (TypeScript's ESM
+    imports), and for built output (``dist/x.js``) its source (``src/x.ts``)."""
+    path = posixpath.normpath(posixpath.join(folder, spec))
+    if not spec.startswith(".") or path == ".." or path.startswith("../"):
         return None
-    joined = PurePosixPath(folder, spec).as_posix() if folder not in ("", ".") else spec
-    parts = []
-    for part in PurePosixPath(joined).parts:  # ./ and ../ resolved, not beyond the top
-        if part == "..":
-            if not parts:
-                return None
-            parts.pop()
-        elif part != ".":
-            parts.append(part)
-    path = "/".join(parts)
-    stems = [re.sub(r"(\.d)?\.[cm]?[jt]sx?$", "", path)]
-    inside = folder in ("", ".") or path.startswith(folder.rstrip("/") + "/")
-    rel = PurePosixPath(path[len(folder.rstrip("/")) + 1:] if folder not in ("", ".") else path).parts
-    if inside and rel and rel[0] in _BUILT:
-        base = PurePosixPath(folder) if folder not in ("", ".") else PurePosixPath()
-        stems.append(re.sub(r"(\.d)?\.[cm]?[jt]sx?$", "", (base / "src" / PurePosixPath(*rel[1:])).as_posix()))
+    stems = [_STEM.sub("", path)]
+    top, _, rest = (path[len(folder) + 1:] if folder else path).partition("/")
+    if top in _BUILT and rest:
+        stems.append(_STEM.sub("", posixpath.join(folder, "src", rest)))
     for stem in stems:
         for candidate in [path] + [stem + s for s in _SOURCE_SUFFIXES] + [f"{stem}/index{s}" for s in _SOURCE_SUFFIXES]:
             if candidate in files and candidate.endswith(_SOURCE_SUFFIXES):  # a hand-written .d.ts too
