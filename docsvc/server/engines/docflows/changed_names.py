@@ -5,7 +5,11 @@ lose or gain, lines it only moved left aside (``--flag``, ``ENV_VAR``, ``snake_c
 A second kind of evidence beside the facts: a release reworks behaviour the syntax tree does not
 show as an option or a setting (how ``default_map`` is read, what ``flag_value`` means), and the
 pages that speak of several such names as code are the ones a writer opens. The planner decides
-what is specific enough to count; here is only what changed.
+what is specific enough to count; here is only what changed, and of it only the project's own
+names: those its code defines somewhere (a function, class, variable, key, attribute, parameter
+or method; before or after the change), with options and upper-case names always its own. What
+the change only calls (``readFileSync``, ``addEventListener``, ``WeakMap``) is another library's,
+and a page that speaks of it says nothing about this change.
 """
 
 from __future__ import annotations

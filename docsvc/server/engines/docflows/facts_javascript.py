@@ -14,6 +14,8 @@
   url})``) and NestJS decorators (``@Controller("users")`` with ``@Get(":id")``);
 - exported functions, classes, constants, interfaces and types (``export``, ``export {a as b}``,
   ``module.exports``), with the parameters and defaults of exported functions and constructors.
+  Which of them are a package's API, ``package_api`` tells from its entry points (``facts``
+  keeps only those).
 
 A default is compared by its parsed value (``syntax.value``): a quote style is no change.
 """

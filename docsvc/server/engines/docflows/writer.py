@@ -11,10 +11,13 @@ it, and what no rule covers is said plainly and left for a person. The page is r
   directive) is deleted, only when the removal is certain (an option, setting or variable; for a
   function or class, which may have moved, only its autodoc directive) and the block speaks of
   that name alone; any other mention is listed as an open point;
-- added: a new block after the whole block of its last documented sibling, in that sibling's
-  format (a table row, a list item, an option, envvar or autodoc directive), described only by
-  what the code says (its help text, its default); never inside another block, never invented
-  prose.
+- added: a new block in the group (a table, a list, a run of directives) that documents its
+  nearest siblings, in their format (a table row, a list item, an option, envvar or autodoc
+  directive) and their order: alphabetical when they are listed so, else after the whole block
+  of the name above it in the code; described only by what the code says (its help text, its
+  default, a boolean as the page writes booleans); never inside another block, never invented
+  prose. Where two sections document its siblings alike, the one whose heading names the changed
+  file's folder (``themes/readthedocs/``: "readthedocs") gets it.
 """
 
 from __future__ import annotations
