@@ -268,24 +268,6 @@ class Mirror:
             return []
         return [line.split(":", 1)[1] for line in out.decode("utf-8", "replace").splitlines() if ":" in line]
 
-    def grep_lines(self, commit: str, words: Iterable[str], globs: Iterable[str]) -> list[tuple[str, str]]:
-        """(path, line) of each line at ``commit`` (in files matching ``globs``) where one of
-        ``words`` stands as a whole word."""
-        patterns = "\n".join(w for w in words if w and "\n" not in w)
-        if not patterns:
-            return []
-        try:
-            out = _run(["grep", "-z", "-I", "-w", "-F", "-f", "-", self.rev(commit), "--", *globs], cwd=self.path,
-                       input=patterns.encode())
-        except GitError:  # git grep exits 1 when nothing matches
-            return []
-        found = []
-        for record in out.decode("utf-8", "replace").split("\n"):
-            where, _, line = record.partition("\0")  # -z: "<commit>:<path>\0<line>"
-            if line:
-                found.append((where.split(":", 1)[-1], line))
-        return found
-
     def tree(self, commit: str, folder: str) -> dict[str, str]:
         """path -> blob id of every file under ``folder`` (``.`` for the whole tree)."""
         args = ["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", commit]

@@ -56,7 +56,7 @@ def run_generate(ctx: JobContext) -> dict:
     notes: list[str] = []
     documented = documents_file(pages)
     facts = facts_between(code, base, head, documented=documented, notes=notes)
-    names = changed_names(code, base, head, documented, mentioned=lambda name: bool(pages.find(name)))
+    names = changed_names(code, base, head, documented)
     read = pages.read
 
     ctx.progress(f"planning the docs change for {len(facts)} fact(s) and {len(names)} changed name(s)")

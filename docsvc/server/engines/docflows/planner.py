@@ -17,8 +17,7 @@ evidence. Per change:
 A parameter counts only where the page also speaks of its function or class: its bare name
 (``src``, ``default``) is everybody's word.
 
-Beside the facts, the project's own names on the code's changed lines (``changed_names``: names
-its code defines, not ones it only uses, such as ``readFileSync``): a page that speaks
+Beside the facts, the names on the code's changed lines (``changed_names``): a page that speaks
 of at least ``MIN_NAMES`` of them as code, each specific, is planned for review (related) and not
 edited, since no fact says what to write; with one fewer it is worth a look.
 
