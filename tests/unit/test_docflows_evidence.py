@@ -153,12 +153,10 @@ def repo(tmp_path: Path):
 
 def test_a_change_to_ci_and_packaging_only_gives_no_facts(repo):
     remote, mirror = repo
-    base = mirror_head(mirror)
-    remote.commit({"pyproject.toml": '[project]\nname = "app"\nversion = "1.1"\nrequires-python = ">=3.10"\n',
-                   ".github/workflows/ci.yml": "on:\n  pull_request: {}\njobs:\n  lint:\n    runs-on: x\n",
-                   "requirements-dev.txt": "pytest==8\n"}, "ci")
-    mirror.fetch()
-    head = mirror.head("main")
+    base, head = pull_request(remote, mirror, {
+        "pyproject.toml": '[project]\nname = "app"\nversion = "1.1"\nrequires-python = ">=3.10"\n',
+        ".github/workflows/ci.yml": "on:\n  pull_request: {}\njobs:\n  lint:\n    runs-on: x\n",
+        "requirements-dev.txt": "pytest==8\n"}, "ci")
     assert facts_between(mirror, base, head) == []
     # ... unless the docs name the file itself
     facts = facts_between(mirror, base, head, documented=lambda p: p == ".github/workflows/ci.yml")
@@ -179,11 +177,10 @@ def test_docs_sites_task_runners_run_configurations_and_workspaces_are_infrastru
 
 def test_a_class_moved_to_a_private_module_is_not_a_removal(repo):
     remote, mirror = repo
-    base = mirror_head(mirror)
-    remote.commit({"app/api.py": "from ._session import Session\n\nclass Client:\n    pass\n",
-                   "app/_session.py": "class Session:\n    pass\n"}, "move")
-    mirror.fetch()
-    assert facts_between(mirror, base, mirror.head("main")) == []  # still imported from where it was
+    base, head = pull_request(remote, mirror, {
+        "app/api.py": "from ._session import Session\n\nclass Client:\n    pass\n",
+        "app/_session.py": "class Session:\n    pass\n"}, "move")
+    assert facts_between(mirror, base, head) == []  # still imported from where it was
 
 
 def test_parameters_go_with_their_function_added_removed_or_moved(repo):
@@ -191,14 +188,13 @@ def test_parameters_go_with_their_function_added_removed_or_moved(repo):
     remote.commit({"app/core.py": "def parse(src, *, strict=False): ...\ndef keep(path, depth=1): ...\n",
                    "app/views.py": "class View:\n    def __init__(self, url_prefix=None, subdomain=None): ...\n"},
                   "start")
-    base = mirror_head(mirror)
-    remote.commit({"app/core.py": "def keep(path, depth=2): ...\ndef render(src, width=80): ...\n",
-                   # the class keeps its name; its __init__ moves to a base class in a new module
-                   "app/views.py": "from .base import View as BaseView\nclass View(BaseView):\n    pass\n",
-                   "app/base.py": "class View:\n    def __init__(self, url_prefix=None, subdomain=None): ...\n"},
-                  "rework")
-    mirror.fetch()
-    facts = facts_between(mirror, base, mirror.head("main"))
+    base, head = pull_request(remote, mirror, {
+        "app/core.py": "def keep(path, depth=2): ...\ndef render(src, width=80): ...\n",
+        # the class keeps its name; its __init__ moves to a base class in a new module
+        "app/views.py": "from .base import View as BaseView\nclass View(BaseView):\n    pass\n",
+        "app/base.py": "class View:\n    def __init__(self, url_prefix=None, subdomain=None): ...\n"},
+        "rework")
+    facts = facts_between(mirror, base, head)
     assert sorted(f.describe() for f in facts) == [
         "parameter keep(depth) default 1 → 2", "symbol View added", "symbol parse removed", "symbol render added"]
 
@@ -207,16 +203,15 @@ def test_a_file_the_docs_include_follows_its_rename_and_its_deletion_is_pointed_
     remote, mirror = repo
     remote.commit({"examples/hello_py39.py": "print('hello')\n", "examples/bye.py": "print('bye')\n",
                    "examples/shout.py": "print('HEY')\n"}, "examples")
-    base = mirror_head(mirror)
-    remote.commit({"examples/hello_py39.py": None, "examples/hello_py310.py": "print('hello')\n",
-                   "examples/bye.py": None, "examples/shout.py": "print('HEY!')\n"}, "rename")
-    mirror.fetch()
+    base, head = pull_request(remote, mirror, {
+        "examples/hello_py39.py": None, "examples/hello_py310.py": "print('hello')\n",
+        "examples/bye.py": None, "examples/shout.py": "print('HEY!')\n"}, "rename")
     pages = {"docs/hello.md": "# Hello\n\n{* ../examples/hello_py39.py hl[1] *}\n\nSay hello.\n",
              "docs/bye.rst": "Bye\n===\n\n.. literalinclude:: ../examples/bye.py\n",
              "docs/shout.md": "# Shout\n\nSee [the example](../examples/shout.py).\n",
              "docs/other.md": "# Other\n\nNothing about examples/hello.py here.\n"}
     index = PageIndex(pages)
-    facts = facts_between(mirror, base, mirror.head("main"), documented=lambda p: bool(index.find(p)))
+    facts = facts_between(mirror, base, head, documented=lambda p: bool(index.find(p)))
     assert sorted(f.describe() for f in facts) == [
         "file examples/bye.py removed", "file examples/hello_py39.py renamed to examples/hello_py310.py",
         "file examples/shout.py changed"]
@@ -230,15 +225,14 @@ def test_a_file_the_docs_include_follows_its_rename_and_its_deletion_is_pointed_
 
 def test_a_changed_workflow_or_test_counts_only_where_a_page_shows_its_content(repo):
     remote, mirror = repo
-    base = mirror_head(mirror)
-    remote.commit({".github/workflows/ci.yml": "on:\n  push: {}\njobs:\n  test:\n    runs-on: ubuntu-24.04\n",
-                   "examples/hello.py": "print('hi')\n"}, "ci and an example")
-    mirror.fetch()
+    base, head = pull_request(remote, mirror, {
+        ".github/workflows/ci.yml": "on:\n  push: {}\njobs:\n  test:\n    runs-on: ubuntu-24.04\n",
+        "examples/hello.py": "print('hi')\n"}, "ci and an example")
     pages = {"docs/contributing.md": "# Contributing\n\nCI runs [our workflow](../.github/workflows/ci.yml).\n",
              "docs/ci.rst": "CI\n==\n\n.. literalinclude:: ../.github/workflows/ci.yml\n",
              "docs/hello.md": "# Hello\n\nSee [the example](../examples/hello.py).\n"}
     index = PageIndex(pages)
-    facts = facts_between(mirror, base, mirror.head("main"), documented=lambda p: bool(index.find(p)))
+    facts = facts_between(mirror, base, head, documented=lambda p: bool(index.find(p)))
     assert "file .github/workflows/ci.yml changed" in {f.describe() for f in facts}
     result = plan(facts, index.find, index.read, total_pages=len(index))
     assert [p.path for p in result.pages] == ["docs/ci.rst"]  # the link still leads where it did
@@ -252,12 +246,11 @@ def test_a_removed_name_another_file_still_reads_is_no_fact(repo):
                    "scripts/notify.py": 'import os\nURL = os.environ["APP_HOOK_URL"]\n',
                    "app/legacy.py": 'import os\nMODE = os.getenv("APP_LEGACY_MODE")\nNEW = os.getenv("APP_MODE")\n'},
                   "start")
-    base = mirror_head(mirror)
-    remote.commit({"scripts/sponsors.py": None, "app/legacy.py": None, "scripts/notify.py": None,
-                   "app/warn.py": 'MESSAGE = "APP_LEGACY_MODE is gone: set \'APP_MODE\' instead"\n'},
-                  "drop the script")
-    mirror.fetch()
-    facts = facts_between(mirror, base, mirror.head("main"), documented=lambda p: p.startswith("scripts/"))
+    base, head = pull_request(remote, mirror, {
+        "scripts/sponsors.py": None, "app/legacy.py": None, "scripts/notify.py": None,
+        "app/warn.py": 'MESSAGE = "APP_LEGACY_MODE is gone: set \'APP_MODE\' instead"\n'},
+        "drop the script")
+    facts = facts_between(mirror, base, head, documented=lambda p: p.startswith("scripts/"))
     # APP_TOKEN and APP_HOOK_URL are still read by the program; APP_LEGACY_MODE and APP_MODE are only named
     assert sorted(f.describe() for f in facts if f.kind != "file") == [
         "env APP_LEGACY_MODE removed from its definition, still named in the code (deprecated or moved)",
@@ -269,12 +262,11 @@ def test_private_modules_a_package_imports_from_are_its_api(repo):
     remote.commit({"src/_tool/outcomes.py": "def skip(reason=''): ...\ndef fail(reason=''): ...\n"
                                             "def _helper(x=1): ...\n",
                    "src/tool/__init__.py": "from _tool.outcomes import skip, fail\n"}, "start")
-    base = mirror_head(mirror)
     # skip's def becomes an object of the same name: still there; fail gets a new default
-    remote.commit({"src/_tool/outcomes.py": "class _Skip: ...\nskip = _Skip()\ndef fail(reason='failed'): ...\n"
-                                            "def _helper(x=2): ...\n"}, "rework")
-    mirror.fetch()
-    facts = facts_between(mirror, base, mirror.head("main"))
+    base, head = pull_request(remote, mirror, {
+        "src/_tool/outcomes.py": "class _Skip: ...\nskip = _Skip()\ndef fail(reason='failed'): ...\n"
+                                 "def _helper(x=2): ...\n"}, "rework")
+    facts = facts_between(mirror, base, head)
     assert [f.describe() for f in facts] == ["parameter fail(reason) default '' → 'failed'"]
 
 
@@ -286,21 +278,28 @@ def test_a_javascript_packages_api_is_what_its_entry_points_export(repo):
                    "web/src/server.ts": "export function listen(port = 80) {}\n",
                    "web/src/url.ts": "export function parse(text) {}\n",
                    "web/src/internal/pool.ts": "export function grow(by = 1) {}\n"}, "start")
-    base = mirror_head(mirror)
-    remote.commit({"web/src/server.ts": "export function listen(port = 8080) {}\nexport function close() {}\n",
-                   "web/src/url.ts": "export function parse(text) {}\nexport function format(url) {}\n",
-                   "web/src/internal/pool.ts": "export function grow(by = 2) {}\nexport function shrink() {}\n"},
-                  "grow the server")
-    mirror.fetch()
+    base, head = pull_request(remote, mirror, {
+        "web/src/server.ts": "export function listen(port = 8080) {}\nexport function close() {}\n",
+        "web/src/url.ts": "export function parse(text) {}\nexport function format(url) {}\n",
+        "web/src/internal/pool.ts": "export function grow(by = 2) {}\nexport function shrink() {}\n"},
+        "grow the server")
     # built output's entry read from its source; a module's own exports count only as the entry
     # exports them (url.ts's format is not, parse is, as parseUrl: parse itself did not change)
-    assert sorted(f.describe() for f in facts_between(mirror, base, mirror.head("main"))) == \
+    assert sorted(f.describe() for f in facts_between(mirror, base, head)) == \
         ["parameter listen(port) default 80 → 8080", "symbol close added"]
 
 
 def mirror_head(mirror: Mirror) -> str:
     mirror.fetch()
     return mirror.head("main")
+
+
+def pull_request(remote: GitRemote, mirror: Mirror, files: dict[str, str | None], message: str) -> tuple[str, str]:
+    """The commits a pull request goes from and to: the mirror's head now, and after ``files``
+    are committed on the remote and fetched."""
+    base = mirror_head(mirror)
+    remote.commit(files, message)
+    return base, mirror_head(mirror)
 
 
 # -- planning -----------------------------------------------------------------------------------
@@ -322,6 +321,11 @@ The server starts with the `name` you give it.
     "docs/api.md": "# API\n\nNo options here either.\n",
     "docs/faq.md": "# FAQ\n\nThe name matters.\n",
 }
+
+
+def instead_of_options(path: str, page: str) -> dict[str, str]:
+    """The test docs with ``page`` at ``path`` in place of the options page."""
+    return {path: page, **{k: PAGES[k] for k in list(PAGES)[1:]}}
 
 
 def planned(facts, pages=PAGES):
@@ -417,9 +421,10 @@ Set to `false` to disable esbuild transforms.
 - **Type:** `boolean | 'terser' | 'esbuild'`
 - **Default:** `'esbuild'` for client build, `false` for SSR build
 """
-    old = "export interface BuildOptions {\n  /**\n   * Minify.\n   * @default 'esbuild'\n   */\n  minify?: boolean\n}\n"
+    old = ("export interface BuildOptions {\n  /**\n   * Minify.\n   * @default 'esbuild'\n   */\n"
+           "  minify?: boolean\n}\n")
     result, index = planned(facts_of_change("src/build.ts", old, old.replace("'esbuild'", "'oxc'")),
-                            {"docs/build.md": page, **{k: PAGES[k] for k in list(PAGES)[1:]}})
+                            instead_of_options("docs/build.md", page))
     text = write(result, index.read).files["docs/build.md"]
     assert text == page.replace("- **Default:** `'esbuild'` for client", "- **Default:** `'oxc'` for client")
 
@@ -439,8 +444,7 @@ def test_a_row_leaves_the_siblings_value_placeholder_and_fills_an_untitled_descr
             "| `-p, --port <port>` | Specify port (`number`) |\n")
     old = "program.option('--host [host]', 'Specify hostname').option('-p, --port <port>', 'Specify port');\n"
     new = old.replace(";", ".option('--open', 'Open the browser on start');")
-    result, index = planned(facts_of_change("src/cli.ts", old, new), {"docs/cli.md": page,
-                                                                      **{k: PAGES[k] for k in list(PAGES)[1:]}})
+    result, index = planned(facts_of_change("src/cli.ts", old, new), instead_of_options("docs/cli.md", page))
     lines = write(result, index.read).files["docs/cli.md"].split("\n")
     assert lines[6] == "| `--open` | Open the browser on start |"
 
@@ -449,8 +453,7 @@ def test_a_list_of_bare_names_gets_the_bare_name_after_the_whole_nested_item():
     page = "# Server\n\nExposed options:\n- bodyLimit\n- routerOptions\n  - caseSensitive\n  - maxParamLength\n\nEnd.\n"
     old = "const defaults = { bodyLimit: 1048576, routerOptions: {} };\n"
     new = old.replace("routerOptions: {}", "routerOptions: {}, handlerTimeout: 0")
-    result, index = planned(facts_of_change("lib/config.js", old, new), {"docs/server.md": page,
-                                                                         **{k: PAGES[k] for k in list(PAGES)[1:]}})
+    result, index = planned(facts_of_change("lib/config.js", old, new), instead_of_options("docs/server.md", page))
     lines = write(result, index.read).files["docs/server.md"].split("\n")
     assert lines[3:9] == ["- bodyLimit", "- routerOptions", "  - caseSensitive", "  - maxParamLength",
                           "- handlerTimeout", ""]
@@ -468,8 +471,7 @@ Next section.
 """
     old = "class Settings(BaseSettings):\n    timeout: int = 30\n    retries: int = 3\n"
     new = old + '    backoff: float = Field(0.5, description="Seconds between tries.")\n'
-    result, index = planned(facts_of_change("app/settings.py", old, new), {"docs/settings.md": page,
-                                                                            **{k: PAGES[k] for k in list(PAGES)[1:]}})
+    result, index = planned(facts_of_change("app/settings.py", old, new), instead_of_options("docs/settings.md", page))
     text = write(result, index.read).files["docs/settings.md"]
     assert text.split("\n")[2:8] == ["- `timeout`: how long to wait,", "  in seconds.",
                                      "- `retries`: how often to try again,", "  before giving up.",
@@ -494,7 +496,7 @@ Other text.
            '@click.option("--legacy", help="The old mode.")\ndef main(): ...\n')
     new = old.replace('@click.option("--legacy", help="The old mode.")\n',
                       '@click.option("--quiet", help="Say less.")\n')
-    pages = {"docs/options.rst": page, **{k: PAGES[k] for k in list(PAGES)[1:]}}
+    pages = instead_of_options("docs/options.rst", page)
     result, index = planned(facts_of_change("app/cli.py", old, new), pages)
     text = write(result, index.read).files["docs/options.rst"]
     assert text == """Options
@@ -528,7 +530,7 @@ Other text.
 """
     old = 'import os\nDEBUG = os.getenv("APP_DEBUG")\nHOME = os.getenv("APP_HOME")\n'
     new = old + 'VERSION = os.environ.get("APP_VERSION")\n'
-    pages = {"docs/env.rst": page, **{k: PAGES[k] for k in list(PAGES)[1:]}}
+    pages = instead_of_options("docs/env.rst", page)
     result, index = planned(facts_of_change("app/settings.py", old, new), pages)
     text = write(result, index.read).files["docs/env.rst"]
     assert "Where the app keeps its files.\n\n.. envvar:: APP_VERSION\n\nOther text." in text
@@ -540,10 +542,10 @@ def test_a_reworded_help_text_is_reworded_where_the_docs_quote_it():
            'def main(): ...\n')
     new = old.replace("Port to listen on for new connections.", "TCP port the server listens on.")
     page = "# Usage\n\n- `--port`: Port to listen on for new connections.\n"
-    result, index = planned(facts_of_change("app/cli.py", old, new), {"docs/usage.md": page,
-                                                                       **{k: PAGES[k] for k in list(PAGES)[1:]}})
+    result, index = planned(facts_of_change("app/cli.py", old, new), instead_of_options("docs/usage.md", page))
     assert [p.path for p in result.pages] == ["docs/usage.md"]
-    assert write(result, index.read).files["docs/usage.md"] == "# Usage\n\n- `--port`: TCP port the server listens on.\n"
+    assert write(result, index.read).files["docs/usage.md"] == \
+        "# Usage\n\n- `--port`: TCP port the server listens on.\n"
 
 
 # -- names on the changed lines -------------------------------------------------------------------
@@ -560,12 +562,11 @@ NAMES_PAGES = {
 
 def test_changed_names_come_from_user_facing_code_only(repo):
     remote, mirror = repo
-    base = mirror_head(mirror)
-    remote.commit({"app/core.py": "def lookup(ctx):\n    return ctx.default_map or FLAG_VALUE_UNSET\n",
-                   "tests/test_core.py": "def test_it():\n    assert hidden_helper_name\n",
-                   ".github/workflows/ci.yml": "on:\n  push: {}\njobs:\n  test_matrix_job:\n    runs-on: x\n"}, "c")
-    mirror.fetch()
-    names = changed_names(mirror, base, mirror.head("main"))
+    base, head = pull_request(remote, mirror, {
+        "app/core.py": "def lookup(ctx):\n    return ctx.default_map or FLAG_VALUE_UNSET\n",
+        "tests/test_core.py": "def test_it():\n    assert hidden_helper_name\n",
+        ".github/workflows/ci.yml": "on:\n  push: {}\njobs:\n  test_matrix_job:\n    runs-on: x\n"}, "c")
+    names = changed_names(mirror, base, head)
     assert set(names) == {"default_map", "FLAG_VALUE_UNSET"}
 
 
@@ -573,12 +574,11 @@ def test_code_moved_to_another_module_changes_no_names(repo):
     remote, mirror = repo
     remote.commit({"app/views.py": "class View:\n    def __init__(self, url_prefix=None):\n"
                                    "        self.url_prefix = url_prefix\n"}, "start")
-    base = mirror_head(mirror)
-    remote.commit({"app/views.py": "from .base import BaseView\nclass View(BaseView):\n    pass\n",
-                   "app/base.py": "class BaseView:\n    def __init__(self, url_prefix=None):\n"
-                                  "            self.url_prefix = url_prefix\n"}, "move")  # indented anew
-    mirror.fetch()
-    assert set(changed_names(mirror, base, mirror.head("main"))) == {"BaseView"}
+    base, head = pull_request(remote, mirror, {
+        "app/views.py": "from .base import BaseView\nclass View(BaseView):\n    pass\n",
+        "app/base.py": "class BaseView:\n    def __init__(self, url_prefix=None):\n"
+                       "            self.url_prefix = url_prefix\n"}, "move")  # indented anew
+    assert set(changed_names(mirror, base, head)) == {"BaseView"}
 
 
 def test_a_page_speaking_of_several_changed_names_as_code_is_planned_for_review_and_not_edited():
@@ -612,8 +612,7 @@ Next section.
 """
     old = "class ThemeConfig(Config):\n    highlightjs = True\n    sticky_navigation = True\n"
     new = old + '    locale = "en"\n'
-    result, index = planned(facts_of_change("app/theme.py", old, new), {"docs/theme.md": page,
-                                                                         **{k: PAGES[k] for k in list(PAGES)[1:]}})
+    result, index = planned(facts_of_change("app/theme.py", old, new), instead_of_options("docs/theme.md", page))
     lines = write(result, index.read).files["docs/theme.md"].split("\n")
     # in the list that documents most of its siblings (not the later one with fewer), after its
     # last item, marked up like the plainest sibling item, a blank line apart as its items are
@@ -641,7 +640,7 @@ def test_an_addition_goes_after_the_sibling_it_follows_in_the_code_in_the_sectio
     old = "highlightjs: true\nhljs_style: github\n\nnavigation_depth: 4\n"
     new = old.replace("github\n", "github\nhljs_style_dark: github-dark\n")
     result, index = planned(facts_of_change("pkg/themes/readthedocs/theme.yml", old, new),
-                            {"docs/themes.md": THEMES_PAGE, **{k: PAGES[k] for k in list(PAGES)[1:]}})
+                            instead_of_options("docs/themes.md", THEMES_PAGE))
     lines = write(result, index.read).files["docs/themes.md"].split("\n")
     # both sections document its siblings equally; the one named by the file's own folder gets it,
     # right after hljs_style, which it follows in the code (not after the list's last item)
@@ -654,7 +653,7 @@ def test_an_item_with_paragraphs_is_followed_apart_and_a_boolean_is_written_as_t
     page = "# Theme\n\n* `highlightjs`: Highlights code.\n\n    Default: `True`.\n\nNext.\n"
     old = "highlightjs: true\n"
     result, index = planned(facts_of_change("theme/theme.yml", old, old + "sticky_navigation: false\n"),
-                            {"docs/theme.md": page, **{k: PAGES[k] for k in list(PAGES)[1:]}})
+                            instead_of_options("docs/theme.md", page))
     lines = write(result, index.read).files["docs/theme.md"].split("\n")
     assert lines[2:9] == ["* `highlightjs`: Highlights code.", "", "    Default: `True`.", "",
                           "* `sticky_navigation`: Default: `False`.", "", "Next."]
@@ -666,8 +665,7 @@ def test_an_addition_to_an_alphabetical_list_keeps_it_alphabetical():
     old = "import click\n" + "".join(f'@click.option("--{o}", help="{o.title()}.")\n'
                                      for o in ("verbose", "quiet", "color", "debug", "output")) + "def main(): ...\n"
     new = old.replace("def main", '@click.option("--format", help="Output format.")\ndef main')
-    result, index = planned(facts_of_change("app/cli.py", old, new), {"docs/options.md": page,
-                                                                       **{k: PAGES[k] for k in list(PAGES)[1:]}})
+    result, index = planned(facts_of_change("app/cli.py", old, new), instead_of_options("docs/options.md", page))
     lines = write(result, index.read).files["docs/options.md"].split("\n")
     assert [line.split("|")[1].strip() for line in lines[4:10]] == \
         ["`--color`", "`--debug`", "`--format`", "`--output`", "`--quiet`", "`--verbose`"]
@@ -679,8 +677,7 @@ def test_an_addition_is_not_put_beside_far_siblings_only():
         "def main(): ...\n"
     new = old.replace("def main", '@click.option("--cert-key-pass", help="Passphrase of the key.")\ndef main')
     page = "# Options\n\n| Option | Description |\n|---|---|\n| `--port` | Port. |\n| `--host` | Host. |\n"
-    result, index = planned(facts_of_change("app/cli.py", old, new), {"docs/options.md": page,
-                                                                       **{k: PAGES[k] for k in list(PAGES)[1:]}})
+    result, index = planned(facts_of_change("app/cli.py", old, new), instead_of_options("docs/options.md", page))
     draft = write(result, index.read)
     assert draft.files == {}
     assert any("nearest siblings in the code (--cert-key, --cert, --log-level)" in p for p in draft.open_points)
@@ -702,12 +699,11 @@ def test_changed_lines_that_look_like_diff_headers_are_content(repo):
 def test_a_new_class_is_named_so_that_its_autodoc_directive_resolves_from_the_pages_module(repo):
     remote, mirror = repo
     remote.commit({"app/__init__.py": "from .api import Client, Session\n"}, "package")
-    base = mirror_head(mirror)
-    remote.commit({"app/__init__.py": "from .api import Client, Session, Pool\n",
-                   "app/api.py": "class Client:\n    pass\n\nclass Session:\n    pass\n\nclass Pool:\n    pass\n\n"
-                                 "class Handle:\n    pass\n"}, "add")
-    mirror.fetch()
-    facts = facts_between(mirror, base, mirror.head("main"))
+    base, head = pull_request(remote, mirror, {
+        "app/__init__.py": "from .api import Client, Session, Pool\n",
+        "app/api.py": "class Client:\n    pass\n\nclass Session:\n    pass\n\nclass Pool:\n    pass\n\n"
+                      "class Handle:\n    pass\n"}, "add")
+    facts = facts_between(mirror, base, head)
     page = "API\n===\n\n.. module:: app\n\n.. autoclass:: Client\n\n.. autoclass:: Session\n\nEnd.\n"
     index = PageIndex({"docs/api.rst": page, **{k: v for k, v in PAGES.items() if k != "docs/api.md"}})
     text = write(plan(facts, index.find, index.read, total_pages=len(index)), index.read).files["docs/api.rst"]
