@@ -548,6 +548,19 @@ def test_a_reworded_help_text_is_reworded_where_the_docs_quote_it():
         "# Usage\n\n- `--port`: TCP port the server listens on.\n"
 
 
+def test_a_reworded_help_text_changes_its_changed_words_where_the_docs_quote_it_in_their_own_markup():
+    page = ("# CLI\n\n| Options | |\n| --- | --- |\n| `--port <port>` | Specify port (`number`) |\n"
+            "| `--loader <loader>` | Use `bundle` to bundle the config with esbuild, or `native` to load it "
+            "natively (`string`) |\n")
+    old = ("cli.option('--port <port>', '[number] specify port')\n"
+           "  .option('--loader <loader>', `[string] use 'bundle' to bundle the config with esbuild, or 'native' "
+           "to load it natively`)\n")
+    new = old.replace("with esbuild", "with Rolldown")
+    result, index = planned(facts_of_change("src/cli.ts", old, new), instead_of_options("docs/cli.md", page))
+    assert [p.path for p in result.pages] == ["docs/cli.md"]
+    assert write(result, index.read).files["docs/cli.md"] == page.replace("with esbuild", "with Rolldown")
+
+
 # -- names on the changed lines -------------------------------------------------------------------
 
 NAMES_PAGES = {

@@ -36,6 +36,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping
 
 from .facts_model import Fact, owner_of, token
+from .quoting import find_quote
 
 __all__ = ["PlannedPage", "Plan", "PageIndex", "plan", "mentions", "token", "spoken", "plain", "prose",
            "is_release_page", "NO_CHANGE", "PAGE_SUFFIXES"]
@@ -411,14 +412,8 @@ def _plan_by_names(names: Mapping[str, int], docs: _Docs, planned: dict[str, Pla
 
 
 def quoted_line(text: str, words: str) -> int | None:
-    """The line (1-based) where ``words`` (a help text) stand on one line, spacing aside."""
-    wanted = " ".join(words.split())
-    if not wanted:
-        return None
-    for n, line in enumerate(text.split("\n"), 1):
-        if wanted in " ".join(line.split()):
-            return n
-    return None
+    """The line (1-based) that quotes ``words`` (a help text), markup aside (``quoting``)."""
+    return next((n for n, line in enumerate(text.split("\n"), 1) if find_quote(line, words)), None)
 
 
 def _value_near(lines: list[str], n: int, value: str) -> bool:

@@ -29,6 +29,7 @@ from typing import Callable
 
 from .facts_model import Fact
 from .planner import Plan, as_code, mentions, plain, prose, spoken, token
+from .quoting import requote
 from .structure import Block, blocks, enclosing, is_rst
 
 __all__ = ["Draft", "write", "reword"]
@@ -103,14 +104,14 @@ def _apply(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
 
 
 def _reword_help(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
-    """The page quotes the option's old help text: it gets the new words, on the same line."""
+    """The page quotes the option's old help text: the words that changed change on that line,
+    written as the page writes the rest (``quoting``)."""
     old, new = prose(fact.old), prose(fact.new)
     changed = 0
     for i, line in enumerate(lines):
-        spaced = " ".join(line.split())
-        if old and old in spaced and line.strip():
-            indent = line[:len(line) - len(line.lstrip())]
-            lines[i], changed = indent + spaced.replace(old, new), changed + 1
+        reworded = requote(line, old, new)
+        if reworded is not None and reworded != line:
+            lines[i], changed = reworded, changed + 1
     if changed:
         draft.notes.append(f"{path}: the help text of {token(fact.name)} in its new words ({changed} line(s)) "
                            "[rule: quoted help text]")
