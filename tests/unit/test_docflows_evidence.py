@@ -325,7 +325,7 @@ The server starts with the `name` you give it.
 
 def instead_of_options(path: str, page: str) -> dict[str, str]:
     """The test docs with ``page`` at ``path`` in place of the options page."""
-    return {path: page, **{k: PAGES[k] for k in list(PAGES)[1:]}}
+    return {path: page, **{k: PAGES[k] for k in list(PAGES)[1:] if k != path}}
 
 
 def planned(facts, pages=PAGES):
@@ -447,6 +447,33 @@ def test_a_row_leaves_the_siblings_value_placeholder_and_fills_an_untitled_descr
     result, index = planned(facts_of_change("src/cli.ts", old, new), instead_of_options("docs/cli.md", page))
     lines = write(result, index.read).files["docs/cli.md"].split("\n")
     assert lines[6] == "| `--open` | Open the browser on start |"
+
+
+def test_a_row_in_an_aligned_table_is_padded_and_worded_as_its_siblings():
+    page = ("# CLI\n\n| Options                 |                                     |\n"
+            "| ----------------------- | ----------------------------------- |\n"
+            "| `--cors`                | Enable CORS (`boolean`)             |\n"
+            "| `-l, --logLevel <level>` | info \\| warn \\| silent (`string`) |\n")
+    old = "cli.option('--cors', '[boolean] enable CORS').option('-l, --logLevel <level>', '[string] info | warn')\n"
+    new = old.replace("\n", ".option('--strictPort', '[boolean] exit if the port is in use')\n")
+    result, index = planned(facts_of_change("src/cli.ts", old, new), instead_of_options("docs/cli.md", page))
+    lines = write(result, index.read).files["docs/cli.md"].split("\n")
+    # after the last sibling, as wide as the first row's cells; the [boolean] tag where its siblings
+    # say the type, the first word capitalised as theirs
+    assert lines[6] == "| `--strictPort`          | Exit if the port is in use (`boolean`) |"
+
+
+def test_an_item_about_a_qualified_name_is_not_about_its_qualifier():
+    page = ("# API\n\n## `transformCode`\n\nCall `transformCode(sourceText, resolvedConfig)`.\n\n"
+            "The `resolvedConfig` has utilities:\n\n"
+            "- `resolvedConfig.assetsInclude`: checks an asset.\n- `resolvedConfig.logger`: the logger.\n")
+    old = "export function transformCode(sourceText, resolvedConfig) {}\n"
+    new = "export function transformCode(sourceText, resolvedConfig, ignoreWarnings = false) {}\n"
+    result, index = planned(facts_of_change("src/index.ts", old, new), instead_of_options("docs/api.md", page))
+    assert [p.path for p in result.pages] == ["docs/api.md"]
+    draft = write(result, index.read)
+    # the list is about resolvedConfig's members, not beside the parameter resolvedConfig
+    assert draft.files == {} and any("ignoreWarnings is new" in p for p in draft.open_points)
 
 
 def test_a_list_of_bare_names_gets_the_bare_name_after_the_whole_nested_item():

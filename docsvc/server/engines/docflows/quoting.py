@@ -12,7 +12,7 @@ from __future__ import annotations
 import re
 from difflib import SequenceMatcher
 
-__all__ = ["find_quote", "requote"]
+__all__ = ["find_quote", "requote", "worded_like"]
 
 _TAG = re.compile(r"^\[[\w |.-]+\]\s*")  # cac's "[boolean] use the x": a type, not words
 _WRAP = "`'\"*_"
@@ -77,3 +77,17 @@ def _as_page_writes(word: str, old_words: list[str], page: list[re.Match], first
     if first and page and page[0].group()[:1].isupper() and word[:1].islower():
         return word[:1].upper() + word[1:]
     return word
+
+
+def worded_like(help_text: str, sibling: str) -> str:
+    """A help text written as the page writes a sibling's: the ``[boolean]`` tag some CLI
+    frameworks start it with dropped, or moved to the end as ``(`boolean`)`` where the sibling ends
+    so; a capital first letter where the sibling starts with one."""
+    tag = _TAG.match(help_text)
+    text = help_text[tag.end():] if tag else help_text
+    sibling = sibling.strip()
+    if tag and re.search(r"\(`[^`]+`\)$", sibling):
+        text += f" (`{tag.group().strip()[1:-1]}`)"
+    if sibling[:1].isupper() and text[:1].islower():
+        text = text[:1].upper() + text[1:]
+    return text

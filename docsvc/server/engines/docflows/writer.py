@@ -29,7 +29,7 @@ from typing import Callable
 
 from .facts_model import Fact
 from .planner import Plan, as_code, mentions, plain, prose, spoken, token
-from .quoting import requote
+from .quoting import requote, worded_like
 from .structure import Block, blocks, enclosing, is_rst
 
 __all__ = ["Draft", "write", "reword"]
@@ -184,7 +184,8 @@ def _about(line: str, name: str) -> bool:
     starts with it, a directive that names it."""
     escaped = re.escape(name)
     return bool(re.match(rf"^\s*\|\s*[`*_]*{escaped}[`*_]*\s*(\||[,/(=\s])", line)
-                or re.match(rf"^\s*(?:[-*+]|\d+[.)])\s+[`*_]*{escaped}(?![\w-])", line)
+                # ``config.assetsInclude`` is about assetsInclude, not about config
+                or re.match(rf"^\s*(?:[-*+]|\d+[.)])\s+[`*_]*{escaped}(?![\w-]|\.\w)", line)
                 or re.match(rf"^\s*\.\.\s+[\w:]+::\s+(\S*[.:])?{escaped}(?![\w-])\s*$", line)
                 or re.match(rf"^\s*{escaped}(?![\w-])(\s*,\s*-\S+)*(\s{{2,}}|$)", line))
 
@@ -507,6 +508,8 @@ def _list_item(model: str, sibling: str, name: str, description: str, default: s
     if styled and styled.end() <= len(first) and not first[styled.end():].strip() and \
             all(_BARE_ITEM.fullmatch(r) for r in rest if r.strip()):
         return prefix + opening + name + closing  # a list of bare names (nested ones too): the name alone
+    if description:
+        description = worded_like(description, first[styled.end():] if styled else first)
     if default and _DEFAULT_SAID.search(model):
         text = (description.rstrip(".") + ". " if description else "") + f"Default: `{default}`."
     else:
@@ -518,17 +521,23 @@ _BARE_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])\s+[`*_]*[\w.$-]+[`*_]*\s*")
 _PLACEHOLDER = re.compile(r"(?<=\S)[ =](?:<[^<>`|]*>|\[[^\[\]`|]*\])")
 
 
+def _raw_cells(row: str) -> list[str]:
+    """A table row's cells as written, padding included; an escaped ``\\|`` stays in its cell."""
+    return re.split(r"(?<!\\)\|", row.strip().removeprefix("|").removesuffix("|"))
+
+
 def _cells(row: str) -> list[str]:
-    return [c.strip() for c in row.strip().strip("|").split("|")]
+    return [c.strip() for c in _raw_cells(row)]
 
 
 def _table_row(lines: list[str], index: int, sibling: str, name: str, description: str, default: str | None) -> str:
     """A row shaped like the sibling's: the name cell styled the same, description and default
     placed under the headers that name them."""
-    header = None
+    header, aligned = None, False
     for j in range(index, -1, -1):  # the header is the row above the |---| separator
         if j > 0 and _SEPARATOR_ROW.match(lines[j]) and lines[j - 1].lstrip().startswith("|"):
             header = [h.lower() for h in _cells(lines[j - 1])]
+            aligned = len(lines[j].rstrip()) == len(lines[index].rstrip())  # columns padded to one width
             break
     cells = _cells(lines[index])
     out = []
@@ -541,7 +550,9 @@ def _table_row(lines: list[str], index: int, sibling: str, name: str, descriptio
             out.append(f"`{default}`" if default and "`" in cell else (default or "—"))
         elif any(word in title for word in ("description", "meaning", "help", "what", "purpose")) or \
                 (not title and k == len(cells) - 1):  # an untitled last column describes
-            out.append(description)
+            out.append(worded_like(description, cell))
         else:
             out.append("—")
+    if aligned:  # padded as the sibling's cells are, where the new text fits
+        out = [text.ljust(len(raw) - 2) for text, raw in zip(out, _raw_cells(lines[index]))]
     return "| " + " | ".join(out) + " |"
