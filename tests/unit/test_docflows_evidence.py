@@ -372,6 +372,17 @@ def test_a_parameter_is_evidence_only_where_the_page_also_speaks_of_its_function
     assert not any(w["path"] == "docs/server.md" for w in result.worth_a_look)  # another read_timeout
 
 
+def test_the_docs_of_a_release_gone_by_are_never_planned():
+    old = 'import click\n@click.option("--legacy-mode", is_flag=True, help="Old.")\ndef main(): ...\n'
+    page = "# Flags\n\n- `--legacy-mode`: the old way.\n"
+    pages = {"docs/v1/flags.md": page, "docs/v2/flags.md": page, "docs/tutorial/1/flags.md": page,
+             "website/versioned_docs/version-2.0/flags.md": page, **PAGES}
+    result, _ = planned(facts_of_change("app/cli.py", old, old.replace('@click.option("--legacy-mode", '
+                                                                      'is_flag=True, help="Old.")\n', "")), pages)
+    # v2 is the newest of the versions' folders; a tutorial's numbered step is no version
+    assert sorted(p.path for p in result.pages) == ["docs/tutorial/1/flags.md", "docs/v2/flags.md"]
+
+
 def test_a_changelog_page_is_never_planned_even_when_it_is_the_only_mention():
     old = 'import click\n@click.option("--port", default=8080)\ndef main(): ...\n'
     pages = {"docs/changelog.md": PAGES["docs/changelog.md"], "docs/about.md": PAGES["docs/about.md"]}

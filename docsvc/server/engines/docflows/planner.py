@@ -66,10 +66,12 @@ _TOKEN = re.compile(r"[\w-]+")
 
 class PageIndex:
     """The docs pages' text with an index of their words, so the planner can tell which pages
-    mention a term, and on how many of all pages it stands (how common it is)."""
+    mention a term, and on how many of all pages it stands (how common it is). The docs of
+    releases gone by are not among them (``superseded``)."""
 
     def __init__(self, texts: dict[str, str]) -> None:
-        self.texts = {p: t for p, t in texts.items() if p.lower().endswith(PAGE_SUFFIXES)}
+        old = superseded(texts)
+        self.texts = {p: t for p, t in texts.items() if p.lower().endswith(PAGE_SUFFIXES) and p not in old}
         self._words = {path: set(_TOKEN.findall(text)) for path, text in self.texts.items()}
 
     def find(self, term: str) -> list[str]:
@@ -82,6 +84,42 @@ class PageIndex:
 
     def __len__(self) -> int:
         return len(self.texts)
+
+
+# v3, version-2.1, 2.x, 1.4: a version (a bare "2" may be a tutorial's second step)
+_VERSION_FOLDER = re.compile(r"(?i)(?:v|version-)(\d+(?:\.\d+)*)(?:\.x)?|(\d+(?:\.\d+)+|\d+(?=\.x$))(?:\.x)?")
+
+
+def _version(folder: str) -> tuple[int, ...] | None:
+    match = _VERSION_FOLDER.fullmatch(folder)
+    return tuple(map(int, (match.group(1) or match.group(2)).split("."))) if match else None
+
+
+def superseded(paths: Iterable[str]) -> set[str]:
+    """The pages that document a release gone by: under a version's folder (``v1/``,
+    ``version-2.1/``, ``2.x/``) beside the folder of a later version (urfave/cli keeps ``docs/v1``,
+    ``docs/v2`` and ``docs/v3``; a change to the code is a change to the newest), and Docusaurus'
+    ``versioned_docs/`` snapshots."""
+    paths = list(paths)
+    versions: dict[str, list[tuple[int, ...]]] = {}  # a folder -> the versions its subfolders name
+    for path in paths:
+        parts = path.split("/")
+        for depth, part in enumerate(parts[:-1]):
+            if (version := _version(part)) is not None:
+                versions.setdefault("/".join(parts[:depth]), []).append(version)
+    newest = {folder: max(found) for folder, found in versions.items() if len(set(found)) > 1}
+    old = set()
+    for path in paths:
+        parts = path.split("/")
+        if "versioned_docs" in parts[:-1]:
+            old.add(path)
+            continue
+        for depth, part in enumerate(parts[:-1]):
+            version, parent = _version(part), "/".join(parts[:depth])
+            if version is not None and parent in newest and version < newest[parent]:
+                old.add(path)
+                break
+    return old
 
 
 def is_release_page(path: str) -> bool:
