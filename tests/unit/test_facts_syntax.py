@@ -191,6 +191,10 @@ def test_go_settings_structs_env_tags_and_exported_names():
     found = names(go_items(GO_CONFIG_OLD, "pkg/config/config.go"))
     assert ("env", "APP_TOKEN", None) in found and ("symbol", "Load", None) in found
     assert not any(name in ("secret", "helper", "Token") for _, name, _ in found)
+    # a struct read from a YAML file is documented by its keys, not its Go name; an API's is a symbol
+    assert ("symbol", "Config", None) not in found
+    assert ("symbol", "Client", None) in names(go_items("package api\n\ntype Client struct {\n\tURL string\n}\n",
+                                                        "pkg/api/client.go"))
 
 
 def test_go_settings_take_their_doc_comment_as_description():

@@ -156,14 +156,17 @@ class _Reader(syntax.Reader):
         name = syntax.text(spec.child_by_field_name("name"))
         body = spec.child_by_field_name("type")
         top = spec.parent is not None and spec.parent.parent is not None and spec.parent.parent.type == "source_file"
-        if self.public and top and _exported(name):
+        fields = [f for declarations in body.named_children if declarations.type == "field_declaration_list"
+                  for f in declarations.named_children if f.type == "field_declaration"] \
+            if body is not None and body.type == "struct_type" else []
+        tagged = [(f, _tags(f)) for f in fields]
+        # A struct read from a configuration file is documented by its keys, not by its Go name.
+        read_from_file = any(set(t) & set(_FORMAT_TAGS) for _, t in tagged)
+        if self.public and top and _exported(name) and not read_from_file:
             self.add("symbol", name, "go: exported type", None, spec)
         if body is None or body.type != "struct_type":
             return
-        fields = [f for declarations in body.named_children if declarations.type == "field_declaration_list"
-                  for f in declarations.named_children if f.type == "field_declaration"]
-        tagged = [(f, _tags(f)) for f in fields]
-        settings = _SETTINGS_TYPE.search(name) is not None or any(set(t) & set(_FORMAT_TAGS) for _, t in tagged)
+        settings = _SETTINGS_TYPE.search(name) is not None or read_from_file
         for field, tags in tagged:
             if "env" in tags and (env := tags["env"].split(",")[0]):
                 self.add("env", env, f"go: env tag of struct {name}", tags.get("envDefault"), field, owner=name)
