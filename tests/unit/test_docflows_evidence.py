@@ -450,28 +450,31 @@ def test_an_addition_goes_after_the_whole_sibling_row_in_its_format():
                           "| `--workers` | `4` | Worker processes. |"]
 
 
-def test_a_row_leaves_the_siblings_value_placeholder_and_fills_an_untitled_description_column():
-    page = ("# CLI\n\n| Options | |\n| --- | --- |\n| `--host [host]` | Specify hostname (`string`) |\n"
-            "| `-p, --port <port>` | Specify port (`number`) |\n")
-    old = "program.option('--host [host]', 'Specify hostname').option('-p, --port <port>', 'Specify port');\n"
-    new = old.replace(";", ".option('--open', 'Open the browser on start');")
-    result, index = planned(facts_of_change("src/cli.ts", old, new), instead_of_options("docs/cli.md", page))
-    lines = write(result, index.read).files["docs/cli.md"].split("\n")
-    assert lines[6] == "| `--open` | Open the browser on start |"
+ROWS = {
+    # the sibling's value placeholder ([host]) is not the new option's; an untitled last column describes
+    "placeholder": ("| Options | |\n| --- | --- |\n| `--host [host]` | Specify hostname (`string`) |\n"
+                    "| `-p, --port <port>` | Specify port (`number`) |\n",
+                    "program.option('--host [host]', 'Specify hostname').option('-p, --port <port>', 'Specify port')",
+                    ".option('--open', 'Open the browser on start')", "| `--open` | Open the browser on start |"),
+    # as wide as an aligned row's cells; cac's [boolean] tag where the siblings say their type, and
+    # the first word capitalised as theirs
+    "aligned": ("| Options                 |                                     |\n"
+                "| ----------------------- | ----------------------------------- |\n"
+                "| `--cors`                | Enable CORS (`boolean`)             |\n"
+                "| `-l, --logLevel <level>` | info \\| warn \\| silent (`string`) |\n",
+                "cli.option('--cors', '[boolean] enable CORS')"
+                ".option('-l, --logLevel <level>', '[string] info | warn')",
+                ".option('--strictPort', '[boolean] exit if the port is in use')",
+                "| `--strictPort`          | Exit if the port is in use (`boolean`) |"),
+}
 
 
-def test_a_row_in_an_aligned_table_is_padded_and_worded_as_its_siblings():
-    page = ("# CLI\n\n| Options                 |                                     |\n"
-            "| ----------------------- | ----------------------------------- |\n"
-            "| `--cors`                | Enable CORS (`boolean`)             |\n"
-            "| `-l, --logLevel <level>` | info \\| warn \\| silent (`string`) |\n")
-    old = "cli.option('--cors', '[boolean] enable CORS').option('-l, --logLevel <level>', '[string] info | warn')\n"
-    new = old.replace("\n", ".option('--strictPort', '[boolean] exit if the port is in use')\n")
-    result, index = planned(facts_of_change("src/cli.ts", old, new), instead_of_options("docs/cli.md", page))
-    lines = write(result, index.read).files["docs/cli.md"].split("\n")
-    # after the last sibling, as wide as the first row's cells; the [boolean] tag where its siblings
-    # say the type, the first word capitalised as theirs
-    assert lines[6] == "| `--strictPort`          | Exit if the port is in use (`boolean`) |"
+@pytest.mark.parametrize("table, code, added, row", ROWS.values(), ids=list(ROWS))
+def test_a_new_row_is_written_as_its_siblings_rows(table, code, added, row):
+    page = "# CLI\n\n" + table
+    result, index = planned(facts_of_change("src/cli.ts", code + ";\n", code + added + ";\n"),
+                            instead_of_options("docs/cli.md", page))
+    assert write(result, index.read).files["docs/cli.md"].split("\n")[6] == row  # after the last sibling
 
 
 def test_an_item_about_a_qualified_name_is_not_about_its_qualifier():
