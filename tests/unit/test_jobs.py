@@ -165,6 +165,23 @@ def test_stopping_puts_running_jobs_back_in_the_queue(db, kinds):
     release.set()
 
 
+def test_jobs_of_one_key_run_in_order_while_the_older_ones_row_is_held(db):
+    """A worker claiming the older job (or the recovery requeuing it) holds its row: another
+    worker must not take the younger job of the same key past it (seen as a flaky restart test:
+    a second sync completed while the first, requeued, still waited)."""
+    if not db.url.startswith("postgresql"):
+        pytest.skip("row locks are PostgreSQL's; SQLite has one writer")
+    first, second = enqueue(db, key="sync:3"), enqueue(db, key="sync:3")
+    other = enqueue(db, key="sync:4")
+    with db.sessions() as holder, db.sessions() as session:
+        holder.execute(select(Job.id).where(Job.id == first).with_for_update())
+        assert queue.claim_next(session, "w2").id == other
+        assert queue.claim_next(session, "w3") is None
+        holder.rollback()
+        assert queue.claim_next(session, "w3").id == first
+    assert state(db, second).state == "queued"
+
+
 def test_the_database_refuses_a_second_running_job_with_one_key(db):
     """The rule holds for any process: a claim that slipped past the check still fails."""
     first, second = enqueue(db, key="sync:7"), enqueue(db, key="sync:7")

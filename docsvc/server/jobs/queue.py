@@ -46,7 +46,9 @@ def _running_with_key(session: Session, key: str) -> bool:
 
 
 def claim_next(session: Session, worker_id: str) -> Job | None:
-    """Take the oldest queued job whose concurrency key is free; None when there is none.
+    """Take the oldest queued job whose concurrency key is free; None when there is none. Jobs of
+    one key run in the order they were queued: a later one is never taken past an older one that
+    another transaction holds (a second sync waits for the first, even the first's rerun).
 
     Exclusive across processes: the claim is one conditional UPDATE (``state = 'queued'``), so of
     two workers only one changes the row; on PostgreSQL the row is first locked with ``FOR UPDATE
@@ -58,13 +60,16 @@ def claim_next(session: Session, worker_id: str) -> Job | None:
     ).all()
     session.rollback()
     skip_locked = session.get_bind().dialect.name == "postgresql"  # SQLite has one writer anyway
+    passed: set[str] = set()  # keys whose older job was passed over: their later jobs wait their turn
     for job_id, key in candidates:
-        if key and _running_with_key(session, key):
+        if key and (key in passed or _running_with_key(session, key)):
             session.rollback()
             continue
         if skip_locked and session.scalar(select(Job.id).where(Job.id == job_id, Job.state == "queued")
                                           .with_for_update(skip_locked=True)) is None:
-            session.rollback()  # another worker is claiming it right now
+            session.rollback()  # another worker is claiming it right now (or requeuing it)
+            if key:
+                passed.add(key)
             continue
         now = utcnow()
         try:
@@ -76,6 +81,8 @@ def claim_next(session: Session, worker_id: str) -> Job | None:
             session.commit()
         except IntegrityError:  # a job with the same key started meanwhile (in any process)
             session.rollback()
+            if key:
+                passed.add(key)
             continue
         if claimed == 1:
             return session.get(Job, job_id, populate_existing=True)
