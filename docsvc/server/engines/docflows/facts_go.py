@@ -164,8 +164,6 @@ class _Reader(syntax.Reader):
         read_from_file = any(set(t) & set(_FORMAT_TAGS) for _, t in tagged)
         if self.public and top and _exported(name) and not read_from_file:
             self.add("symbol", name, "go: exported type", None, spec)
-        if body is None or body.type != "struct_type":
-            return
         settings = _SETTINGS_TYPE.search(name) is not None or read_from_file
         for field, tags in tagged:
             if "env" in tags and (env := tags["env"].split(",")[0]):

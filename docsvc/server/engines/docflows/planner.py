@@ -100,26 +100,18 @@ def superseded(paths: Iterable[str]) -> set[str]:
     ``version-2.1/``, ``2.x/``) beside the folder of a later version (urfave/cli keeps ``docs/v1``,
     ``docs/v2`` and ``docs/v3``; a change to the code is a change to the newest), and Docusaurus'
     ``versioned_docs/`` snapshots."""
-    paths = list(paths)
-    versions: dict[str, list[tuple[int, ...]]] = {}  # a folder -> the versions its subfolders name
-    for path in paths:
-        parts = path.split("/")
-        for depth, part in enumerate(parts[:-1]):
-            if (version := _version(part)) is not None:
-                versions.setdefault("/".join(parts[:depth]), []).append(version)
-    newest = {folder: max(found) for folder, found in versions.items() if len(set(found)) > 1}
-    old = set()
-    for path in paths:
-        parts = path.split("/")
-        if "versioned_docs" in parts[:-1]:
-            old.add(path)
-            continue
-        for depth, part in enumerate(parts[:-1]):
-            version, parent = _version(part), "/".join(parts[:depth])
-            if version is not None and parent in newest and version < newest[parent]:
-                old.add(path)
-                break
-    return old
+    # each page's version folders: (the folder they stand in, the version)
+    placed = {path: [("/".join(parts[:depth]), version) for depth, part in enumerate(parts[:-1])
+                     if (version := _version(part)) is not None]
+              for path in paths for parts in [path.split("/")]}
+    versions: dict[str, set[tuple[int, ...]]] = {}  # a folder -> the versions its subfolders name
+    for found in placed.values():
+        for parent, version in found:
+            versions.setdefault(parent, set()).add(version)
+    newest = {folder: max(found) for folder, found in versions.items() if len(found) > 1}
+    return {path for path, found in placed.items()
+            if "versioned_docs" in path.split("/")[:-1] or any(version < newest.get(parent, version)
+                                                                for parent, version in found)}
 
 
 def is_release_page(path: str) -> bool:

@@ -15,7 +15,6 @@ from difflib import SequenceMatcher
 __all__ = ["find_quote", "requote", "worded_like"]
 
 _TAG = re.compile(r"^\[[\w |.-]+\]\s*")  # cac's "[boolean] use the x": a type, not words
-_WRAP = "`'\"*_"
 MIN_WORDS = 4  # a shorter help text is too common a phrase to call a quote
 
 
@@ -24,17 +23,19 @@ def _words(text: str) -> list[re.Match]:
 
 
 def _key(word: str) -> str:
-    return word.strip(_WRAP).lower().replace("`", "").replace("'", "").replace('"', "")
+    """A word as compared: without quotes and backticks anywhere, emphasis around it, case."""
+    return re.sub(r"[`'\"]", "", word).strip("*_").lower()
 
 
-def _keys(help_text: str) -> list[str]:
-    return [_key(m.group()) for m in _words(_TAG.sub("", " ".join(help_text.split())))]
+def _help_words(help_text: str) -> list[str]:
+    """A help text's words, its ``[type]`` tag left out."""
+    return _TAG.sub("", " ".join(help_text.split())).split()
 
 
 def find_quote(line: str, help_text: str) -> tuple[int, int] | None:
     """The words of ``line`` (first index, one past the last) that quote ``help_text``; None
     when the line does not quote all of it."""
-    wanted = _keys(help_text)
+    wanted = [_key(w) for w in _help_words(help_text)]
     if len(wanted) < MIN_WORDS:
         return None
     have = [_key(m.group()) for m in _words(line)]
@@ -51,8 +52,7 @@ def requote(line: str, old: str, new: str) -> str | None:
     if span is None:
         return None
     page = _words(line)[span[0]:span[1]]
-    old_words = [m.group() for m in _words(_TAG.sub("", " ".join(old.split())))]
-    new_words = [m.group() for m in _words(_TAG.sub("", " ".join(new.split())))]
+    old_words, new_words = _help_words(old), _help_words(new)
     out: list[str] = []
     matcher = SequenceMatcher(None, [_key(w) for w in old_words], [_key(w) for w in new_words], autojunk=False)
     for op, i1, i2, j1, j2 in matcher.get_opcodes():

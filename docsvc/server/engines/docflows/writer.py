@@ -227,11 +227,12 @@ NEAREST_SIBLINGS = 3  # an addition joins a group holding one of its three neare
 
 def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     name = token(fact.name)
-    if any(mentions("\n".join(lines), n) for n in {name, name.rsplit(".", 1)[-1]}):
+    text = "\n".join(lines)
+    if any(mentions(text, n) for n in {name, name.rsplit(".", 1)[-1]}):
         return lines  # already documented here
     description = prose(fact.note)  # the help text, on one line
-    default = _as_the_page_writes(plain(fact.new), lines)
-    found = blocks(path, "\n".join(lines))
+    default = _as_the_page_writes(plain(fact.new), text)
+    found = blocks(path, text)
     said = _said(lines)
     # Sibling blocks by the group they stand in (a list's items, a table's rows, a run of
     # directives), keyed by the group's last block: the new name joins the group of its nearest
@@ -315,9 +316,10 @@ def _place(fact: Fact, name: str, group: list[Block], members: list[tuple[Block,
             return later[1].start, f"before the one on {later[0][1]} (alphabetical)"
         return after(group[-1]), f"after the one on {listed[-1][0][1]} (alphabetical)"
     for above in fact.follows:
-        held = _about_blocks(group, lines, spoken(above, said))
+        term = spoken(above, said)
+        held = _about_blocks(group, lines, term)
         if held:
-            return after(held[0]), f"after the one on {spoken(above, said)}, as in the code"
+            return after(held[0]), f"after the one on {term}, as in the code"
     return after(group[-1]), f"after the one on {min(members, key=lambda m: m[2])[1]}"
 
 
@@ -476,12 +478,11 @@ def _shaped(block: Block, lines: list[str], sibling: str, name: str, description
 _BOOLEANS = {"true": "True", "false": "False"}
 
 
-def _as_the_page_writes(value: str | None, lines: list[str]) -> str | None:
+def _as_the_page_writes(value: str | None, text: str) -> str | None:
     """A boolean as the page writes its booleans in code: a YAML ``false`` is ```False``` on a page
     that says ```True``` and ```False``` and never ```true``` (a Python project's docs)."""
     if value is None or value.lower() not in _BOOLEANS:
         return value
-    text = "\n".join(lines)
     python, plain_ = re.search(r"`(True|False)`", text), re.search(r"`(true|false)`", text)
     return _BOOLEANS[value.lower()] if python and not plain_ else value.lower() if plain_ and not python else value
 
