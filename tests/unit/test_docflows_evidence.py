@@ -602,6 +602,47 @@ def test_a_reworded_help_text_changes_its_changed_words_where_the_docs_quote_it_
     assert write(result, index.read).files["docs/cli.md"] == page.replace("with esbuild", "with Rolldown")
 
 
+COMMANDS_PAGE = """# Commands
+
+## install
+
+* `--sync`: Synchronize the environment with the locked packages.
+* `--jobs`: How many packages at once. Default: `4`.
+* `--no-dev`: Do not install dev dependencies.
+* `--dry-run`: Show what would be done.
+
+## update
+
+* `--sync`: Synchronize the environment with the locked packages.
+* `--jobs`: How many packages at once. Default: `4`.
+* `--no-dev`: Do not update dev dependencies.
+* `--lock`: Only update the lock file.
+"""
+
+
+def test_an_option_of_one_command_is_edited_in_the_section_of_that_command_only():
+    old = """from cleo.helpers import option
+class InstallCommand(Command):
+    options = [
+        option("sync", None, "Synchronize the environment with the locked packages.", flag=True),
+        option("jobs", None, "How many packages at once.", flag=False, default=4),
+        option("no-dev", None, "Do not install dev dependencies.", flag=True),
+        option("dry-run", None, "Show what would be done.", flag=True),
+    ]
+"""
+    new = old.replace("locked packages.", "locked packages. (Deprecated)").replace("default=4", "default=8") \
+        .replace('        option("no-dev", None, "Do not install dev dependencies.", flag=True),\n', "")
+    result, index = planned(facts_of_change("src/tool/commands/install.py", old, new),
+                            instead_of_options("docs/cli.md", COMMANDS_PAGE))
+    text = write(result, index.read).files["docs/cli.md"]
+    install, update = text.split("## update")
+    # the three facts are of install.py: its section changes, update's same-named options stay
+    assert install == ("# Commands\n\n## install\n\n* `--sync`: Synchronize the environment with the locked "
+                       "packages. (Deprecated)\n* `--jobs`: How many packages at once. Default: `8`.\n"
+                       "* `--dry-run`: Show what would be done.\n\n")
+    assert update == COMMANDS_PAGE.split("## update")[1]
+
+
 # -- names on the changed lines -------------------------------------------------------------------
 
 NAMES_PAGES = {

@@ -18,6 +18,10 @@ it, and what no rule covers is said plainly and left for a person. The page is r
   default, a boolean as the page writes booleans); never inside another block, never invented
   prose. Where two sections document its siblings alike, the one whose heading names the changed
   file's folder (``themes/readthedocs/``: "readthedocs") gets it.
+
+A page that speaks of the name under several headings may document several things of that name
+(``--sync`` of ``install`` and of ``update``): a default, a reworded help text or a removal is
+edited only under the heading that names the deepest part of the changed file's path, if any does.
 """
 
 from __future__ import annotations
@@ -107,11 +111,11 @@ def _reword_help(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[
     """The page quotes the option's old help text: the words that changed change on that line,
     written as the page writes the rest (``quoting``)."""
     old, new = prose(fact.old), prose(fact.new)
+    reworded = {i: quoted for i, line in enumerate(lines)
+                if (quoted := requote(line, old, new)) is not None and quoted != line}
     changed = 0
-    for i, line in enumerate(lines):
-        reworded = requote(line, old, new)
-        if reworded is not None and reworded != line:
-            lines[i], changed = reworded, changed + 1
+    for i in _at_home(blocks(path, "\n".join(lines)), lines, fact.path, list(reworded)):
+        lines[i], changed = reworded[i], changed + 1
     if changed:
         draft.notes.append(f"{path}: the help text of {token(fact.name)} in its new words ({changed} line(s)) "
                            "[rule: quoted help text]")
@@ -122,15 +126,18 @@ def _redefault(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[st
     name, old, new = spoken(fact.name, _said(lines)), plain(fact.old), plain(fact.new)
     found = blocks(path, "\n".join(lines))
     value = re.compile(rf"(?<![\w.]){re.escape(old)}(?![\w.])") if old and new is not None else None
-    changed = 0
+    saying: list[int] = []  # per mention, the line that says its default
     for n in mentions("\n".join(lines), name) if value else ():
         span = _default_span(found, lines, n - 1, name)
         # the line that says the default, else one that does not list the allowed values (Type: a | b)
         fitting = [i for i in span if value.search(lines[i])]
         fitting = [i for i in fitting if _SAYS_DEFAULT.search(lines[i])] or \
             [i for i in fitting if not _SAYS_TYPE.search(lines[i])]
-        if fitting:
-            lines[fitting[0]], changed = value.sub(new, lines[fitting[0]]), changed + 1  # one value per mention
+        if fitting and fitting[0] not in saying:
+            saying.append(fitting[0])
+    changed = 0
+    for i in _at_home(found, lines, fact.path, saying):
+        lines[i], changed = value.sub(new, lines[i]), changed + 1  # one value per mention
     if changed:
         draft.notes.append(f"{path}: default of {name} changed {old} → {new} ({changed} line(s)) "
                            "[rule: changed default, in the block that documents it]")
@@ -198,10 +205,11 @@ def _remove(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
         if fact.kind in _CERTAIN_REMOVALS else ("directive",) if fact.kind == "symbol" else ()
     if kinds:
         others = _word(name)
-        for block in sorted(blocks(path, "\n".join(lines)), key=lambda b: -b.start):
-            if block.kind not in kinds or not _about(lines[block.start], name) or \
-                    (fact.kind == "symbol" and not block.name.startswith(("auto", "py:"))):
-                continue
+        found = blocks(path, "\n".join(lines))
+        about = [b for b in found if b.kind in kinds and _about(lines[b.start], name)
+                 and not (fact.kind == "symbol" and not b.name.startswith(("auto", "py:")))]
+        home = set(_at_home(found, lines, fact.path, [b.start for b in about]))
+        for block in sorted((b for b in about if b.start in home), key=lambda b: -b.start):
             body = lines[block.start:block.end]
             if len(body) > 12 or sum(len(others.findall(x)) for x in body) > 2:
                 continue  # a long block, or one that keeps returning to it: a person decides
@@ -251,9 +259,9 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     def nearest(members: list[tuple[Block, str, int]]) -> int:
         return min(rank for *_, rank in members)
 
-    home = _home_sections(found, lines, fact.path)
+    home = _home_depth(found, lines, fact.path)
     block, best = min(groups.items(), key=lambda g: (nearest(g[1]), -len({t for _, t, _ in g[1]}),
-                                                     -home.get(g[0].start, 0), g[1][0][0].start))
+                                                     -home(g[0].start), g[1][0][0].start))
     if nearest(best) >= NEAREST_SIBLINGS:
         near = ", ".join(spoken(s, said) for s in fact.siblings[:NEAREST_SIBLINGS])
         draft.open_points.append(f"{path}: {name} is new; its nearest siblings in the code ({near}) are not "
@@ -327,20 +335,30 @@ def _sort_key(name: str) -> str:
     return name.lstrip("-").lower()
 
 
-def _home_sections(found: list[Block], lines: list[str], path: str) -> dict[int, int]:
-    """For each block's line, how deep in the changed file's path lies the part that a heading
-    over it names: a setting of ``themes/readthedocs/theme.yml`` belongs in the section headed
-    "readthedocs" rather than "mkdocs", though both document its siblings."""
+def _home_depth(found: list[Block], lines: list[str], path: str) -> Callable[[int], int]:
+    """For a line of the page, how deep in the changed file's path lies the part that a heading
+    over it names (0: none): a setting of ``themes/readthedocs/theme.yml`` belongs in the section
+    headed "readthedocs" rather than "mkdocs", an option of ``commands/install.py`` under
+    "## install" rather than "## update"."""
     parts = [p.lower() for p in PurePosixPath(path).with_suffix("").parts]
-    depth: dict[int, int] = {}
+    named: list[tuple[Block, int]] = []
     for section in (b for b in found if b.kind == "section"):
         title = lines[section.start].lower()
-        named = [k + 1 for k, part in enumerate(parts)
-                 if re.search(rf"(?<![a-z0-9]){re.escape(part)}(?![a-z0-9])", title)]
-        for block in found:
-            if block.kind != "section" and block.start in section and named:
-                depth[block.start] = max(depth.get(block.start, 0), max(named))
-    return depth
+        depths = [k + 1 for k, part in enumerate(parts)
+                  if re.search(rf"(?<![a-z0-9]){re.escape(part)}(?![a-z0-9])", title)]
+        if depths:
+            named.append((section, max(depths)))
+    return lambda line: max((depth for section, depth in named if line in section), default=0)
+
+
+def _at_home(found: list[Block], lines: list[str], path: str, hits: list[int]) -> list[int]:
+    """The lines of ``hits`` to edit: where the page speaks of a name in several sections, those
+    under the heading that names the deepest part of the changed file's path; all when no heading
+    names any. An option ``--sync`` of ``commands/install.py`` is reworded under "## install",
+    not under "## update", whose own ``--sync`` did not change."""
+    depth = _home_depth(found, lines, path)
+    top = max(map(depth, hits), default=0)
+    return [i for i in hits if depth(i) == top]
 
 
 def _after_description(lines: list[str], block: Block) -> int:
