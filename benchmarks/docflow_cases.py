@@ -14,7 +14,9 @@ scorer's own rules); then
 
     .venv/bin/python benchmarks/docflow_quality.py --corpus DIR
 
-scores the engine on them. The corpus in ``../shared/corpus/docflows`` is the team's shared
+scores the engine on them. ``--commits N`` adds N single commits (newest first, spread over the
+last ``--history`` commits) that change both code and docs pages: a pull request's own size, as a
+user runs Docflows, with the pages its author changed as the truth. The corpus in ``../shared/corpus/docflows`` is the team's shared
 reference; folders made with this script are for checking that a change to the rules holds on
 other projects too (see the README's Docflows section).
 """
@@ -93,11 +95,32 @@ def commits_touching_tests_only(repo: Path, base: str, head: str, count: int) ->
     return [found[int(i * step)] for i in range(count)]
 
 
-def build(repo: Path, project: str, out: Path, docs: str, pairs: int, negatives: int, pattern: str) -> dict:
+CODE = re.compile(r"\.(py|pyi|js|mjs|cjs|ts|mts|cts|jsx|tsx|go|rs|java|kt|rb|php|cs)$")
+
+
+def commits_changing_code_and_docs(repo: Path, rules, count: int, history: int) -> list[str]:
+    """Up to ``count`` commits, spread evenly over the newest ``history``, that change at least one
+    docs page (not a changelog) and at least one code file that is neither a test nor docs."""
+    found = []
+    for sha in git(repo, "rev-list", "--no-merges", f"--max-count={history}", "HEAD").split():
+        paths = [p for p in git(repo, "diff-tree", "--no-commit-id", "--name-only", "-r", sha).split("\n") if p]
+        pages = [p for p in paths if not rules.is_code_change(p) and p.startswith(rules.docs + "/")
+                 and rules.page.search(p) and not rules.changelog.search(p)]
+        code = [p for p in paths if rules.is_code_change(p) and CODE.search(p) and not TEST_PATH.search(p)]
+        if pages and code:
+            found.append(sha)
+    if len(found) <= count:
+        return found
+    step = len(found) / count
+    return [found[int(i * step)] for i in range(count)]
+
+
+def build(repo: Path, project: str, out: Path, docs: str, pairs: int, negatives: int, pattern: str,
+          commits: int = 0, history: int = 1000) -> dict:
     scorer = _scorer()
     rules = scorer.Rules({"docs_path": docs})
-    chosen = release_pairs(repo, pattern, pairs)
-    if not chosen:
+    chosen = release_pairs(repo, pattern, pairs) if pairs else []
+    if pairs and not chosen:
         raise SystemExit(f"error: no release tags in {repo} match {pattern!r}")
     snapshots: list[tuple[str, str, str]] = []  # (ref, source, commit-ish in REPO)
     for old, new in chosen:
@@ -105,10 +128,12 @@ def build(repo: Path, project: str, out: Path, docs: str, pairs: int, negatives:
             ref = f"refs/tags/rel/{tag}"
             if ref not in {s[0] for s in snapshots}:
                 snapshots.append((ref, f"tag {tag}", tag))
-    negative_shas = commits_touching_tests_only(repo, *chosen[-1], negatives)
-    for sha in negative_shas:
-        snapshots += [(f"refs/tags/neg/{sha[:8]}/parent", f"parent of commit {sha}", f"{sha}^"),
-                      (f"refs/tags/neg/{sha[:8]}/child", f"commit {sha}", sha)]
+    negative_shas = commits_touching_tests_only(repo, *chosen[-1], negatives) if chosen else []
+    commit_shas = commits_changing_code_and_docs(repo, rules, commits, history) if commits else []
+    for group, shas in (("neg", negative_shas), ("pr", commit_shas)):
+        for sha in shas:
+            snapshots += [(f"refs/tags/{group}/{sha[:8]}/parent", f"parent of commit {sha}", f"{sha}^"),
+                          (f"refs/tags/{group}/{sha[:8]}/child", f"commit {sha}", sha)]
     out.mkdir(parents=True, exist_ok=True)
     with tempfile.TemporaryDirectory(prefix="docflow-cases-") as tmp:
         store = Path(tmp) / "store.git"
@@ -134,6 +159,11 @@ def build(repo: Path, project: str, out: Path, docs: str, pairs: int, negatives:
                    "pr_message": git(repo, "log", "-1", "--format=%s", sha).strip(),
                    "title": git(repo, "log", "-1", "--format=%s", sha).strip(),
                    "body": git(repo, "log", "-1", "--format=%b", sha).strip()} for sha in negative_shas]
+        cases += [{"id": f"{project}-p{sha[:8]}", "kind": "pair", "base": f"refs/tags/pr/{sha[:8]}/parent",
+                   "target": f"refs/tags/pr/{sha[:8]}/child", "main_message": f"{project}: parent of {sha[:8]}",
+                   "pr_message": git(repo, "log", "-1", "--format=%s", sha).strip(),
+                   "title": git(repo, "log", "-1", "--format=%s", sha).strip(),
+                   "body": git(repo, "log", "-1", "--format=%b", sha).strip()} for sha in commit_shas]
         for number, case in enumerate(cases, 1):
             case["pr_number"] = number
             a_tree, p_tree, *_ = scorer.pr_tree(store, case, rules, Path(tmp))
@@ -155,13 +185,17 @@ def main() -> int:
     parser.add_argument("--pairs", type=int, default=5, help="feature releases to pair (default: 5)")
     parser.add_argument("--negatives", type=int, default=2, help="test-only commits (default: 2)")
     parser.add_argument("--tags", default=r"v?\d+\.\d+(\.\d+)?", help="release tags, as a regular expression")
+    parser.add_argument("--commits", type=int, default=0,
+                        help="single commits that change code and docs pages, as pull-request-sized cases (default: 0)")
+    parser.add_argument("--history", type=int, default=1000,
+                        help="how many of the newest commits --commits picks from (default: 1000)")
     args = parser.parse_args()
     if not SCORER.exists():
         print(f"error: the shared scorer is expected at {SCORER}", file=sys.stderr)
         return 2
     try:
         manifest = build(args.repo.resolve(), args.project, args.out, args.docs.strip("/"), args.pairs,
-                         args.negatives, args.tags)
+                         args.negatives, args.tags, args.commits, args.history)
     except subprocess.CalledProcessError as exc:
         print(f"error: git {' '.join(exc.cmd[3:])}: {exc.stderr.decode(errors='replace').strip()[:300]}",
               file=sys.stderr)

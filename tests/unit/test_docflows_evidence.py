@@ -302,6 +302,30 @@ def pull_request(remote: GitRemote, mirror: Mirror, files: dict[str, str | None]
     return base, mirror_head(mirror)
 
 
+def test_a_deprecation_warning_added_is_a_fact_and_one_moved_is_not(repo):
+    remote, mirror = repo
+    warned = ('import warnings\n\ndef connect(timeout=None):\n    if timeout is not None:\n'
+              '        warnings.warn("timeout is deprecated; use deadline", DeprecationWarning, stacklevel=2)\n')
+    base, head = pull_request(remote, mirror, {"app/net.py": warned, "tests/test_net.py": warned}, "deprecate")
+    [fact] = [f for f in facts_between(mirror, base, head) if f.kind == "deprecation"]
+    assert (fact.path, fact.line, fact.describe()) == ("app/net.py", 5, "a deprecation warning added in app/net.py")
+    # the same warning moved to another module: nothing new to list
+    base, head = pull_request(remote, mirror, {"app/net.py": None, "app/connect.py": warned}, "move")
+    assert [f for f in facts_between(mirror, base, head) if f.kind == "deprecation"] == []
+
+
+@pytest.mark.parametrize("added", [
+    'X = PytestRemovedIn10Warning("old")', "@deprecated(\"use g\")", "util.deprecate(fn, 'use g')",
+    "// Deprecated: use Layouts.", "deprecate.Notice(ctx, \"dockers\")",
+    "warning.create('FastifyDeprecation', 'FSTDEP014', 'x')"])
+def test_deprecation_markers_of_each_language(added):
+    from docsvc.server.engines.docflows.deprecations import Deprecations
+
+    tally = Deprecations()
+    tally.count("src/mod.x", "a = 1\n", f"a = 1\n{added}\n")
+    assert tally.fact() is not None and tally.fact().line == 2
+
+
 # -- planning -----------------------------------------------------------------------------------
 
 PAGES = {
@@ -331,6 +355,17 @@ def instead_of_options(path: str, page: str) -> dict[str, str]:
 def planned(facts, pages=PAGES):
     index = PageIndex(pages)
     return plan(facts, index.find, index.read, total_pages=len(index)), index
+
+
+def test_a_new_deprecation_plans_the_list_of_deprecations_for_review_not_old_ones_nor_the_policy():
+    pages = {**PAGES, "docs/deprecations.rst": "Deprecations and Removals\n=========================\n\nWhat is "
+                                               "deprecated.\n",
+             "docs/old-deprecations.md": "# Old deprecations\n\nWhat was deprecated.\n",
+             "docs/policy.md": "# Deprecation policy\n\nHow we deprecate.\n"}
+    result, index = planned([Fact("deprecation", "added", "app/net.py", "app/net.py", "deprecation warning added",
+                                  line=5)], pages)
+    assert [(p.path, p.mode) for p in result.pages] == [("docs/deprecations.rst", "related")]
+    assert write(result, index.read).files == {}  # what replaces it, and when it goes: a person writes that
 
 
 def test_a_rare_identifier_is_evidence_and_a_common_word_is_not():

@@ -25,6 +25,7 @@ from functools import cache
 from pathlib import PurePosixPath
 from typing import Callable, Iterable, Mapping
 
+from .deprecations import Deprecations
 from .facts_config import STRUCTURED_SUFFIXES, is_env_file, structured_items
 from .facts_model import Fact, Item, owner_of, token
 from .facts_python import imported_names, is_imported, module_names, python_items
@@ -261,6 +262,7 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
 
     facts: list[Fact] = []
     named_files: list[Fact] = []
+    deprecations = Deprecations()
     for status, old_path, new_path in mirror.changed_files(base, head):
         if status in "RDM" and documented and documented(old_path):
             named_files.append(_file_fact(status, old_path, new_path))
@@ -269,6 +271,8 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
         old = None if status == "A" else text(base, old_path)
         new = None if status == "D" else text(head, new_path)
         facts += facts_of_change(new_path, old, new, old_path=old_path, notes=notes, exported=exported)
+        if PurePosixPath(new_path).suffix.lower() in CODE_SUFFIXES:
+            deprecations.count(new_path, old, new)
 
     @cache
     def text_at_head(path: str) -> str | None:
@@ -289,7 +293,8 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
             fact = _importable(fact, names_imported_by, exports)
         if fact is not None:
             kept.append(fact)
-    return named_files + kept
+    deprecation = deprecations.fact()
+    return named_files + kept + ([deprecation] if deprecation else [])
 
 
 _JAVASCRIPT = tuple(s for s, reader in _BY_SUFFIX.items() if reader is javascript_items)

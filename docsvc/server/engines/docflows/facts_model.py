@@ -33,6 +33,7 @@ def owner_of(name: str) -> str | None:
 class Fact:
     kind: str  # flag | argument | env | config | enum | route | operation | parameter | symbol
     #          | file (a repository file the docs name by its path)
+    #          | deprecation (a deprecation warning added; its name is the file that gained it)
     change: str  # added | removed | deprecated (gone, yet still named in the code) | renamed | default-changed
     #              | help-changed (its help text reworded: old and new are the texts) | changed (a file's content)
     name: str  # the new name (the old one for removals)
@@ -54,6 +55,8 @@ class Fact:
             return f"{self.kind} {self.name} default {self.old} → {self.new}"
         if self.change == "help-changed":
             return f"{self.kind} {self.name} help text reworded"
+        if self.kind == "deprecation":
+            return f"a deprecation warning added in {self.path}"
         if self.change == "deprecated":
             return f"{self.kind} {self.name} removed from its definition, still named in the code (deprecated or moved)"
         return f"{self.kind} {self.name} {self.change}"

@@ -12,7 +12,8 @@ evidence. Per change:
   other settings of the same class or file) in such a structure (conceptual);
 - a file the docs name by its path (an included example, a linked script): renamed or deleted,
   the pages that name it (direct; the reference follows a rename); changed, the same pages for
-  review (related: the code they show changed, what to write is a person's call).
+  review (related: the code they show changed, what to write is a person's call);
+- a deprecation warning added (``deprecations``): the project's deprecations page, for review.
 
 A parameter counts only where the page also speaks of its function or class: its bare name
 (``src``, ``default``) is everybody's word.
@@ -35,6 +36,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping
 
+from .deprecations import is_deprecations_page
 from .facts_model import Fact, owner_of, token
 from .quoting import find_quote
 
@@ -47,6 +49,7 @@ NO_CHANGE = "no documentation change needed"
 CONCEPTUAL_KINDS = ("flag", "argument", "env", "config", "enum", "route", "operation", "parameter", "symbol")
 MAX_SHARE = 0.25  # a token on more than this share of the pages is common: no evidence
 MAX_CONCEPTUAL_PAGES = 3  # an added name belongs on the few pages that document most of its siblings
+_DEPRECATION_WORDS = [w for stem in ("deprecation", "deprecations", "deprecated") for w in (stem, stem.capitalize())]
 MIN_NAMES = 4  # specific changed names a page must speak of to be planned on them alone
 PAGE_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".rest", ".txt", ".adoc", ".asciidoc")
 
@@ -372,6 +375,12 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
                 if where and not is_release_page(path):
                     add(path, "direct", 0.8, f"documents {name} (line {where}) in the words of its help text; the "
                                              f"pull request rewords it [{fact.rule}]", fact)
+                    hits += 1
+        elif fact.kind == "deprecation":
+            for path in dict.fromkeys(p for word in _DEPRECATION_WORDS for p in docs.find(word)):
+                if not is_release_page(path) and is_deprecations_page(path, read(path) or ""):
+                    add(path, "related", 0.6, f"lists the project's deprecations; the pull request adds a "
+                                              f"deprecation warning ({fact.path}, line {fact.line}) [{fact.rule}]", None)
                     hits += 1
         elif fact.change == "added" and fact.kind in CONCEPTUAL_KINDS:
             hits += _plan_addition(fact, docs, add, look)

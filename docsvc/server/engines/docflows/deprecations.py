@@ -1,0 +1,85 @@
+"""A pull request that adds a deprecation: the fact behind a project's deprecations page.
+
+Projects that warn before they remove keep one page that lists what is deprecated and when it
+goes (pytest's ``deprecations.rst``, goreleaser's ``deprecations.md``), and a change that starts warning is expected to add its entry there. No option or
+setting need change for that: the code gains a warning. Counted here across the change's code
+files, so a warning moved from one file to another is no new one:
+
+- Python: a ``DeprecationWarning``, ``PendingDeprecationWarning`` or ``FutureWarning``, a project's
+  own ``...DeprecationWarning``/``...RemovedIn...Warning`` classes, an ``@deprecated`` decorator, a
+  call to a ``deprecate``/``deprecated``/``warn_deprecated``-like helper;
+- JavaScript/TypeScript: the same helpers (``util.deprecate(...)``), a ``@deprecated`` tag,
+  ``'DeprecationWarning'`` given to ``process.emitWarning``;
+- Go: a ``// Deprecated:`` comment (the language's convention), ``deprecate.Notice(...)``-like calls.
+
+The pages it plans are those whose file name or title says they list deprecations; their
+entry is a person's to write (what to use instead, when it goes), so they are planned for review.
+"""
+
+from __future__ import annotations
+
+import re
+from collections import Counter
+from pathlib import PurePosixPath
+from .facts_model import Fact
+
+__all__ = ["Deprecations", "is_deprecations_page", "warnings_in"]
+
+_WARNING = re.compile(r"""(?x)
+    \b\w*Deprecat\w*Warning\b | \b\w*RemovedIn\w*Warning\b | \bFutureWarning\b
+  | @deprecated\b
+  | //\s*Deprecated:
+  | \b(?:\w+_)?deprecat(?:e|ed|ion)(?:_\w+)?\s*\(      # deprecate(...), warn_deprecated(...)
+  | \bdeprecat\w*\.\w+\s*\(                             # deprecate.Notice(...), deprecation.warn(...)
+  | \b[A-Z]\w*Deprecation\b                          # a category: FastifyDeprecation
+""")
+_LIST = re.compile(r"(?i)^deprecat(?:ions|ed)(?![a-z])")  # a list of them, not the policy for them
+TITLE_LINES = 12  # how far down a page its title is looked for (front matter first)
+
+
+def warnings_in(text: str | None) -> Counter[str]:
+    """The deprecation markers of a code file's text, each line stripped, with how often it stands."""
+    if not text:
+        return Counter()
+    return Counter(line.strip() for line in text.split("\n") if _WARNING.search(line))
+
+
+class Deprecations:
+    """The deprecation markers a change's code files gain and lose, counted file by file
+    (``count``), and the fact they make (``fact``)."""
+
+    def __init__(self) -> None:
+        self.gained: Counter[str] = Counter()
+        self.lost: Counter[str] = Counter()
+        self.first: dict[str, tuple[int, int]] = {}  # path -> (markers gained, line of the first)
+
+    def count(self, path: str, old: str | None, new: str | None) -> None:
+        before, after = warnings_in(old), warnings_in(new)
+        added = after - before
+        self.gained += added
+        self.lost += before - after
+        if added:
+            line = next(n for n, text in enumerate((new or "").split("\n"), 1) if text.strip() in added)
+            self.first[path] = (sum(added.values()), line)
+
+    def fact(self) -> Fact | None:
+        """One fact when the files gained markers that no file lost: named by the file that gained
+        the most, at its first new marker."""
+        if not self.first or not self.gained - self.lost:  # moved, or one warning for another
+            return None
+        path = max(self.first, key=lambda p: (self.first[p][0], p))
+        return Fact("deprecation", "added", path, path, "deprecation warning added", line=self.first[path][1])
+
+
+def is_deprecations_page(path: str, text: str) -> bool:
+    """Whether a page is the project's list of deprecations: its file name or its title starts
+    with "Deprecations" or "Deprecated" (``deprecations.rst``, "Deprecated features"; not
+    ``old-deprecations.md``, the ones gone by, nor a "Deprecation policy")."""
+    if _LIST.match(PurePosixPath(path).stem):
+        return True
+    head = "\n".join(text.split("\n")[:TITLE_LINES])
+    title = next((line for line in head.split("\n") if line.startswith("# ") or line.startswith("title:")), None)
+    if title is None:  # reStructuredText: the first line over an underline
+        lines = [line for line in head.split("\n") if line.strip()]
+        title = next((a for a, b in zip(lines, lines[1:]) if re.fullmatch(r"([=\-~^*#])\1{2,}", b.strip())), "")
+    return bool(_LIST.match(re.sub(r"^(?:#\s+|title:\s*['\"]?)", "", title.strip())))
