@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 from ..db.tables import Integration, Item, RepoState, utcnow
-from ..engines.docflows.changed_names import changed_names
+from ..engines.docflows.changed_names import name_changes
 from ..engines.docflows.drafts import fact_view, kept_versions, suggest_screenshots, unified_diff
 from ..engines.docflows.editor import review
 from ..engines.docflows.facts import facts_between, token
@@ -56,11 +56,12 @@ def run_generate(ctx: JobContext) -> dict:
     notes: list[str] = []
     documented = documents_file(pages)
     facts = facts_between(code, base, head, documented=documented, notes=notes)
-    names = changed_names(code, base, head, documented)
+    names = name_changes(code, base, head, documented)
     read = pages.read
 
-    ctx.progress(f"planning the docs change for {len(facts)} fact(s) and {len(names)} changed name(s)")
-    planned = plan(facts, pages.find, read, total_pages=len(pages), names=names)
+    ctx.progress(f"planning the docs change for {len(facts)} fact(s) and {len(names.counts)} changed name(s)")
+    planned = plan(facts, pages.find, read, total_pages=len(pages), names=names.counts, gained=names.gained,
+                   family=pages.family)
     rounds: list[dict[str, Any]] = [{
         "round": 1, "stage": "Information Architect", "at": utcnow().isoformat(),
         "summary": f"{len(planned.pages)} page(s) planned" if planned.pages else planned.verdict,

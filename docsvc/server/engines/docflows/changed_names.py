@@ -8,19 +8,21 @@ pages that speak of several such names as code are the ones a writer opens. The 
 what is specific enough to count; here is only what changed. Names the change only uses (another
 library's ``readFileSync``, ``TypeError``) count too: keeping to the names the project's code
 defines lost more right pages than wrong ones (measured on three corpora), since the pages about a
-change speak of what it calls as well.
+change speak of what it calls as well. The names only the gained lines hold are told apart
+(``NameChanges.gained``): a new error code is known by the family it joins.
 """
 
 from __future__ import annotations
 
 import re
 from collections import Counter
+from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Callable
 
 from .facts import CODE_SUFFIXES, speaks_to_users
 
-__all__ = ["changed_names", "names_in"]
+__all__ = ["NameChanges", "name_changes", "names_in"]
 
 _NAME = re.compile(r"""(?x)
     (?<![\w-])--[A-Za-z][\w-]+           # an option
@@ -40,19 +42,28 @@ def names_in(lines: list[str]) -> Counter[str]:
     return counts
 
 
-def changed_names(mirror, base: str, head: str, documented: Callable[[str], bool] | None = None) -> Counter[str]:
+@dataclass(frozen=True)
+class NameChanges:
+    counts: Counter[str]  # each name on the changed lines: how many lines it stands on
+    gained: frozenset[str]  # the names only gained lines hold: new to the code, or newly used
+
+
+def name_changes(mirror, base: str, head: str, documented: Callable[[str], bool] | None = None) -> NameChanges:
     """The names on the changed lines of the code files that speak to users (no tests, no
     infrastructure unless the docs document it), from ``base`` to ``head`` in a git mirror."""
     def wanted(path: str) -> bool:
         return PurePosixPath(path).suffix.lower() in CODE_SUFFIXES and speaks_to_users(path, documented)
 
-    return names_in(_not_moved(mirror.changed_lines(base, head, wanted)))
+    lines = _not_moved(mirror.changed_lines(base, head, wanted))
+    lost = names_in([line[1:] for line in lines if line[0] == "-"])
+    gained = names_in([line[1:] for line in lines if line[0] == "+"])
+    return NameChanges(names_in([line[1:] for line in lines]), frozenset(gained.keys() - lost.keys()))
 
 
 def _not_moved(lines: list[str]) -> list[str]:
-    """The changed lines (``-``/``+`` first, as ``Mirror.changed_lines`` gives them) without their
-    signs and without the lines the change only moved: lost in one place and gained, the same but
-    for spacing, in another (code moved to a new module changes nothing a page says)."""
+    """The changed lines (``-``/``+`` first, as ``Mirror.changed_lines`` gives them) without the
+    lines the change only moved: lost in one place and gained, the same but for spacing, in
+    another (code moved to a new module changes nothing a page says)."""
     texts = [(line[0], " ".join(line[1:].split())) for line in lines]
     moved = Counter(t for sign, t in texts if sign == "-") & Counter(t for sign, t in texts if sign == "+")
     left = {"-": moved.copy(), "+": moved}
@@ -61,5 +72,5 @@ def _not_moved(lines: list[str]) -> list[str]:
         if left[sign][text] > 0:
             left[sign][text] -= 1
         else:
-            kept.append(line[1:])
+            kept.append(line)
     return kept

@@ -20,7 +20,9 @@ A parameter counts only where the page also speaks of its function or class: its
 
 Beside the facts, the names on the code's changed lines (``changed_names``): a page that speaks
 of at least ``MIN_NAMES`` of them as code, each specific, is planned for review (related) and not
-edited, since no fact says what to write; with one fewer it is worth a look.
+edited, since no fact says what to write; with one fewer it is worth a look. A new code-like
+name no page mentions yet (an error code ``FST_ERR_X_Y``, a warning ``FSTDEP014``) plans, for
+review, the pages that list at least ``MIN_FAMILY`` codes of its family (``FST_ERR_X_``, ``FSTDEP``).
 
 A weaker match (a specific token in prose, a default whose old value is not beside it, too few
 siblings) is listed as "worth a look" with its reason, one entry a page, and is not edited; a
@@ -76,6 +78,7 @@ class PageIndex:
         old = superseded(texts)
         self.texts = {p: t for p, t in texts.items() if p.lower().endswith(PAGE_SUFFIXES) and p not in old}
         self._words = {path: set(_TOKEN.findall(text)) for path, text in self.texts.items()}
+        self._families: dict[str, dict[str, set[str]]] | None = None  # made on the first look
 
     def find(self, term: str) -> list[str]:
         if _TOKEN.fullmatch(term):
@@ -84,6 +87,17 @@ class PageIndex:
 
     def read(self, path: str) -> str | None:
         return self.texts.get(path)
+
+    def family(self, prefix: str) -> dict[str, set[str]]:
+        """The pages that name members of a family of codes (``family_prefixes``): page -> the
+        members it names."""
+        if self._families is None:
+            self._families = {}
+            for path, words in self._words.items():
+                for word in words:
+                    for start in family_prefixes(word):
+                        self._families.setdefault(start, {}).setdefault(path, set()).add(word)
+        return self._families.get(prefix, {})
 
     def __len__(self) -> int:
         return len(self.texts)
@@ -96,6 +110,21 @@ _VERSION_FOLDER = re.compile(r"(?i)(?:v|version-)(\d+(?:\.\d+)*)(?:\.x)?|(\d+(?:
 def _version(folder: str) -> tuple[int, ...] | None:
     match = _VERSION_FOLDER.fullmatch(folder)
     return tuple(map(int, (match.group(1) or match.group(2)).split("."))) if match else None
+
+
+_SNAKE_CODE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")  # FST_ERR_REP_ALREADY_SENT, APP_HOME
+_NUMBERED_CODE = re.compile(r"([A-Z]{3,})\d{2,}")  # FSTDEP014, PLW0120
+
+
+def family_prefixes(name: str) -> list[str]:
+    """The families a code-like name belongs to, the narrowest first: ``FST_ERR_REP_SENT_VALUE``
+    to ``FST_ERR_REP_``, ``FST_ERR_``, ``FST_``; ``FSTDEP014`` to ``FSTDEP``; none for other names."""
+    if _SNAKE_CODE.fullmatch(name):
+        parts = name.split("_")
+        return [prefix + "_" for k in range(len(parts) - 1, 0, -1)
+                if len((prefix := "_".join(parts[:k])).replace("_", "")) >= 3]
+    numbered = _NUMBERED_CODE.fullmatch(name)
+    return [numbered.group(1)] if numbered else []
 
 
 def superseded(paths: Iterable[str]) -> set[str]:
@@ -287,10 +316,12 @@ class _Docs:
 
 
 def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable[[str], str | None],
-         total_pages: int | None = None, names: Mapping[str, int] | None = None) -> Plan:
+         total_pages: int | None = None, names: Mapping[str, int] | None = None, gained: Iterable[str] = (),
+         family: Callable[[str], dict[str, set[str]]] | None = None) -> Plan:
     """``find(term)`` gives candidate pages from the docs; ``read(path)`` their text;
     ``total_pages`` how many pages the docs hold (for how common a token is); ``names`` the
-    identifiers on the code's changed lines (``changed_names``)."""
+    identifiers on the code's changed lines and ``gained`` those only its gained lines hold
+    (``changed_names``); ``family(prefix)`` the pages naming a family of codes (``PageIndex.family``)."""
     facts = list(facts)
     docs = _Docs(find, read, total_pages or 0)
     if not total_pages:  # without a count, every page any term reaches stands for the docs
@@ -388,6 +419,8 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
             unaffected.append(f"{fact.describe()}: no docs page documents it"
                               + (" or its siblings" if fact.change == "added" else "") + " as specific code")
     _plan_by_names(names or {}, docs, pages, add, look)
+    if family is not None:
+        _plan_by_family(gained, docs, family, add)
     ordered = sorted(pages.values(), key=lambda p: (-p.confidence, p.path))
     planned = {p.path for p in ordered}
     # One entry a page, however many weak signs point at it: a list to read, not a log.
@@ -426,6 +459,27 @@ def _plan_addition(fact: Fact, docs: _Docs, add, look) -> int:
         else:
             look(path, reason + " — other pages document more of its siblings")
     return hits
+
+
+MIN_FAMILY = 3  # documented members that make a page the list of a family of codes
+
+
+def _plan_by_family(gained: Iterable[str], docs: _Docs, family: Callable[[str], dict[str, set[str]]], add) -> None:
+    """Plan for review the pages that list the family of a new code no page names yet: an error
+    code ``FST_ERR_REP_BODY_CONSUMED`` beside ``FST_ERR_REP_ALREADY_SENT`` and two more, a
+    warning ``FSTDEP014`` beside ``FSTDEP013``. The narrowest family that some page lists wins."""
+    for name in sorted(gained):
+        if docs.pages(name):
+            continue  # documented already: the names on the changed lines cover it
+        for prefix in family_prefixes(name):
+            lists = {path: members for path, members in family(prefix).items()
+                     if len(members) >= MIN_FAMILY and not is_release_page(path)}
+            if not lists:
+                continue
+            for path, members in sorted(lists.items(), key=lambda kv: (-len(kv[1]), kv[0]))[:MAX_CONCEPTUAL_PAGES]:
+                add(path, "related", 0.55, f"lists {len(members)} names of the {prefix} family (such as "
+                                           f"{min(members)}); the pull request adds {name} [changed lines]", None)
+            break
 
 
 def _plan_by_names(names: Mapping[str, int], docs: _Docs, planned: dict[str, PlannedPage], add, look) -> None:
