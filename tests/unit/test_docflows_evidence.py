@@ -4,11 +4,12 @@ that is not documentation, safe YAML, planning on evidence, and edits block by b
 from __future__ import annotations
 
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
 
-from docsvc.server.engines.docflows.changed_names import name_changes
+from docsvc.server.engines.docflows.changed_names import NameChanges, name_changes
 from docsvc.server.engines.docflows.facts import Fact, facts_between, facts_of_change, is_infrastructure
 from docsvc.server.engines.docflows.facts_config import structured_items
 from docsvc.server.engines.docflows.planner import PageIndex, is_release_page, plan
@@ -714,7 +715,7 @@ def test_code_moved_to_another_module_changes_no_names(repo):
 def test_a_page_speaking_of_several_changed_names_as_code_is_planned_for_review_and_not_edited():
     names = {"default_map": 2, "auto_envvar_prefix": 1, "flag_value": 3, "show_default": 1}
     index = PageIndex(NAMES_PAGES)
-    result = plan([], index.find, index.read, total_pages=len(index), names=names)
+    result = plan([], index.find, index.read, total_pages=len(index), names=NameChanges(Counter(names), frozenset()))
     assert [(p.path, p.mode) for p in result.pages] == [("docs/defaults.md", "related")]
     assert "speaks of 4 names the pull request's code changes" in result.pages[0].reasons[0]
     # two names are chance, prose is no evidence, and a changelog is never planned
@@ -722,7 +723,8 @@ def test_a_page_speaking_of_several_changed_names_as_code_is_planned_for_review_
     draft = write(result, index.read)
     assert draft.files == {} and draft.open_points[0].startswith("docs/defaults.md: review by hand")
     # one name fewer: worth a look, not planned
-    fewer = plan([], index.find, index.read, total_pages=len(index), names=dict(list(names.items())[:3]))
+    fewer = plan([], index.find, index.read, total_pages=len(index),
+                 names=NameChanges(Counter(dict(list(names.items())[:3])), frozenset()))
     assert fewer.pages == [] and [w["path"] for w in fewer.worth_a_look] == ["docs/defaults.md"]
 
 
@@ -746,15 +748,15 @@ def test_a_new_code_plans_the_page_that_lists_its_family_for_review(repo):
     assert names.gained == {"FST_ERR_REP_BODY_CONSUMED"}
     pages = {**PAGES, "docs/errors.md": ERRORS_PAGE, "docs/reply.md": "# Reply\n\nMay raise `FST_ERR_REP_ALREADY_SENT`.\n"}
     index = PageIndex(pages)
-    result = plan([], index.find, index.read, total_pages=len(index), names=names.counts, gained=names.gained,
-                  family=index.family)
+    result = plan([], index.find, index.read, total_pages=len(index), names=names, family=index.family)
     # the page listing three of its family (FST_ERR_REP_), not the one naming a single member
     assert [(p.path, p.mode) for p in result.pages] == [("docs/errors.md", "related")]
-    assert result.pages[0].reasons == ["lists 3 names of the FST_ERR_REP_ family (such as FST_ERR_REP_ALREADY_SENT); "
+    assert result.pages[0].reasons[0:1] == ["lists 3 names of the FST_ERR_REP_ family (such as FST_ERR_REP_ALREADY_SENT); "
                                        "the pull request adds FST_ERR_REP_BODY_CONSUMED [changed lines]"]
     # a code the docs already name is no new member; nor is a name outside any family
     for gained in ({"FST_ERR_REP_ALREADY_SENT"}, {"fst_err_rep_body"}):
-        assert plan([], index.find, index.read, total_pages=len(index), gained=gained, family=index.family).pages == []
+        assert plan([], index.find, index.read, total_pages=len(index), names=NameChanges(Counter(), frozenset(gained)),
+                    family=index.family).pages == []
 
 
 def test_a_list_addition_copies_the_sibling_items_markup_and_way_of_saying_a_default():

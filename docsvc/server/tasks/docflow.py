@@ -60,8 +60,7 @@ def run_generate(ctx: JobContext) -> dict:
     read = pages.read
 
     ctx.progress(f"planning the docs change for {len(facts)} fact(s) and {len(names.counts)} changed name(s)")
-    planned = plan(facts, pages.find, read, total_pages=len(pages), names=names.counts, gained=names.gained,
-                   family=pages.family)
+    planned = plan(facts, pages.find, read, total_pages=len(pages), names=names, family=pages.family)
     rounds: list[dict[str, Any]] = [{
         "round": 1, "stage": "Information Architect", "at": utcnow().isoformat(),
         "summary": f"{len(planned.pages)} page(s) planned" if planned.pages else planned.verdict,

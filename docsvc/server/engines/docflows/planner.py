@@ -38,6 +38,7 @@ import re
 from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping
 
+from .changed_names import NameChanges
 from .deprecations import is_deprecations_page
 from .facts_model import Fact, owner_of, token
 from .quoting import find_quote
@@ -316,12 +317,12 @@ class _Docs:
 
 
 def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable[[str], str | None],
-         total_pages: int | None = None, names: Mapping[str, int] | None = None, gained: Iterable[str] = (),
+         total_pages: int | None = None, names: NameChanges | None = None,
          family: Callable[[str], dict[str, set[str]]] | None = None) -> Plan:
     """``find(term)`` gives candidate pages from the docs; ``read(path)`` their text;
     ``total_pages`` how many pages the docs hold (for how common a token is); ``names`` the
-    identifiers on the code's changed lines and ``gained`` those only its gained lines hold
-    (``changed_names``); ``family(prefix)`` the pages naming a family of codes (``PageIndex.family``)."""
+    identifiers on the code's changed lines (``changed_names``); ``family(prefix)`` the pages
+    naming a family of codes (``PageIndex.family``)."""
     facts = list(facts)
     docs = _Docs(find, read, total_pages or 0)
     if not total_pages:  # without a count, every page any term reaches stands for the docs
@@ -418,9 +419,10 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
         if not hits:
             unaffected.append(f"{fact.describe()}: no docs page documents it"
                               + (" or its siblings" if fact.change == "added" else "") + " as specific code")
-    _plan_by_names(names or {}, docs, pages, add, look)
-    if family is not None:
-        _plan_by_family(gained, docs, family, add)
+    if names is not None:
+        _plan_by_names(names.counts, docs, pages, add, look)
+        if family is not None:
+            _plan_by_family(names.gained, docs, family, add)
     ordered = sorted(pages.values(), key=lambda p: (-p.confidence, p.path))
     planned = {p.path for p in ordered}
     # One entry a page, however many weak signs point at it: a list to read, not a log.
