@@ -670,13 +670,17 @@ class InstallCommand(Command):
         .replace('        option("no-dev", None, "Do not install dev dependencies.", flag=True),\n', "")
     result, index = planned(facts_of_change("src/tool/commands/install.py", old, new),
                             instead_of_options("docs/cli.md", COMMANDS_PAGE))
-    text = write(result, index.read).files["docs/cli.md"]
-    install, update = text.split("## update")
+    draft = write(result, index.read)
+    install, update = draft.files["docs/cli.md"].split("## update")
     # the three facts are of install.py: its section changes, update's same-named options stay
     assert install == ("# Commands\n\n## install\n\n* `--sync`: Synchronize the environment with the locked "
                        "packages. (Deprecated)\n* `--jobs`: How many packages at once. Default: `8`.\n"
                        "* `--dry-run`: Show what would be done.\n\n")
     assert update == COMMANDS_PAGE.split("## update")[1]
+    # update's own --no-dev is not reported as a leftover of the removal, but pointed out once
+    assert [p for p in draft.open_points if "--no-dev" in p] == [
+        "docs/cli.md: --no-dev also stands under other headings (line(s) 13), left as it is: there it may be "
+        "another command's or setting's own"]
 
 
 # -- names on the changed lines -------------------------------------------------------------------

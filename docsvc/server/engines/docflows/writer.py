@@ -203,12 +203,14 @@ def _remove(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     # its API-reference directive (autoclass, autofunction) cannot stand without it.
     kinds = () if fact.change == "deprecated" else ("row", "item", "directive", "option") \
         if fact.kind in _CERTAIN_REMOVALS else ("directive",) if fact.kind == "symbol" else ()
+    went = 0  # how deep under headings naming the changed file the removals went
     if kinds:
         others = _word(name)
         found = blocks(path, "\n".join(lines))
         about = [b for b in found if b.kind in kinds and _about(lines[b.start], name)
                  and not (fact.kind == "symbol" and not b.name.startswith(("auto", "py:")))]
         home = set(_at_home(found, lines, fact.path, [b.start for b in about]))
+        went = max(map(_home_depth(found, lines, fact.path), home), default=0)
         for block in sorted((b for b in about if b.start in home), key=lambda b: -b.start):
             body = lines[block.start:block.end]
             if len(body) > 12 or sum(len(others.findall(x)) for x in body) > 2:
@@ -219,9 +221,15 @@ def _remove(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
                 del lines[block.start]  # no double blank line where the block was
             draft.notes.append(f"{path}: removed the {_noun(block)} about {name} ({len(body)} line(s)) "
                                "[rule: removal of the block about it]")
-    for n in mentions("\n".join(lines), name):
-        draft.open_points.append(f"{path}:{n}: {name} is still mentioned; the pull request "
+    left = [n - 1 for n in mentions("\n".join(lines), name)]
+    home = _at_home(blocks(path, "\n".join(lines)), lines, fact.path, left, went)
+    for at in home:
+        draft.open_points.append(f"{path}:{at + 1}: {name} is still mentioned; the pull request "
                                  + ("removes it" if fact.change == "removed" else "removes or deprecates it"))
+    if len(home) < len(left):
+        elsewhere = ", ".join(str(at + 1) for at in left if at not in home)
+        draft.open_points.append(f"{path}: {name} also stands under other headings (line(s) {elsewhere}), left as "
+                                 f"it is: there it may be another command's or setting's own")
     return lines
 
 
@@ -351,13 +359,13 @@ def _home_depth(found: list[Block], lines: list[str], path: str) -> Callable[[in
     return lambda line: max((depth for section, depth in named if line in section), default=0)
 
 
-def _at_home(found: list[Block], lines: list[str], path: str, hits: list[int]) -> list[int]:
+def _at_home(found: list[Block], lines: list[str], path: str, hits: list[int], at_least: int = 0) -> list[int]:
     """The lines of ``hits`` to edit: where the page speaks of a name in several sections, those
     under the heading that names the deepest part of the changed file's path; all when no heading
     names any. An option ``--sync`` of ``commands/install.py`` is reworded under "## install",
     not under "## update", whose own ``--sync`` did not change."""
     depth = _home_depth(found, lines, path)
-    top = max(map(depth, hits), default=0)
+    top = max([at_least, *map(depth, hits)])  # at_least: how deep the edits made so far went
     return [i for i in hits if depth(i) == top]
 
 
