@@ -16,8 +16,8 @@ scorer's own rules); then
 
 scores the engine on them. ``--commits N`` adds N single commits (newest first, spread over the
 last ``--history`` commits) that change both code and docs pages: a pull request's own size, as a
-user runs Docflows, with the pages its author changed as the truth. The corpus in ``../shared/corpus/docflows`` is the team's shared
-reference; folders made with this script are for checking that a change to the rules holds on
+user runs Docflows, with the pages its author changed as the truth. The corpus in
+``../shared/corpus/docflows`` is the team's shared reference; folders made with this script are for checking that a change to the rules holds on
 other projects too (see the README's Docflows section).
 """
 
@@ -115,6 +115,15 @@ def commits_changing_code_and_docs(repo: Path, rules, count: int, history: int) 
     return [found[int(i * step)] for i in range(count)]
 
 
+def commit_case(repo: Path, project: str, sha: str, group: str, letter: str, kind: str) -> dict:
+    """A case of one commit: its parent's tree as ``main``, the commit as the pull request, titled
+    by its message (snapshots under ``refs/tags/GROUP/SHA8/``)."""
+    subject = git(repo, "log", "-1", "--format=%s", sha).strip()
+    return {"id": f"{project}-{letter}{sha[:8]}", "kind": kind, "base": f"refs/tags/{group}/{sha[:8]}/parent",
+            "target": f"refs/tags/{group}/{sha[:8]}/child", "main_message": f"{project}: parent of {sha[:8]}",
+            "pr_message": subject, "title": subject, "body": git(repo, "log", "-1", "--format=%b", sha).strip()}
+
+
 def build(repo: Path, project: str, out: Path, docs: str, pairs: int, negatives: int, pattern: str,
           commits: int = 0, history: int = 1000) -> dict:
     scorer = _scorer()
@@ -154,16 +163,8 @@ def build(repo: Path, project: str, out: Path, docs: str, pairs: int, negatives:
                   "target": f"refs/tags/rel/{new}", "main_message": f"{project} {old}",
                   "pr_message": f"{project}: code changes of {new}", "title": f"{project}: code of {new}",
                   "body": f"Code changes from {old} to {new} (docs held back)"} for old, new in chosen]
-        cases += [{"id": f"{project}-c{sha[:8]}", "kind": "negative", "base": f"refs/tags/neg/{sha[:8]}/parent",
-                   "target": f"refs/tags/neg/{sha[:8]}/child", "main_message": f"{project}: parent of {sha[:8]}",
-                   "pr_message": git(repo, "log", "-1", "--format=%s", sha).strip(),
-                   "title": git(repo, "log", "-1", "--format=%s", sha).strip(),
-                   "body": git(repo, "log", "-1", "--format=%b", sha).strip()} for sha in negative_shas]
-        cases += [{"id": f"{project}-p{sha[:8]}", "kind": "pair", "base": f"refs/tags/pr/{sha[:8]}/parent",
-                   "target": f"refs/tags/pr/{sha[:8]}/child", "main_message": f"{project}: parent of {sha[:8]}",
-                   "pr_message": git(repo, "log", "-1", "--format=%s", sha).strip(),
-                   "title": git(repo, "log", "-1", "--format=%s", sha).strip(),
-                   "body": git(repo, "log", "-1", "--format=%b", sha).strip()} for sha in commit_shas]
+        cases += [commit_case(repo, project, sha, "neg", "c", "negative") for sha in negative_shas]
+        cases += [commit_case(repo, project, sha, "pr", "p", "pair") for sha in commit_shas]
         for number, case in enumerate(cases, 1):
             case["pr_number"] = number
             a_tree, p_tree, *_ = scorer.pr_tree(store, case, rules, Path(tmp))

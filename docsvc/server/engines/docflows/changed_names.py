@@ -57,7 +57,7 @@ def name_changes(mirror, base: str, head: str, documented: Callable[[str], bool]
     lines = _not_moved(mirror.changed_lines(base, head, wanted))
     lost = names_in([line[1:] for line in lines if line[0] == "-"])
     gained = names_in([line[1:] for line in lines if line[0] == "+"])
-    return NameChanges(names_in([line[1:] for line in lines]), frozenset(gained.keys() - lost.keys()))
+    return NameChanges(lost + gained, frozenset(gained.keys() - lost.keys()))
 
 
 def _not_moved(lines: list[str]) -> list[str]:

@@ -1,8 +1,9 @@
 """A pull request that adds a deprecation: the fact behind a project's deprecations page.
 
 Projects that warn before they remove keep one page that lists what is deprecated and when it
-goes (pytest's ``deprecations.rst``, goreleaser's ``deprecations.md``), and a change that starts warning is expected to add its entry there. No option or
-setting need change for that: the code gains a warning. Counted here across the change's code
+goes (pytest's ``deprecations.rst``, goreleaser's ``deprecations.md``), and a change that starts
+warning is expected to add its entry there. No option or setting need change for that: the code
+gains a warning. Counted here across the change's code
 files, so a warning moved from one file to another is no new one:
 
 - Python: a ``DeprecationWarning``, ``PendingDeprecationWarning`` or ``FutureWarning``, a project's
@@ -21,6 +22,7 @@ from __future__ import annotations
 import re
 from collections import Counter
 from pathlib import PurePosixPath
+
 from .facts_model import Fact
 
 __all__ = ["Deprecations", "is_deprecations_page", "warnings_in"]
@@ -77,9 +79,9 @@ def is_deprecations_page(path: str, text: str) -> bool:
     ``old-deprecations.md``, the ones gone by, nor a "Deprecation policy")."""
     if _LIST.match(PurePosixPath(path).stem):
         return True
-    head = "\n".join(text.split("\n")[:TITLE_LINES])
-    title = next((line for line in head.split("\n") if line.startswith("# ") or line.startswith("title:")), None)
+    head = text.split("\n")[:TITLE_LINES]
+    title = next((line for line in head if line.startswith(("# ", "title:"))), None)
     if title is None:  # reStructuredText: the first line over an underline
-        lines = [line for line in head.split("\n") if line.strip()]
+        lines = [line for line in head if line.strip()]
         title = next((a for a, b in zip(lines, lines[1:]) if re.fullmatch(r"([=\-~^*#])\1{2,}", b.strip())), "")
     return bool(_LIST.match(re.sub(r"^(?:#\s+|title:\s*['\"]?)", "", title.strip())))

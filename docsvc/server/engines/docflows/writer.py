@@ -114,8 +114,9 @@ def _reword_help(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[
     reworded = {i: quoted for i, line in enumerate(lines)
                 if (quoted := requote(line, old, new)) is not None and quoted != line}
     changed = 0
-    for i in _at_home(blocks(path, "\n".join(lines)), lines, fact.path, list(reworded)):
-        lines[i], changed = reworded[i], changed + 1
+    if reworded:  # the page's blocks only where it quotes the help text
+        for i in _at_home(_home_depth(blocks(path, "\n".join(lines)), lines, fact.path), list(reworded)):
+            lines[i], changed = reworded[i], changed + 1
     if changed:
         draft.notes.append(f"{path}: the help text of {token(fact.name)} in its new words ({changed} line(s)) "
                            "[rule: quoted help text]")
@@ -136,7 +137,7 @@ def _redefault(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[st
         if fitting and fitting[0] not in saying:
             saying.append(fitting[0])
     changed = 0
-    for i in _at_home(found, lines, fact.path, saying):
+    for i in _at_home(_home_depth(found, lines, fact.path), saying):
         lines[i], changed = value.sub(new, lines[i]), changed + 1  # one value per mention
     if changed:
         draft.notes.append(f"{path}: default of {name} changed {old} → {new} ({changed} line(s)) "
@@ -209,8 +210,9 @@ def _remove(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
         found = blocks(path, "\n".join(lines))
         about = [b for b in found if b.kind in kinds and _about(lines[b.start], name)
                  and not (fact.kind == "symbol" and not b.name.startswith(("auto", "py:")))]
-        home = set(_at_home(found, lines, fact.path, [b.start for b in about]))
-        went = max(map(_home_depth(found, lines, fact.path), home), default=0)
+        depth = _home_depth(found, lines, fact.path)
+        home = set(_at_home(depth, [b.start for b in about]))
+        went = max(map(depth, home), default=0)
         for block in sorted((b for b in about if b.start in home), key=lambda b: -b.start):
             body = lines[block.start:block.end]
             if len(body) > 12 or sum(len(others.findall(x)) for x in body) > 2:
@@ -222,7 +224,7 @@ def _remove(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
             draft.notes.append(f"{path}: removed the {_noun(block)} about {name} ({len(body)} line(s)) "
                                "[rule: removal of the block about it]")
     left = [n - 1 for n in mentions("\n".join(lines), name)]
-    home = _at_home(blocks(path, "\n".join(lines)), lines, fact.path, left, went)
+    home = _at_home(_home_depth(blocks(path, "\n".join(lines)), lines, fact.path), left, went) if left else []
     for at in home:
         draft.open_points.append(f"{path}:{at + 1}: {name} is still mentioned; the pull request "
                                  + ("removes it" if fact.change == "removed" else "removes or deprecates it"))
@@ -359,12 +361,11 @@ def _home_depth(found: list[Block], lines: list[str], path: str) -> Callable[[in
     return lambda line: max((depth for section, depth in named if line in section), default=0)
 
 
-def _at_home(found: list[Block], lines: list[str], path: str, hits: list[int], at_least: int = 0) -> list[int]:
+def _at_home(depth: Callable[[int], int], hits: list[int], at_least: int = 0) -> list[int]:
     """The lines of ``hits`` to edit: where the page speaks of a name in several sections, those
     under the heading that names the deepest part of the changed file's path; all when no heading
     names any. An option ``--sync`` of ``commands/install.py`` is reworded under "## install",
-    not under "## update", whose own ``--sync`` did not change."""
-    depth = _home_depth(found, lines, path)
+    not under "## update", whose own ``--sync`` did not change. ``depth``: ``_home_depth``'s."""
     top = max([at_least, *map(depth, hits)])  # at_least: how deep the edits made so far went
     return [i for i in hits if depth(i) == top]
 
