@@ -327,6 +327,75 @@ def test_deprecation_markers_of_each_language(added):
     assert tally.fact() is not None and tally.fact().line == 2
 
 
+def warned(files: dict[str, tuple[str | None, str]]) -> list[str]:
+    from docsvc.server.engines.docflows.deprecations import Deprecations
+
+    tally = Deprecations()
+    for path, (old, new) in files.items():
+        tally.count(path, old, new)
+    return [f"{f.describe()} ({f.path}:{f.line})" for f in tally.warned()]
+
+
+def test_a_function_that_starts_warning_is_deprecated_and_one_warning_about_an_argument_is_not():
+    old = ("import warnings\n\ndef connect(url, timeout=None):\n    return url\n\n"
+           "def fetch(url, retries=None):\n    return url\n\ndef _helper():\n    return 1\n")
+    new = ("import warnings\n\ndef connect(url, timeout=None):\n"
+           "    warnings.warn(\"connect() is deprecated; use open()\", DeprecationWarning, stacklevel=2)\n"
+           "    return url\n\ndef fetch(url, retries=None):\n    if retries is not None:\n"
+           "        warnings.warn(\"retries is deprecated\", DeprecationWarning)\n    return url\n\n"
+           "def _helper():\n    warnings.warn(\"internal\", DeprecationWarning)\n    return 1\n")
+    assert warned({"app/net.py": (old, new)}) == ["symbol connect deprecated: it now warns (app/net.py:3)"]
+    # only moved from one function to another: nothing newly deprecated
+    assert warned({"app/net.py": (new, new.replace("def connect", "def link"))}) == []
+
+
+def test_a_decorator_a_go_doc_comment_and_a_code_emitted_in_another_file_deprecate_their_function():
+    python = "from typing_extensions import deprecated\n\n@deprecated(\"use g\")\ndef f():\n    pass\n"
+    assert warned({"app/mod.py": ("def f():\n    pass\n", python)}) == ["symbol f deprecated: it now warns (app/mod.py:4)"]
+    go_old = "package cli\n\n// Layouts lists them.\nfunc AvailableLayouts() []string { return nil }\n"
+    go_new = go_old.replace("// Layouts lists them.\n", "// Layouts lists them.\n//\n// Deprecated: use Layouts.\n")
+    assert warned({"layouts.go": (go_old, go_new)}) == ["symbol AvailableLayouts deprecated: it now warns (layouts.go:6)"]
+    # fastify: the code is defined with its category in one file and emitted in another
+    defined = "warning.create('FastifyDeprecation', 'FSTDEP014', 'The default route is deprecated.')\n"
+    routes_old = ("function build () {\n  return {\n    getDefaultRoute: function () {\n      return router.x\n"
+                  "    },\n    hasRoute\n  }\n}\n")
+    routes_new = routes_old.replace("function () {\n", "function () {\n      warning.emit('FSTDEP014')\n")
+    assert warned({"lib/warnings.js": ("module.exports = warning\n", defined + "module.exports = warning\n"),
+                   "lib/route.js": (routes_old, routes_new)}) == [
+        "symbol getDefaultRoute deprecated: it now warns (lib/route.js:3)"]
+
+
+def test_a_function_that_now_warns_plans_the_pages_naming_it_and_is_pointed_out_not_edited():
+    pages = {**PAGES, "docs/api.md": "# API\n\n## `connect_pool()`\n\nOpens a pool: `connect_pool(url)`.\n"}
+    fact = Fact("symbol", "deprecated", "connect_pool", "app/net.py", "deprecation warning added in its body", line=3)
+    result, index = planned([fact], pages)
+    assert [(p.path, p.mode) for p in result.pages] == [("docs/api.md", "direct")]
+    draft = write(result, index.read)
+    assert draft.files == {}
+    assert draft.open_points == ["docs/api.md: connect_pool now warns that it is deprecated (line(s) 3, 5): say so "
+                                 "where it is documented, and what to use instead"]
+
+
+def test_pytest_plugin_options_and_ini_settings_are_facts():
+    old = """def pytest_addoption(parser):
+    group = parser.getgroup("general")
+    group._addoption("--strict-markers", action="store_true", help="Unknown markers raise errors")
+"""
+    new = """def pytest_addoption(parser):
+    group = parser.getgroup("general")
+    group._addoption("--strict-markers", action="store_true", help="Enables the strict_markers option")
+    group.addoption("--fail-fast", action="store_true", help="Stop at the first failure")
+    parser.addini("strict_markers", "Markers not registered raise errors", type="bool", default=False)
+    parser.addini("log_format", "%(levelname)s %(message)s")
+"""
+    facts = {f.describe(): f for f in facts_of_change("src/plugin.py", old, new)}
+    assert sorted(facts) == ["config log_format added", "config strict_markers added", "flag --fail-fast added",
+                             "flag --strict-markers help text reworded"]
+    assert (facts["config strict_markers added"].new, facts["config strict_markers added"].note) == \
+        ("False", "Markers not registered raise errors")  # the second argument is its help, not its default
+    assert facts["config log_format added"].new == "'%(levelname)s %(message)s'"  # a value, not words
+
+
 # -- planning -----------------------------------------------------------------------------------
 
 PAGES = {

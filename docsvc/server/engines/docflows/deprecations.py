@@ -15,6 +15,7 @@ files, so a warning moved from one file to another is no new one:
 
 The pages it plans are those whose file name or title says they list deprecations; their
 entry is a person's to write (what to use instead, when it goes), so they are planned for review.
+A function that now warns is a fact of its own (``warned``): the pages naming it are planned.
 """
 
 from __future__ import annotations
@@ -23,9 +24,12 @@ import re
 from collections import Counter
 from pathlib import PurePosixPath
 
-from .facts_model import Fact
+from .facts_model import WARNS, Fact
+from .warned import codes_of, inserted_lines, warned_definitions
 
 __all__ = ["Deprecations", "is_deprecations_page", "warnings_in"]
+
+MAX_FILES = 200  # code files a change may have for its functions' warnings to be looked for
 
 _WARNING = re.compile(r"""(?x)
     \b\w*Deprecat\w*Warning\b | \b\w*RemovedIn\w*Warning\b | \bFutureWarning\b
@@ -54,8 +58,11 @@ class Deprecations:
         self.gained: Counter[str] = Counter()
         self.lost: Counter[str] = Counter()
         self.first: dict[str, tuple[int, int]] = {}  # path -> (markers gained, line of the first)
+        self.files: list[tuple[str, str | None, str]] = []  # (path, old, new) of the code files changed
 
     def count(self, path: str, old: str | None, new: str | None) -> None:
+        if new is not None:
+            self.files.append((path, old, new))
         before, after = warnings_in(old), warnings_in(new)
         added = after - before
         self.gained += added
@@ -71,6 +78,22 @@ class Deprecations:
             return None
         path = max(self.first, key=lambda p: (self.first[p][0], p))
         return Fact("deprecation", "added", path, path, "deprecation warning added", line=self.first[path][1])
+
+    def warned(self) -> list[Fact]:
+        """A fact (``symbol``, ``deprecated``) per public function that a new marker, or a line
+        emitting a code a new marker defines, now makes warn (``warned``)."""
+        new_markers = self.gained - self.lost  # a marker only moved deprecates nothing new
+        if not new_markers or len(self.files) > MAX_FILES:
+            return []
+        codes = codes_of(new_markers)
+        facts: list[Fact] = []
+        for path, old, new in self.files:
+            rows = new.split("\n")
+            lines = [n for n in inserted_lines(old, new)
+                     if (row := rows[n - 1].strip()) in new_markers or any(code in row for code in codes)]
+            facts += [Fact("symbol", "deprecated", name, path, WARNS, line=line)
+                      for name, line in warned_definitions(path, new, lines)]
+        return facts
 
 
 def is_deprecations_page(path: str, text: str) -> bool:

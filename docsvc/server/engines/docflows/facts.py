@@ -294,7 +294,8 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
         if fact is not None:
             kept.append(fact)
     deprecation = deprecations.fact()
-    return named_files + kept + ([deprecation] if deprecation else [])
+    warned = [f for f in deprecations.warned() if (f.kind, f.name) not in {(k.kind, k.name) for k in kept}]
+    return named_files + kept + warned + ([deprecation] if deprecation else [])
 
 
 _JAVASCRIPT = tuple(s for s, reader in _BY_SUFFIX.items() if reader is javascript_items)

@@ -6,7 +6,9 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Fact", "Item", "owner_of", "token"]
+__all__ = ["Fact", "Item", "owner_of", "token", "WARNS"]
+
+WARNS = "deprecation warning added in its body"  # the rule of a function deprecated where it stands
 
 _PARAMETER = re.compile(r"([\w.]+)\((\w+)\)")  # a Python parameter: owner(name)
 
@@ -34,7 +36,8 @@ class Fact:
     kind: str  # flag | argument | env | config | enum | route | operation | parameter | symbol
     #          | file (a repository file the docs name by its path)
     #          | deprecation (a deprecation warning added; its name is the file that gained it)
-    change: str  # added | removed | deprecated (gone, yet still named in the code) | renamed | default-changed
+    change: str  # added | removed | renamed | default-changed
+    #              | deprecated (gone, yet still named in the code; or a function that now warns)
     #              | help-changed (its help text reworded: old and new are the texts) | changed (a file's content)
     name: str  # the new name (the old one for removals)
     path: str
@@ -57,6 +60,8 @@ class Fact:
             return f"{self.kind} {self.name} help text reworded"
         if self.kind == "deprecation":
             return f"a deprecation warning added in {self.path}"
+        if self.change == "deprecated" and self.rule == WARNS:
+            return f"{self.kind} {self.name} deprecated: it now warns"
         if self.change == "deprecated":
             return f"{self.kind} {self.name} removed from its definition, still named in the code (deprecated or moved)"
         return f"{self.kind} {self.name} {self.change}"

@@ -1,13 +1,15 @@
 """What a Python file offers its users, read from its syntax tree (``ast``), not from text.
 
 - command-line options and arguments: click and typer (``@click.option``, ``click.Option``,
-  ``typer.Option``, ``@click.argument``), argparse (``add_argument``) and cleo (``option("x", "s",
-  "help", flag=True)``, dashes implied); ``--x/--no-x`` is one boolean flag ``--x``, not two names;
+  ``typer.Option``, ``@click.argument``), argparse and optparse (``add_argument``, ``add_option``),
+  pytest plugins (``addoption``) and cleo (``option("x", "s", "help", flag=True)``, dashes
+  implied); ``--x/--no-x`` is one boolean flag ``--x``, not two names;
 - settings declared as classes: dataclasses, attrs classes, pydantic models and ``BaseSettings``,
   classes whose base is named like a config (``*Config``, ``*Settings``, ``*Options``), and class
   attributes a registry collects (``name = c.Type(str, default=...)``);
 - settings added through a registry call with a string name (``add_config("x", default=1)``,
-  ``register("x", ...)``) or listed as ``("name", Option(...))`` pairs;
+  ``register("x", ...)``, pytest's ``addini("x", "help", default=...)``) or listed as ``("name",
+  Option(...))`` pairs;
 - enum members; environment variables read (``os.environ``, ``os.getenv``);
 - public functions and classes of public modules (and of private ones, when a top-level package
   imports them: ``pytest`` from ``_pytest``), and the parameters (with their defaults) of public
@@ -28,11 +30,13 @@ from .facts_model import Item
 
 __all__ = ["python_items", "imported_names", "is_imported", "module_names"]
 
-_OPTION_CALLS = {"option", "Option", "add_argument", "argument", "Argument"}
+# Leading underscores dropped: pytest's own options come through ``group._addoption``.
+_OPTION_CALLS = {"option", "Option", "add_argument", "add_option", "addoption", "argument", "Argument"}
 _ENUM_BASES = {"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"}
 _SETTINGS_DECORATORS = re.compile(r"(^|\.)(dataclass|dataclasses\.dataclass|s|define|frozen|attrs|mutable)$")
 _SETTINGS_BASES = re.compile(r"(BaseModel|BaseSettings|Config|Settings|Options|Schema)$")
-_REGISTRY_CALL = re.compile(r"^(add_\w+|register\w*|define\w*|declare\w*|setting|config_option)$")
+_REGISTRY_CALL = re.compile(r"^(add_\w+|addini|register\w*|define\w*|declare\w*|setting|config_option)$")
+_SENTENCE = re.compile(r"^[A-Za-z(`'\"][^%{}]*?\s\S+\s\S+")  # words, not a value: a help text given second
 _ROUTE_METHODS = {"get", "post", "put", "patch", "delete", "route", "api_route"}
 
 
@@ -106,8 +110,7 @@ def _flag_names(declarations: list[str]) -> tuple[list[str], bool]:
     return (longs or names), switch
 
 
-def _option(call: ast.Call, line: int) -> Item | None:
-    callee = _name_of(call)
+def _option(call: ast.Call, callee: str, line: int) -> Item | None:
     help_text = _text(_kwarg(call, "help")) or ""
     positional = list(call.args)
     if callee == "Option" and positional and not (_text(positional[0]) or "").startswith("-") and \
@@ -149,12 +152,11 @@ class _Reader(ast.NodeVisitor):
 
     # -- calls anywhere: options, environment, registries -----------------------------------
     def visit_Call(self, node: ast.Call) -> None:
-        callee = _name_of(node)
+        callee = _name_of(node).lstrip("_")
         dotted = _dotted(node)
-        if callee in _OPTION_CALLS:
-            item = _option(node, node.lineno)
-            if item is not None:
-                self.items.append(item)
+        option = _option(node, callee, node.lineno) if callee in _OPTION_CALLS else None
+        if option is not None:
+            self.items.append(option)
         elif callee in ("getenv", "get") and re.search(r"(^|\.)(environ\.get|getenv)$", dotted) and node.args:
             name = _text(node.args[0])
             if name:
@@ -162,9 +164,11 @@ class _Reader(ast.NodeVisitor):
                 self.add("env", name, "python: os.environ / os.getenv", shown, node.lineno, "", key)
         elif _REGISTRY_CALL.match(callee) and node.args and (name := _text(node.args[0])) and \
                 re.fullmatch(r"[A-Za-z_][\w.-]*", name):
-            default = _kwarg(node, "default") or (node.args[1] if len(node.args) > 1 else None)
+            second = node.args[1] if len(node.args) > 1 else None
+            described = _text(second) if _SENTENCE.match(_text(second) or "") else None
+            default = _kwarg(node, "default") or (None if described else second)
             shown, key = _value(default)
-            help_text = _text(_kwarg(node, "help", "description", "doc")) or ""
+            help_text = _text(_kwarg(node, "help", "description", "doc")) or described or ""
             self.add("config", name, f"python: registry call {callee}()", shown, node.lineno, help_text, key)
         self.generic_visit(node)
 

@@ -13,7 +13,8 @@ evidence. Per change:
 - a file the docs name by its path (an included example, a linked script): renamed or deleted,
   the pages that name it (direct; the reference follows a rename); changed, the same pages for
   review (related: the code they show changed, what to write is a person's call);
-- a deprecation warning added (``deprecations``): the project's deprecations page, for review.
+- a deprecation warning added (``deprecations``): the project's deprecations page, for review;
+  a public function that now warns (``warned``): the pages that name it (direct; pointed out).
 
 A parameter counts only where the page also speaks of its function or class: its bare name
 (``src``, ``default``) is everybody's word.
@@ -40,7 +41,7 @@ from typing import Callable, Iterable, Mapping
 
 from .changed_names import NameChanges
 from .deprecations import is_deprecations_page
-from .facts_model import Fact, owner_of, token
+from .facts_model import WARNS, Fact, owner_of, token
 from .quoting import find_quote
 
 __all__ = ["PlannedPage", "Plan", "PageIndex", "plan", "mentions", "token", "spoken", "plain", "prose",
@@ -356,7 +357,8 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
             path_of_file = fact.kind == "file"
             old = named if path_of_file else docs.term(named)
             action = {"renamed": f"renames it to {token(fact.name)}", "removed": "removes it",
-                      "deprecated": "removes or deprecates it"}[fact.change]
+                      "deprecated": "makes it warn that it is deprecated" if fact.rule == WARNS
+                      else "removes or deprecates it"}[fact.change]
             strong = path_of_file or docs.specific(old)
             for path, ev in docs.about(fact, old).items():
                 if is_release_page(path):

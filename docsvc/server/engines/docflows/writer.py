@@ -31,7 +31,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Callable
 
-from .facts_model import Fact
+from .facts_model import WARNS, Fact
 from .planner import Plan, as_code, mentions, plain, prose, spoken, token
 from .quoting import requote, worded_like
 from .structure import Block, blocks, enclosing, is_rst
@@ -96,6 +96,8 @@ def _apply(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
         if count:
             draft.notes.append(f"{path}: renamed {old} to {new} ({count} place(s)) [rule: rename in place]")
         return lines
+    if fact.change == "deprecated" and fact.rule == WARNS:
+        return _warned(fact, path, lines, draft)
     if fact.change in ("removed", "deprecated"):
         return _remove(fact, path, lines, draft)
     if fact.change == "default-changed":
@@ -232,6 +234,17 @@ def _remove(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
         elsewhere = ", ".join(str(at + 1) for at in left if at not in home)
         draft.open_points.append(f"{path}: {name} also stands under other headings (line(s) {elsewhere}), left as "
                                  f"it is: there it may be another command's or setting's own")
+    return lines
+
+
+def _warned(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
+    """A function that now warns is still there: the page is left as it is and the places it is
+    documented are pointed out, for a person to say since when and what to use instead."""
+    name = spoken(fact.name, _said(lines))
+    left = mentions("\n".join(lines), name)
+    if left:
+        draft.open_points.append(f"{path}: {name} now warns that it is deprecated (line(s) "
+                                 f"{', '.join(map(str, left))}): say so where it is documented, and what to use instead")
     return lines
 
 
