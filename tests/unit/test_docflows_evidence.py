@@ -164,6 +164,25 @@ def test_a_change_to_ci_and_packaging_only_gives_no_facts(repo):
     assert {f.path for f in facts} == {".github/workflows/ci.yml"}
 
 
+def test_an_extra_is_the_one_packaging_fact_and_plans_the_page_listing_the_others(repo):
+    remote, mirror = repo
+    project = '[project]\nname = "app"\nversion = "1.1"\n\n[project.optional-dependencies]\nhttp2 = ["h2"]\n'
+    pull_request(remote, mirror, {"pyproject.toml": project}, "http2")
+    base, head = pull_request(remote, mirror, {"pyproject.toml": (
+        f'{project}socks = ["socksio"]\n\n[tool.ruff]\nline-length = 100\n')}, "socks")
+    [socks] = facts_between(mirror, base, head)
+    assert (socks.describe(), socks.path, socks.siblings) == ("extra app[socks] added", "pyproject.toml", ("app[http2]",))
+    # moved to setup.py, with one more: only that one is new
+    base, head = pull_request(remote, mirror, {"pyproject.toml": '[project]\nname = "app"\nversion = "1.1"\n',
+                                               "setup.py": 'from setuptools import setup\nEXTRAS = {"http2": ["h2"], '
+                                                           '"socks": ["socksio"], "cli": ["click"]}\n'
+                                                           'setup(name="app", extras_require=EXTRAS)\n'}, "setup.py")
+    assert [f.describe() for f in facts_between(mirror, base, head)] == ["extra app[cli] added"]
+    pages = {**PAGES, "docs/install.md": "# Install\n\n```\npip install app[http2]\n```\n\nWith `app[http2]`: HTTP/2.\n"}
+    result, _ = planned([socks], pages)
+    assert [(p.path, p.mode) for p in result.pages] == [("docs/install.md", "conceptual")]
+
+
 @pytest.mark.parametrize("path,infrastructure", [
     ("www/mkdocs.yml", True), ("docs/conf.py", True), ("docs/.vitepress/config.ts", True),
     ("website/docusaurus.config.ts", True), ("Taskfile.yml", True), ("www/htmltest.yml", True),
@@ -355,6 +374,10 @@ def test_a_decorator_a_go_doc_comment_and_a_code_emitted_in_another_file_depreca
     go_old = "package cli\n\n// Layouts lists them.\nfunc AvailableLayouts() []string { return nil }\n"
     go_new = go_old.replace("// Layouts lists them.\n", "// Layouts lists them.\n//\n// Deprecated: use Layouts.\n")
     assert warned({"layouts.go": (go_old, go_new)}) == ["symbol AvailableLayouts deprecated: it now warns (layouts.go:6)"]
+    field_old = 'package config\n\ntype Conflict struct {\n\tCask string `yaml:"cask"`\n\tFormula string `yaml:"formula"`\n}\n'
+    field_new = field_old.replace("\tFormula", "\n\t// Deprecated: by homebrew.\n\tFormula")
+    assert warned({"pkg/config/config.go": (field_old, field_new)}) == [  # the key users write, not the Go name
+        "config formula deprecated: it now warns (pkg/config/config.go:7)"]
     # fastify: the code is defined with its category in one file and emitted in another
     defined = "warning.create('FastifyDeprecation', 'FSTDEP014', 'The default route is deprecated.')\n"
     routes_old = ("function build () {\n  return {\n    getDefaultRoute: function () {\n      return router.x\n"
@@ -436,6 +459,19 @@ def test_a_new_deprecation_plans_the_list_of_deprecations_for_review_not_old_one
                                   line=5)], pages)
     assert [(p.path, p.mode) for p in result.pages] == [("docs/deprecations.rst", "related")]
     assert write(result, index.read).files == {}  # what replaces it, and when it goes: a person writes that
+
+
+def test_a_new_setting_plans_for_review_the_pages_of_its_namesake_option():
+    pages = {**PAGES, "docs/marks.md": "# Marks\n\nPass `--strict-markers` to refuse unknown marks.\n",
+             "docs/words.md": "# Words\n\nOur markers are strict.\n"}
+    fact = Fact("config", "added", "strict_markers", "src/main.py", "python: registry call addini()", new="False")
+    result, index = planned([fact], pages)
+    assert [(p.path, p.mode) for p in result.pages] == [("docs/marks.md", "related")]
+    assert write(result, index.read).files == {}
+    # one word is everybody's: --verbose documented says nothing of a new setting verbose
+    pages["docs/marks.md"] += "\nAdd `--verbose` for more.\n"
+    assert planned([Fact("config", "added", "verbose", "src/main.py", "python: registry call addini()")],
+                   pages)[0].pages == []
 
 
 def test_a_rare_identifier_is_evidence_and_a_common_word_is_not():

@@ -80,7 +80,7 @@ class Deprecations:
         return Fact("deprecation", "added", path, path, "deprecation warning added", line=self.first[path][1])
 
     def warned(self) -> list[Fact]:
-        """A fact (``symbol``, ``deprecated``) per public function that a new marker, or a line
+        """A fact (``deprecated``) per public function or setting that a new marker, or a line
         emitting a code a new marker defines, now makes warn (``warned``)."""
         new_markers = self.gained - self.lost  # a marker only moved deprecates nothing new
         if not new_markers or len(self.files) > MAX_FILES:
@@ -91,8 +91,8 @@ class Deprecations:
             rows = new.split("\n")
             lines = [n for n in inserted_lines(old, new)
                      if (row := rows[n - 1].strip()) in new_markers or any(code in row for code in codes)]
-            facts += [Fact("symbol", "deprecated", name, path, WARNS, line=line)
-                      for name, line in warned_definitions(path, new, lines)]
+            facts += [Fact(kind, "deprecated", name, path, WARNS, line=line)
+                      for kind, name, line in warned_definitions(path, new, lines)]
         return facts
 
 

@@ -14,7 +14,8 @@ Infrastructure is not documentation: CI workflows, tox/nox, pre-commit, packagin
 linter and link-checker configuration, task runners (``Taskfile.yml``, ``justfile``), tools' own
 ``*.config.js``, vendored code, the docs' own build configuration (``mkdocs.yml``, Sphinx's
 ``conf.py``) and the like give no facts, unless the docs document that very file (a page
-names its path), as the docs of a project whose product is a CI workflow do. Tests give none.
+names its path), as the docs of a project whose product is a CI workflow do; a manifest's extras
+(``pip install httpx[socks]``, ``facts_package``) are facts all the same. Tests give none.
 """
 
 from __future__ import annotations
@@ -28,6 +29,7 @@ from typing import Callable, Iterable, Mapping
 from .deprecations import Deprecations
 from .facts_config import STRUCTURED_SUFFIXES, is_env_file, structured_items
 from .facts_model import Fact, Item, owner_of, token
+from .facts_package import MANIFESTS, package_items
 from .facts_python import imported_names, is_imported, module_names, python_items
 from .facts_go import go_items
 from .facts_javascript import javascript_items, package_api
@@ -128,6 +130,11 @@ def facts_of_change(path: str, old_text: str | None, new_text: str | None, old_p
             notes.append(f"{path}: not read (its code does not parse {'before' if old_items is None else 'after'} "
                          f"the change)")
         return []
+    return _facts_of_items(path, old_items, new_items, new_text)
+
+
+def _facts_of_items(path: str, old_items: list[Item], new_items: list[Item], new_text: str | None) -> list[Fact]:
+    """How the items of one file changed: added, removed, renamed, re-defaulted, reworded."""
     before, after = _index(old_items), _index(new_items)
     facts: list[Fact] = []
     removed = [before[k] for k in before if k not in after]
@@ -263,16 +270,30 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
     facts: list[Fact] = []
     named_files: list[Fact] = []
     deprecations = Deprecations()
+    # extras compared across the manifests changed: moved from setup.py to pyproject.toml is no change
+    packaged: tuple[list[Item], list[Item]] = ([], [])
+    manifests: list[str] = []
     for status, old_path, new_path in mirror.changed_files(base, head):
         if status in "RDM" and documented and documented(old_path):
             named_files.append(_file_fact(status, old_path, new_path))
-        if not speaks_to_users(new_path, documented):
+        speaks = speaks_to_users(new_path, documented)
+        # packaging is no documentation, save for the extras users install
+        manifest = not speaks and PurePosixPath(new_path).name in MANIFESTS and not is_test_file(new_path)
+        if not (speaks or manifest):
             continue
         old = None if status == "A" else text(base, old_path)
         new = None if status == "D" else text(head, new_path)
+        if manifest:
+            packaged[0].extend(package_items(old_path, old))
+            packaged[1].extend(package_items(new_path, new))
+            manifests.append(new_path)
+            continue
         facts += facts_of_change(new_path, old, new, old_path=old_path, notes=notes, exported=exported)
         if PurePosixPath(new_path).suffix.lower() in CODE_SUFFIXES:
             deprecations.count(new_path, old, new)
+
+    if manifests:
+        facts += _facts_of_items(manifests[0], *packaged, None)
 
     @cache
     def text_at_head(path: str) -> str | None:

@@ -24,7 +24,7 @@ from .facts_model import Item
 from .facts_python import is_imported
 from .syntax import Node
 
-__all__ = ["go_items"]
+__all__ = ["go_items", "setting_key"]
 
 _FLAG = re.compile(r"(Bool|Int|Int8|Int16|Int32|Int64|Uint|Uint8|Uint16|Uint32|Uint64|Float32|Float64|String|"
                    r"Duration|StringSlice|StringArray|IntSlice|Int32Slice|Int64Slice|UintSlice|Float64Slice|"
@@ -76,6 +76,13 @@ def _strings(node: Node | None) -> list[str]:
 def _tags(field: Node) -> dict[str, str]:
     tag = field.child_by_field_name("tag")
     return dict(_TAG.findall(syntax.string(tag) or "")) if tag is not None else {}
+
+
+def setting_key(field: Node) -> str | None:
+    """The key a configuration file gives a struct field (``yaml:"name,omitempty"`` → ``name``; a
+    format's tag before ``json:``); None when untagged, "-" when the format skips it."""
+    tags = _tags(field)
+    return next((tags[t].split(",")[0] for t in _FORMAT_TAGS + ("json",) if t in tags), None)
 
 
 class _Reader(syntax.Reader):
@@ -170,7 +177,7 @@ class _Reader(syntax.Reader):
                 self.add("env", env, f"go: env tag of struct {name}", tags.get("envDefault"), field, owner=name)
             if not settings:
                 continue
-            key = next((tags[t].split(",")[0] for t in _FORMAT_TAGS + ("json",) if t in tags), None)
+            key = setting_key(field)
             for identifier in field.children_by_field_name("name"):
                 if key == "-" or not (key or _exported(syntax.text(identifier))):
                     continue

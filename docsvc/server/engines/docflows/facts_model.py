@@ -33,7 +33,7 @@ def owner_of(name: str) -> str | None:
 
 @dataclass(frozen=True)
 class Fact:
-    kind: str  # flag | argument | env | config | enum | route | operation | parameter | symbol
+    kind: str  # flag | argument | env | config | enum | route | operation | parameter | symbol | extra
     #          | file (a repository file the docs name by its path)
     #          | deprecation (a deprecation warning added; its name is the file that gained it)
     change: str  # added | removed | renamed | default-changed

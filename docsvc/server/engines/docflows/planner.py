@@ -9,7 +9,9 @@ evidence. Per change:
 - renamed, removed or deprecated: the pages that speak of the old name (direct);
 - default changed: the pages that speak of the name with its old value beside it (direct);
 - added: the pages that document siblings of the new name (other options of the same command,
-  other settings of the same class or file) in such a structure (conceptual);
+  other settings of the same class or file) in such a structure (conceptual); a new setting, the
+  pages that document its namesake of another kind (``--strict-markers`` for ``strict_markers``:
+  related, for review);
 - a file the docs name by its path (an included example, a linked script): renamed or deleted,
   the pages that name it (direct; the reference follows a rename); changed, the same pages for
   review (related: the code they show changed, what to write is a person's call);
@@ -50,7 +52,8 @@ __all__ = ["PlannedPage", "Plan", "PageIndex", "plan", "mentions", "token", "spo
 NO_CHANGE = "no documentation change needed"
 # Kinds whose siblings are documented together (a command's options, a class's settings, a
 # module's public API in a reference page).
-CONCEPTUAL_KINDS = ("flag", "argument", "env", "config", "enum", "route", "operation", "parameter", "symbol")
+CONCEPTUAL_KINDS = ("flag", "argument", "env", "config", "enum", "route", "operation", "parameter", "symbol",
+                    "extra")
 MAX_SHARE = 0.25  # a token on more than this share of the pages is common: no evidence
 MAX_CONCEPTUAL_PAGES = 3  # an added name belongs on the few pages that document most of its siblings
 _DEPRECATION_WORDS = [w for stem in ("deprecation", "deprecations", "deprecated") for w in (stem, stem.capitalize())]
@@ -417,7 +420,7 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
                                               f"deprecation warning ({fact.path}, line {fact.line}) [{fact.rule}]", None)
                     hits += 1
         elif fact.change == "added" and fact.kind in CONCEPTUAL_KINDS:
-            hits += _plan_addition(fact, docs, add, look)
+            hits += _plan_addition(fact, docs, add, look) + _plan_namesakes(fact, docs, add)
         if not hits:
             unaffected.append(f"{fact.describe()}: no docs page documents it"
                               + (" or its siblings" if fact.change == "added" else "") + " as specific code")
@@ -462,6 +465,38 @@ def _plan_addition(fact: Fact, docs: _Docs, add, look) -> int:
             look(path, reason + " — too few of its siblings documented here")
         else:
             look(path, reason + " — other pages document more of its siblings")
+    return hits
+
+
+_SETTING_KINDS = ("flag", "config", "env")
+
+
+def namesakes(name: str) -> list[str]:
+    """The same words spelled as the other kinds of setting: ``strict_markers`` as the option
+    ``--strict-markers`` and the variable ``STRICT_MARKERS``; nothing for a one-word name."""
+    words = [w.lower() for w in re.split(r"[-_.]+", name.lstrip("-")) if w]
+    if len(words) < 2:
+        return []
+    forms = ["--" + "-".join(words), "_".join(words), "-".join(words), "_".join(words).upper()]
+    return [form for form in dict.fromkeys(forms) if form != name]
+
+
+def _plan_namesakes(fact: Fact, docs: _Docs, add) -> int:
+    """A new setting named as an option or variable the docs document already (a configuration
+    option ``strict_markers`` beside the documented ``--strict-markers``): the pages documenting
+    that one may say it can now be set this way too. For review: what to say is a person's call."""
+    if fact.kind not in _SETTING_KINDS:
+        return 0
+    name = token(fact.name)
+    hits = 0
+    for form in namesakes(name):
+        if not docs.specific(form):
+            continue
+        for path, ev in docs.pages(form).items():
+            if ev.as_code and not is_release_page(path) and path not in docs.pages(name):
+                add(path, "related", 0.55, f"documents {form} (line {ev.line}), the same words as the new {fact.kind} "
+                                           f"{name} [{fact.rule}]", None)
+                hits += 1
     return hits
 
 

@@ -23,6 +23,7 @@ from pathlib import PurePosixPath
 from typing import Iterable, Iterator
 
 from . import syntax
+from .facts_go import setting_key
 from .syntax import Node
 
 __all__ = ["codes_of", "inserted_lines", "warned_definitions"]
@@ -57,9 +58,10 @@ def inserted_lines(old: str | None, new: str) -> list[int]:
     return [j + 1 for tag, _, _, j1, j2 in matcher.get_opcodes() if tag in ("insert", "replace") for j in range(j1, j2)]
 
 
-def warned_definitions(path: str, new: str, lines: list[int]) -> list[tuple[str, int]]:
-    """(name, line) of each public function, method or Go declaration that a warning on one of
-    ``lines`` of ``new`` deprecates as a whole; each name once, in the order found."""
+def warned_definitions(path: str, new: str, lines: list[int]) -> list[tuple[str, str, int]]:
+    """(kind, name, line) of each public function, method or Go declaration that a warning on one
+    of ``lines`` of ``new`` deprecates as a whole; each name once, in the order found. A Go field
+    read from a configuration file is the setting its tag names (kind ``config``)."""
     suffix = PurePosixPath(path).suffix.lower()
     if suffix in (".py", ".pyi"):
         found = _python(new, lines)
@@ -68,16 +70,16 @@ def warned_definitions(path: str, new: str, lines: list[int]) -> list[tuple[str,
         found = [] if root is None else (_go(root, lines) if suffix == ".go" else _javascript(root, lines))
     else:
         return []
-    out: dict[str, int] = {}
-    for name, line in found:
-        if name and not name.startswith("_"):
-            out.setdefault(name, line)
-    return list(out.items())
+    out: dict[tuple[str, str], int] = {}
+    for kind, name, line in found:
+        if name and not name.startswith(("_", "-")):
+            out.setdefault((kind, name), line)
+    return [(kind, name, line) for (kind, name), line in out.items()]
 
 
 # -- Python ------------------------------------------------------------------------------------
 
-def _python(text: str, lines: list[int]) -> list[tuple[str, int]]:
+def _python(text: str, lines: list[int]) -> list[tuple[str, str, int]]:
     try:
         tree = ast.parse(text)
     except (SyntaxError, ValueError, RecursionError):
@@ -92,7 +94,7 @@ def _python(text: str, lines: list[int]) -> list[tuple[str, int]]:
         if any(isinstance(n, (ast.If, ast.IfExp, ast.Try, ast.ExceptHandler, ast.Match, ast.BoolOp))
                for n in chain[inner + 1:]):
             continue
-        out.append((chain[inner].name, chain[inner].lineno))
+        out.append(("symbol", chain[inner].name, chain[inner].lineno))
     return out
 
 
@@ -116,7 +118,7 @@ def _python_chain(tree: ast.AST, line: int) -> list[ast.AST]:
 
 # -- JavaScript and TypeScript ------------------------------------------------------------------
 
-def _javascript(root: Node, lines: list[int]) -> list[tuple[str, int]]:
+def _javascript(root: Node, lines: list[int]) -> list[tuple[str, str, int]]:
     out = []
     for line in lines:
         chain = list(_chain(root, line - 1))
@@ -128,7 +130,7 @@ def _javascript(root: Node, lines: list[int]) -> list[tuple[str, int]]:
             continue
         name = _javascript_name(chain[inner])
         if name:
-            out.append((name, syntax.line(chain[inner])))
+            out.append(("symbol", name, syntax.line(chain[inner])))
     return out
 
 
@@ -165,7 +167,7 @@ def _chain(root: Node, row: int) -> Iterator[Node]:
 
 # -- Go: a "// Deprecated:" paragraph belongs to the declaration right below its comment ----------
 
-def _go(root: Node, lines: list[int]) -> list[tuple[str, int]]:
+def _go(root: Node, lines: list[int]) -> list[tuple[str, str, int]]:
     out = []
     for line in lines:
         chain = list(_chain(root, line - 1))
@@ -180,8 +182,12 @@ def _go(root: Node, lines: list[int]) -> list[tuple[str, int]]:
         # type X struct {...} / const ( ... ) wrap the spec that carries the name
         while declared.type not in _GO_DECLARATIONS and declared.named_child_count:
             declared = declared.named_children[0]
-        if declared.type in _GO_DECLARATIONS:
-            name = declared.child_by_field_name("name")
-            if name is not None and syntax.text(name)[:1].isupper():  # exported: users reach it
-                out.append((syntax.text(name), syntax.line(declared)))
+        if declared.type not in _GO_DECLARATIONS:
+            continue
+        key = setting_key(declared) if declared.type == "field_declaration" else None
+        name = syntax.text(declared.child_by_field_name("name"))
+        if key:
+            out.append(("config", key, syntax.line(declared)))
+        elif name[:1].isupper():  # exported: users reach it
+            out.append(("symbol", name, syntax.line(declared)))
     return out
