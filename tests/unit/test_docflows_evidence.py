@@ -943,6 +943,17 @@ def test_an_addition_to_an_alphabetical_list_keeps_it_alphabetical():
         ["`--color`", "`--debug`", "`--format`", "`--output`", "`--quiet`", "`--verbose`"]
 
 
+def test_a_long_list_with_one_slip_in_its_order_is_still_alphabetical():
+    listed = ("addopts", "cache_dir", "console_style", "doctest_glob", "junit_family", "log_level", "markers",
+              "minversion", "norecursedirs", "testpaths", "usefixtures", "xfail_strict", "strict_ids")
+    page = "Reference\n=========\n\n" + "".join(f".. confval:: {o}\n\n   About {o}.\n\n" for o in listed)
+    old = "def pytest_addoption(parser):\n" + "".join(f'    parser.addini("{o}", "About {o}.")\n' for o in listed)
+    new = old + '    parser.addini("pythonpath", "Paths to add to sys.path.")\n'
+    result, index = planned(facts_of_change("src/main.py", old, new), instead_of_options("docs/reference.rst", page))
+    text = write(result, index.read).files["docs/reference.rst"]
+    assert text.index("confval:: norecursedirs") < text.index("confval:: pythonpath") < text.index("confval:: testpaths")
+
+
 def test_an_addition_is_not_put_beside_far_siblings_only():
     options = ["--port", "--host", "--log-level", "--cert", "--cert-key"]
     old = "import click\n" + "".join(f'@click.option("{o}", help="{o[2:]} option.")\n' for o in options) + \

@@ -334,14 +334,16 @@ ALPHABETICAL = 4  # siblings listed in alphabetical order, at least this many: t
 def _place(fact: Fact, name: str, group: list[Block], members: list[tuple[Block, str, int]], lines: list[str],
            said: Callable[[str], bool]) -> tuple[int, str]:
     """Where in its group a new block goes, and how the note says it: in alphabetical order when
-    the documented siblings are so listed; else after the nearest name above it in the code that
+    the documented siblings are so listed (one slip in ten pairs allowed); else after the nearest name above it in the code that
     the group documents (its whole block); else after the group's last block."""
     def after(block: Block) -> int:
         return _after_description(lines, block) if block.kind == "directive" else block.end
 
     listed = sorted({(b.start, t): b for b, t, _ in members}.items())  # ((line, name), block), in page order
     keys = [_sort_key(t) for (_, t), _ in listed]
-    if len(set(keys)) >= ALPHABETICAL and keys == sorted(keys):
+    # A long list kept alphabetical by hand has a slip or two (pytest's confvals): still alphabetical.
+    slips = sum(a > b for a, b in zip(keys, keys[1:]))
+    if len(set(keys)) >= ALPHABETICAL and slips <= len(keys) // 10:
         later = next((m for m, key in zip(listed, keys) if key > _sort_key(name)), None)
         if later is not None:
             return later[1].start, f"before the one on {later[0][1]} (alphabetical)"
