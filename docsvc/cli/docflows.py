@@ -67,14 +67,35 @@ def docflow(pr_number, pr_title, pr_body, pr_author, pr_branch, pr_sha, screensh
 
     def render(r) -> list[str]:
         if not r.get("suggestion_id"):
-            return [f"No documentation change needed for PR #{pr_number}:"] + [f"  {x}" for x in r.get("reasons", [])]
+            return [f"No documentation change needed for PR #{pr_number}:"] + [f"  {x}" for x in r.get("reasons", [])] \
+                + _worth_a_look(r)
         lines = [f"Suggestion {r['suggestion_id']} for PR #{pr_number}: {len(r.get('files', []))} file(s) "
                  f"({'passed the Editor' if r.get('editor_passed') else 'with Editor comments'})"]
         lines += [f"  {path}" for path in r.get("files", [])]
+        if r.get("open_points"):
+            lines.append("For you to decide (not edited):")
+            lines += [f"  {point}" for point in r["open_points"]]
+        lines += _worth_a_look(r)
         lines.append(f"See it with: docsvc items diff docflows {r['suggestion_id']}")
         return lines
 
     emit(result, as_json, render)
+
+
+MAX_LOOKS = 8  # weaker signs shown on a terminal; --json has them all
+
+
+def _worth_a_look(result: dict) -> list[str]:
+    """The pages with weaker signs, the strongest first as the service ranks them, at most
+    ``MAX_LOOKS`` of them: a list to read, and its length said when it is longer."""
+    looks = result.get("worth_a_look") or []
+    if not looks:
+        return []
+    lines = ["Worth a look (weaker signs, not edited):"]
+    lines += [f"  {look['path']}: {look['reason']}" for look in looks[:MAX_LOOKS]]
+    if len(looks) > MAX_LOOKS:
+        lines.append(f"  … and {len(looks) - MAX_LOOKS} more (--json lists them all)")
+    return lines
 
 
 def _use_colour() -> bool:

@@ -196,3 +196,13 @@ def test_sync_latest_code_adds_what_the_draft_lacks(project, service):
         project("items", "diff", "docflows", suggestion).stdout
     assert int(service.admin("credits", "show", "--org", "Flows")) == before - 8
     assert json.loads(project("items", "diff", "docflows", suggestion, "--stat", "--json").stdout)["new_commits"] is False
+
+
+def test_the_human_output_lists_what_was_not_edited(project):
+    made = project("docflow", "--pr-number", "9", "--pr-title", "Rename --docs-root", "--pr-body", "",
+                   "--pr-author", "ana", "--pr-branch", "rename-docs-root")
+    assert made.returncode == 0, made.stderr
+    lines = made.stdout.splitlines()
+    at = lines.index("Worth a look (weaker signs, not edited):")
+    assert lines[at + 1].startswith("  docs/legacy.md: ") and "--legacy" in lines[at + 1]
+    assert lines[-1].startswith("See it with: docsvc items diff docflows ")

@@ -397,6 +397,10 @@ def test_a_function_that_now_warns_plans_the_pages_naming_it_and_is_pointed_out_
     assert draft.files == {}
     assert draft.open_points == ["docs/api.md: connect_pool now warns that it is deprecated (line(s) 3, 5): say so "
                                  "where it is documented, and what to use instead"]
+    # a plain word may mean something else on a page: worth a look, not planned
+    pages["docs/api.md"] += "\nSee `formula` for the recipe.\n"
+    result, _ = planned([Fact("config", "deprecated", "formula", "pkg/config.go", fact.rule, line=9)], pages)
+    assert (result.pages, [w["path"] for w in result.worth_a_look]) == ([], ["docs/api.md"])
 
 
 def test_pytest_plugin_options_and_ini_settings_are_facts():

@@ -363,17 +363,20 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
                       "deprecated": "makes it warn that it is deprecated" if fact.rule == WARNS
                       else "removes or deprecates it"}[fact.change]
             strong = path_of_file or docs.specific(old)
+            # A function or setting found warning by where the warning stands, named by a plain
+            # word (goreleaser's `formula` key, beside Homebrew's formulas): worth a look only.
+            sure = fact.rule != WARNS or _IDENTIFIER.match(old) is not None
             for path, ev in docs.about(fact, old).items():
                 if is_release_page(path):
                     continue
                 reason = f"mentions {old} (line {ev.line}); the pull request {action} [{fact.rule}]"
                 if not strong:
                     continue  # a common word on a page is no sign, not even a weak one
-                if ev.as_code or path_of_file:
+                if (ev.as_code or path_of_file) and sure:
                     add(path, "direct", 0.9, reason, fact)
                     hits += 1
                 else:
-                    look(path, reason + " — in prose only")
+                    look(path, reason + (" — in prose only" if sure else " — a plain word"))
         elif fact.change == "changed" and fact.kind == "file":
             for path, ev in docs.pages(fact.name).items():
                 if is_release_page(path):
