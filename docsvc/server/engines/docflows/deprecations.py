@@ -88,9 +88,11 @@ class Deprecations:
         codes = codes_of(new_markers)
         facts: list[Fact] = []
         for path, old, new in self.files:
-            rows = new.split("\n")
-            lines = [n for n in inserted_lines(old, new)
-                     if (row := rows[n - 1].strip()) in new_markers or any(code in row for code in codes)]
+            warning = {n for n, row in enumerate(new.split("\n"), 1)
+                       if row.strip() in new_markers or any(code in row for code in codes)}
+            if not warning:  # most files: no line diff to compute
+                continue
+            lines = [n for n in inserted_lines(old, new) if n in warning]
             facts += [Fact(kind, "deprecated", name, path, WARNS, line=line)
                       for kind, name, line in warned_definitions(path, new, lines)]
         return facts

@@ -315,7 +315,8 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
         if fact is not None:
             kept.append(fact)
     deprecation = deprecations.fact()
-    warned = [f for f in deprecations.warned() if (f.kind, f.name) not in {(k.kind, k.name) for k in kept}]
+    named = {(k.kind, k.name) for k in kept}
+    warned = [f for f in deprecations.warned() if (f.kind, f.name) not in named]
     return named_files + kept + warned + ([deprecation] if deprecation else [])
 
 

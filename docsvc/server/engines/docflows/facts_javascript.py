@@ -35,7 +35,6 @@ from .syntax import Node
 
 __all__ = ["javascript_items", "package_api"]
 
-_LANGUAGE = {".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx"}
 _HTTP = {"get", "post", "put", "patch", "delete", "options", "head", "all"}
 _NEST_ROUTES = {"Get", "Post", "Put", "Patch", "Delete", "Options", "Head", "All"}
 _ENV_OBJECTS = {"process.env", "import.meta.env", "Bun.env"}
@@ -55,7 +54,7 @@ def javascript_items(text: str, path: str = "") -> list[Item] | None:
 
 def _read(text: str, path: str) -> tuple[Node, list[Item]] | None:
     """A file's syntax tree and its items."""
-    root = syntax.parse(_LANGUAGE.get(PurePosixPath(path).suffix.lower(), "javascript"), text)
+    root = syntax.parse(syntax.LANGUAGES.get(PurePosixPath(path).suffix.lower(), "javascript"), text)
     if root is None:
         return None
     reader = _Reader(is_imported(path))

@@ -20,7 +20,12 @@ from tree_sitter import Language, Node, Parser
 
 from .facts_model import Item
 
-__all__ = ["Node", "Reader", "arguments", "doc_comment", "parse", "text", "string", "walk", "line", "value"]
+__all__ = ["Node", "Reader", "LANGUAGES", "arguments", "doc_comment", "parse", "text", "string", "walk", "line",
+           "value"]
+
+# The grammar each file suffix is read with.
+LANGUAGES = {**dict.fromkeys((".js", ".mjs", ".cjs", ".jsx"), "javascript"),
+             **dict.fromkeys((".ts", ".mts", ".cts"), "typescript"), ".tsx": "tsx", ".go": "go"}
 
 MAX_DEPTH = 400  # deeper trees (generated or hostile code) are not walked
 MAX_ERROR_SHARE = 0.02  # of a file's bytes in syntax errors, beyond which it is not read

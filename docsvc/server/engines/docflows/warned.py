@@ -30,8 +30,6 @@ __all__ = ["codes_of", "inserted_lines", "warned_definitions"]
 
 MAX_LINES = 20_000  # longer files are not compared line by line (generated code)
 _CODE = re.compile(r"""['"`]([A-Z][A-Z0-9]*(?:_[A-Z0-9]+)*\d+|[A-Z][A-Z0-9]*_[A-Z0-9_]+)['"`]""")
-_LANGUAGE = {".js": "javascript", ".mjs": "javascript", ".cjs": "javascript", ".jsx": "javascript",
-             ".ts": "typescript", ".mts": "typescript", ".cts": "typescript", ".tsx": "tsx", ".go": "go"}
 _JS_FUNCTIONS = {"function_declaration", "generator_function_declaration", "method_definition",
                  "function_expression", "function", "arrow_function", "generator_function"}
 _JS_CONDITIONS = {"if_statement", "ternary_expression", "switch_case", "catch_clause", "binary_expression"}
@@ -65,8 +63,8 @@ def warned_definitions(path: str, new: str, lines: list[int]) -> list[tuple[str,
     suffix = PurePosixPath(path).suffix.lower()
     if suffix in (".py", ".pyi"):
         found = _python(new, lines)
-    elif suffix in _LANGUAGE:
-        root = syntax.parse(_LANGUAGE[suffix], new)
+    elif suffix in syntax.LANGUAGES:
+        root = syntax.parse(syntax.LANGUAGES[suffix], new)
         found = [] if root is None else (_go(root, lines) if suffix == ".go" else _javascript(root, lines))
     else:
         return []
