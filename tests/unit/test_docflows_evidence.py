@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from docsvc.server.engines.docflows.changed_names import NameChanges, name_changes
+from docsvc.server.engines.docflows.changed_names import NameChanges, changed_code, name_changes
 from docsvc.server.engines.docflows.facts import Fact, facts_between, facts_of_change, is_infrastructure
 from docsvc.server.engines.docflows.facts_config import structured_items
 from docsvc.server.engines.docflows.planner import PageIndex, is_release_page, plan
@@ -810,7 +810,7 @@ def test_changed_names_come_from_user_facing_code_only(repo):
         "app/core.py": "def lookup(ctx):\n    return ctx.default_map or FLAG_VALUE_UNSET\n",
         "tests/test_core.py": "def test_it():\n    assert hidden_helper_name\n",
         ".github/workflows/ci.yml": "on:\n  push: {}\njobs:\n  test_matrix_job:\n    runs-on: x\n"}, "c")
-    names = name_changes(mirror, base, head).counts
+    names = name_changes(changed_code(mirror, base, head)).counts
     assert set(names) == {"default_map", "FLAG_VALUE_UNSET"}
 
 
@@ -822,7 +822,7 @@ def test_code_moved_to_another_module_changes_no_names(repo):
         "app/views.py": "from .base import BaseView\nclass View(BaseView):\n    pass\n",
         "app/base.py": "class BaseView:\n    def __init__(self, url_prefix=None):\n"
                        "            self.url_prefix = url_prefix\n"}, "move")  # indented anew
-    assert set(name_changes(mirror, base, head).counts) == {"BaseView"}
+    assert set(name_changes(changed_code(mirror, base, head)).counts) == {"BaseView"}
 
 
 def test_a_page_speaking_of_several_changed_names_as_code_is_planned_for_review_and_not_edited():
@@ -857,7 +857,7 @@ def test_a_new_code_plans_the_page_that_lists_its_family_for_review(repo):
     remote.commit({"app/errors.py": "FST_ERR_REP_ALREADY_SENT = 'x'\nFST_ERR_CTP_EMPTY_TYPE = 'z'\n"}, "errors")
     base, head = pull_request(remote, mirror, {"app/errors.py": "FST_ERR_REP_ALREADY_SENT = 'x'\n"
                                                "FST_ERR_REP_BODY_CONSUMED = 'y'\nFST_ERR_CTP_EMPTY_TYPE = 'z'\n"}, "new")
-    names = name_changes(mirror, base, head)
+    names = name_changes(changed_code(mirror, base, head))
     assert names.gained == {"FST_ERR_REP_BODY_CONSUMED"}
     pages = {**PAGES, "docs/errors.md": ERRORS_PAGE, "docs/reply.md": "# Reply\n\nMay raise `FST_ERR_REP_ALREADY_SENT`.\n"}
     index = PageIndex(pages)
@@ -978,9 +978,9 @@ def test_changed_lines_that_look_like_diff_headers_are_content(repo):
     middle = mirror_head(mirror)
     remote.commit({"app/queries.py": "SQL = '''\n++ new_setting_name\n'''\n", "app/cli.py": None}, "change")
     mirror.fetch()
-    names = name_changes(mirror, middle, mirror.head("main")).counts
+    names = name_changes(changed_code(mirror, middle, mirror.head("main"))).counts
     assert set(names) == {"old_setting_name", "new_setting_name", "--port"}  # --port: the deleted cli.py
-    assert "old_setting_name" in name_changes(mirror, base, middle).counts
+    assert "old_setting_name" in name_changes(changed_code(mirror, base, middle)).counts
 
 
 def test_a_new_class_is_named_so_that_its_autodoc_directive_resolves_from_the_pages_module(repo):

@@ -217,25 +217,30 @@ class Mirror:
                 i += 2
         return changes
 
-    def changed_lines(self, base: str, head: str, wanted: Callable[[str], bool], limit: int = 8 << 20) -> list[str]:
-        """The lines the files ``wanted(path)`` picks lose (``-`` first) or gain (``+`` first) from
-        ``base`` to ``head`` (no context), from the first ``limit`` bytes of the diff: enough to
-        know which names a change touches."""
-        out = _run(["-c", "core.quotePath=off", "diff", "-U0", "--no-color", "--no-ext-diff", "--no-renames",
-                    "--end-of-options", base, head], cwd=self.path)[:limit]
-        lines, keep, header, old = [], False, False, ""
+    def changed_hunks(self, base: str, head: str, wanted: Callable[[str], bool], context: int = 0,
+                      limit: int = 8 << 20) -> list[list[str]]:
+        """The hunks of the files ``wanted(path)`` picks, from ``base`` to ``head``, each a list of
+        lines that start with ``-`` (lost), ``+`` (gained) or a space (``context`` lines of context
+        around them), from the first ``limit`` bytes of the diff: enough to know which names a
+        change touches and what stands beside them."""
+        out = _run(["-c", "core.quotePath=off", "diff", f"-U{max(0, int(context))}", "--no-color", "--no-ext-diff",
+                    "--no-renames", "--end-of-options", base, head], cwd=self.path)[:limit]
+        hunks: list[list[str]] = []
+        keep, header, old = False, False, ""
         for line in out.decode("utf-8", "replace").split("\n"):
             if line.startswith("diff "):  # a file's header, up to its first hunk
                 keep, header = False, True
             elif line.startswith("@@"):
                 header = False
+                if keep:
+                    hunks.append([])
             elif header and line.startswith("--- "):
                 old = line[6:] if line.startswith("--- a/") else ""
             elif header and line.startswith("+++ "):
                 keep = wanted(line[6:] if line.startswith("+++ b/") else old)
-            elif keep and not header and line[:1] in ("+", "-"):
-                lines.append(line)  # a removed "-- x" shows as "--- x": content, not a header
-        return lines
+            elif keep and not header and hunks and line[:1] in ("+", "-", " "):
+                hunks[-1].append(line)  # a removed "-- x" shows as "--- x": content, not a header
+        return hunks
 
     def changed_blobs(self, base: str, head: str, folder: str) -> dict[str, str | None]:
         """path -> its blob at ``head`` (None: gone, or no longer a plain file) of each file under

@@ -14,10 +14,11 @@ import time
 from typing import Any
 
 from ..db.tables import Integration, Item, RepoState, utcnow
-from ..engines.docflows.changed_names import name_changes
+from ..engines.docflows.changed_names import changed_code, name_changes
 from ..engines.docflows.drafts import fact_view, kept_versions, suggest_screenshots, unified_diff
 from ..engines.docflows.editor import review
 from ..engines.docflows.facts import facts_between, token
+from ..engines.docflows.linked_pages import linked_pages, links_near_changes
 from ..engines.docflows.planner import plan
 from ..engines.docflows.writer import reword, write
 from ..engines.git import Mirror
@@ -56,11 +57,14 @@ def run_generate(ctx: JobContext) -> dict:
     notes: list[str] = []
     documented = documents_file(pages)
     facts = facts_between(code, base, head, documented=documented, notes=notes)
-    names = name_changes(code, base, head, documented)
+    hunks = changed_code(code, base, head, documented)
+    names = name_changes(hunks)
     read = pages.read
+    links = linked_pages(links_near_changes(hunks), pages.texts, read)
 
     ctx.progress(f"planning the docs change for {len(facts)} fact(s) and {len(names.counts)} changed name(s)")
-    planned = plan(facts, pages.find, read, total_pages=len(pages), names=names, family=pages.family)
+    planned = plan(facts, pages.find, read, total_pages=len(pages), names=names, family=pages.family,
+                   links=links)
     rounds: list[dict[str, Any]] = [{
         "round": 1, "stage": "Information Architect", "at": utcnow().isoformat(),
         "summary": f"{len(planned.pages)} page(s) planned" if planned.pages else planned.verdict,

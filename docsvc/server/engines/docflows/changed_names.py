@@ -22,7 +22,7 @@ from typing import Callable
 
 from .facts import CODE_SUFFIXES, speaks_to_users
 
-__all__ = ["NameChanges", "name_changes", "names_in"]
+__all__ = ["NameChanges", "changed_code", "name_changes", "names_in"]
 
 _NAME = re.compile(r"""(?x)
     (?<![\w-])--[A-Za-z][\w-]+           # an option
@@ -48,20 +48,28 @@ class NameChanges:
     gained: frozenset[str]  # the names only gained lines hold: new to the code, or newly used
 
 
-def name_changes(mirror, base: str, head: str, documented: Callable[[str], bool] | None = None) -> NameChanges:
-    """The names on the changed lines of the code files that speak to users (no tests, no
-    infrastructure unless the docs document it), from ``base`` to ``head`` in a git mirror."""
+CONTEXT = 2  # lines of context kept beside each change: what a changed statement links to (``linked_pages``)
+
+
+def changed_code(mirror, base: str, head: str, documented: Callable[[str], bool] | None = None) -> list[list[str]]:
+    """The hunks of the code files that speak to users (no tests, no infrastructure unless the
+    docs document it), from ``base`` to ``head`` in a git mirror, with ``CONTEXT`` lines of context."""
     def wanted(path: str) -> bool:
         return PurePosixPath(path).suffix.lower() in CODE_SUFFIXES and speaks_to_users(path, documented)
 
-    lines = _not_moved(mirror.changed_lines(base, head, wanted))
+    return mirror.changed_hunks(base, head, wanted, CONTEXT)
+
+
+def name_changes(hunks: list[list[str]]) -> NameChanges:
+    """The names on the changed lines of ``changed_code``'s hunks."""
+    lines = _not_moved([line for hunk in hunks for line in hunk if line[0] in "-+"])
     lost = names_in([line[1:] for line in lines if line[0] == "-"])
     gained = names_in([line[1:] for line in lines if line[0] == "+"])
     return NameChanges(lost + gained, frozenset(gained.keys() - lost.keys()))
 
 
 def _not_moved(lines: list[str]) -> list[str]:
-    """The changed lines (``-``/``+`` first, as ``Mirror.changed_lines`` gives them) without the
+    """The changed lines (``-``/``+`` first, as in ``Mirror.changed_hunks``) without the
     lines the change only moved: lost in one place and gained, the same but for spacing, in
     another (code moved to a new module changes nothing a page says)."""
     texts = [(line[0], " ".join(line[1:].split())) for line in lines]

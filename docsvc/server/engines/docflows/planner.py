@@ -16,7 +16,9 @@ evidence. Per change:
   the pages that name it (direct; the reference follows a rename); changed, the same pages for
   review (related: the code they show changed, what to write is a person's call);
 - a deprecation warning added (``deprecations``): the project's deprecations page, for review;
-  a public function that now warns (``warned``): the pages that name it (direct; pointed out).
+  a public function that now warns (``warned``): the pages that name it (direct; pointed out);
+- a link to a docs page in or beside the changed code (a warning's "see https://…"): that page,
+  for review (``linked_pages``).
 
 A parameter counts only where the page also speaks of its function or class: its bare name
 (``src``, ``default``) is everybody's word.
@@ -44,6 +46,7 @@ from typing import Callable, Iterable, Mapping
 from .changed_names import NameChanges
 from .deprecations import is_deprecations_page
 from .facts_model import WARNS, Fact, owner_of, token
+from .linked_pages import Link
 from .quoting import find_quote
 
 __all__ = ["PlannedPage", "Plan", "PageIndex", "plan", "mentions", "token", "spoken", "plain", "prose",
@@ -322,11 +325,12 @@ class _Docs:
 
 def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable[[str], str | None],
          total_pages: int | None = None, names: NameChanges | None = None,
-         family: Callable[[str], dict[str, set[str]]] | None = None) -> Plan:
+         family: Callable[[str], dict[str, set[str]]] | None = None, links: Iterable[Link] = ()) -> Plan:
     """``find(term)`` gives candidate pages from the docs; ``read(path)`` their text;
     ``total_pages`` how many pages the docs hold (for how common a token is); ``names`` the
     identifiers on the code's changed lines (``changed_names``); ``family(prefix)`` the pages
-    naming a family of codes (``PageIndex.family``)."""
+    naming a family of codes (``PageIndex.family``); ``links`` the pages the changed code links
+    to (``linked_pages``)."""
     facts = list(facts)
     docs = _Docs(find, read, total_pages or 0)
     if not total_pages:  # without a count, every page any term reaches stands for the docs
@@ -431,6 +435,10 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
         _plan_by_names(names.counts, docs, pages, add, look)
         if family is not None:
             _plan_by_family(names.gained, docs, family, add)
+    for link in links:
+        if not is_release_page(link.page):
+            where = f" (its anchor: line {link.line})" if link.line else ""
+            add(link.page, "related", 0.55, f"the changed code links to it: {link.url}{where} [changed lines]", None)
     ordered = sorted(pages.values(), key=lambda p: (-p.confidence, p.path))
     planned = {p.path for p in ordered}
     # One entry a page, however many weak signs point at it: a list to read, not a log.

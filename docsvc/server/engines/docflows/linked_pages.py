@@ -1,0 +1,126 @@
+"""The docs pages the changed code links to.
+
+A warning, an error message or a comment beside a change often sends its reader to the page that
+documents it (``"See https://docs.pytest.org/en/stable/deprecations.html#callspec2-renamed"``,
+``https://vite.dev/guide/troubleshooting.html#...``): when the statement around the link changes,
+that page is the one a writer opens. The project's own docs are told from other sites by the path:
+a link counts when its path ends as one docs page's path does (``guide/troubleshooting`` for
+``docs/guide/troubleshooting.md``), by two folders or names at least, or by the page's name alone
+when the page also holds the link's anchor (a heading or label). Nothing here decides whether that
+is reason enough to plan the page: that is the planner's call.
+"""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+from typing import Callable, Iterable
+from urllib.parse import unquote, urlsplit
+
+from .changed_names import CONTEXT
+
+__all__ = ["Link", "links_near_changes", "linked_pages", "anchors"]
+
+_URL = re.compile(r"https?://[^\s\"'`<>()\[\]{}\\|^]+")
+_PAGE_SUFFIX = re.compile(r"(?i)\.(html?|md|mdx|markdown|rst|txt|adoc)$")
+_INDEX = {"index", "readme", "_index"}
+_RST_LABEL = re.compile(r"^\s*\.\.\s+_([^:`]+|`[^`]+`):\s*$")
+_MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)(?:\s+#+)?\s*$")
+_EXPLICIT_ID = re.compile(r"""\{\s*#([\w.:-]+)|\b(?:id|name)=["']([^"']+)["']""")
+_ADORNMENT = re.compile(r"""^([=\-~^"'`#*+<>:._])\1+\s*$""")
+
+
+@dataclass(frozen=True)
+class Link:
+    url: str
+    page: str
+    line: int | None  # 1-based: where the page holds the link's anchor, when it has one
+
+
+def links_near_changes(hunks: Iterable[list[str]], reach: int = CONTEXT) -> list[str]:
+    """The URLs on a changed line, or within ``reach`` lines of one with no blank line between
+    (the rest of the message or comment the change is part of), in the order met."""
+    found: dict[str, None] = {}
+    for hunk in hunks:
+        changed = [i for i, line in enumerate(hunk) if line[:1] in "+-"]
+        for i, line in enumerate(hunk):
+            if "://" not in line:
+                continue
+            near = any(abs(i - j) <= reach and all(hunk[k][1:].strip() for k in range(min(i, j) + 1, max(i, j)))
+                       for j in changed)
+            if near:
+                found.update(dict.fromkeys(url.rstrip(".,;:!?") for url in _URL.findall(line)))
+    return list(found)
+
+
+def _segments(path: str) -> list[str]:
+    parts = [unquote(p).lower() for p in path.split("/") if p]
+    if parts:
+        parts[-1] = _PAGE_SUFFIX.sub("", parts[-1])
+        if parts[-1] in _INDEX:
+            parts.pop()
+    return parts
+
+
+def _shared_tail(a: list[str], b: list[str]) -> int:
+    n = 0
+    while n < len(a) and n < len(b) and a[-1 - n] == b[-1 - n]:
+        n += 1
+    return n
+
+
+def _key(text: str) -> str:
+    """An anchor as compared: letters and digits only (``#_431-request-header...`` and the
+    heading "431 Request Header ..." agree; ``callspec2-renamed`` and the label ``callspec2-renamed``)."""
+    return re.sub(r"[^0-9a-z]+", "", text.lower())
+
+
+def anchors(text: str) -> dict[str, int]:
+    """The anchors a page holds, as ``_key`` gives them -> their line (1-based): headings
+    (Markdown, reStructuredText, setext), reStructuredText labels, explicit ``{#id}`` and
+    ``id=``/``name=`` attributes."""
+    out: dict[str, int] = {}
+    lines = text.split("\n")
+    for n, line in enumerate(lines, 1):
+        names = []
+        if label := _RST_LABEL.match(line):
+            names.append(label.group(1).strip("`"))
+        elif heading := _MD_HEADING.match(line):
+            names.append(heading.group(1))
+        elif (line.strip() and n < len(lines) and _ADORNMENT.match(lines[n])
+              and len(lines[n].rstrip()) >= len(line.strip()) and not _ADORNMENT.match(line)):
+            names.append(line.strip())
+        names.extend(a or b for a, b in _EXPLICIT_ID.findall(line))
+        for name in names:
+            out.setdefault(_key(name), n)
+    out.pop("", None)
+    return out
+
+
+def linked_pages(urls: Iterable[str], paths: Iterable[str], read: Callable[[str], str | None]) -> list[Link]:
+    """The docs pages (``paths``) the URLs lead to, one link a page: the page whose path ends as
+    the URL's does by two parts at least, the only one of them; or by its name, when it is the one
+    such page that holds the URL's anchor."""
+    keys = {path: _segments(_PAGE_SUFFIX.sub("", path)) for path in paths}
+    found: dict[str, Link] = {}
+    for url in urls:
+        parts = urlsplit(url)
+        wanted = _segments(parts.path)
+        if not wanted:
+            continue
+        shared = {path: n for path, key in keys.items() if (n := _shared_tail(wanted, key))}
+        if not shared:
+            continue
+        best = max(shared.values())
+        candidates = sorted(path for path, n in shared.items() if n == best)
+        anchor = _key(unquote(parts.fragment))
+        held = {path: line for path in candidates if anchor
+                and (line := anchors(read(path) or "").get(anchor)) is not None}
+        if best >= 2 and len(candidates) == 1:
+            page = candidates[0]
+        elif len(held) == 1:
+            page = next(iter(held))
+        else:
+            continue
+        found.setdefault(page, Link(url, page, held.get(page)))
+    return list(found.values())
