@@ -69,14 +69,18 @@ def test_a_link_counts_beside_a_change_in_the_same_statement_only():
     assert links_near_changes([["+# see https://x.org/docs/cli/."]]) == ["https://x.org/docs/cli/"]
 
 
-def test_the_linked_page_is_planned_for_review_and_never_a_changelog():
+def test_the_page_a_link_leads_into_is_planned_for_review_a_whole_page_is_worth_a_look_a_changelog_neither():
     links = [Link("https://docs.pytest.org/en/stable/deprecations.html#callspec2-renamed", "doc/en/deprecations.rst", 4),
-             Link("https://docs.pytest.org/en/stable/changelog.html", "doc/en/changelog.rst", None)]
+             Link("https://docs.pytest.org/en/stable/how-to/assert.html", "doc/en/how-to/assert.rst", None),
+             Link("https://docs.pytest.org/en/stable/changelog.html#x", "doc/en/changelog.rst", 3)]
     index = PageIndex(PAGES)
     result = plan([], index.find, index.read, total_pages=len(index), links=links)
     assert [(p.path, p.mode) for p in result.pages] == [("doc/en/deprecations.rst", "related")]
     assert result.pages[0].reasons == ["the changed code links to it: https://docs.pytest.org/en/stable/deprecations"
-                                       ".html#callspec2-renamed (its anchor: line 4) [changed lines]"]
+                                       ".html#callspec2-renamed (the section at line 4) [changed lines]"]
+    assert result.worth_a_look == [{"path": "doc/en/how-to/assert.rst", "reason": "the changed code links to it: "
+                                    "https://docs.pytest.org/en/stable/how-to/assert.html [changed lines] — to the "
+                                    "page, not to a section of it"}]
     assert write(result, index.read).files == {}  # reviewed by a person, not edited
 
 

@@ -17,8 +17,9 @@ evidence. Per change:
   review (related: the code they show changed, what to write is a person's call);
 - a deprecation warning added (``deprecations``): the project's deprecations page, for review;
   a public function that now warns (``warned``): the pages that name it (direct; pointed out);
-- a link to a docs page in or beside the changed code (a warning's "see https://…"): that page,
-  for review (``linked_pages``).
+- a link to a section of a docs page in or beside the changed code (a warning's "see
+  https://…/deprecations.html#x"): that page, for review (``linked_pages``); a link to a whole page
+  is worth a look.
 
 A parameter counts only where the page also speaks of its function or class: its bare name
 (``src``, ``default``) is everybody's word.
@@ -436,9 +437,15 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
         if family is not None:
             _plan_by_family(names.gained, docs, family, add)
     for link in links:
-        if not is_release_page(link.page):
-            where = f" (its anchor: line {link.line})" if link.line else ""
-            add(link.page, "related", 0.55, f"the changed code links to it: {link.url}{where} [changed lines]", None)
+        if is_release_page(link.page):
+            continue
+        reason = f"the changed code links to it: {link.url}"
+        # To a section the page holds: that section is the change's own; to the whole page (a
+        # guide on fixtures), a pointer for the reader, as often as not left as it is.
+        if link.line:
+            add(link.page, "related", 0.55, f"{reason} (the section at line {link.line}) [changed lines]", None)
+        else:
+            look(link.page, f"{reason} [changed lines] — to the page, not to a section of it")
     ordered = sorted(pages.values(), key=lambda p: (-p.confidence, p.path))
     planned = {p.path for p in ordered}
     # One entry a page, however many weak signs point at it: a list to read, not a log.
