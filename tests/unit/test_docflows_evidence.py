@@ -346,6 +346,17 @@ def test_deprecation_markers_of_each_language(added):
     assert tally.fact() is not None and tally.fact().line == 2
 
 
+@pytest.mark.parametrize("definition", ["def deprecated_call(func, *args):", "    async def deprecate_alias(x):",
+                                        "export function deprecated_call (fn) {", "func deprecate(ctx *Context) {"])
+def test_a_definition_named_for_deprecation_is_no_warning(definition):
+    from docsvc.server.engines.docflows.deprecations import Deprecations
+
+    tally = Deprecations()
+    # pytest 8.2 reformatted its `def deprecated_call(...) -> T: ...` overloads: nothing warns
+    tally.count("src/mod.x", "a = 1\n", f"a = 1\n{definition}\n")
+    assert tally.fact() is None and tally.warned() == []
+
+
 def warned(files: dict[str, tuple[str | None, str]]) -> list[str]:
     from docsvc.server.engines.docflows.deprecations import Deprecations
 

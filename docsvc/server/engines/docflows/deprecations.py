@@ -43,11 +43,15 @@ _LIST = re.compile(r"(?i)^deprecat(?:ions|ed)(?![a-z])")  # a list of them, not 
 TITLE_LINES = 12  # how far down a page its title is looked for (front matter first)
 
 
+# A definition is no warning, whatever its name: pytest's ``def deprecated_call(`` checks for them.
+_DEFINITION = re.compile(r"^\s*(?:export\s+)?(?:async\s+)?(?:def|function|func|fn)\b")
+
+
 def warnings_in(text: str | None) -> Counter[str]:
     """The deprecation markers of a code file's text, each line stripped, with how often it stands."""
     if not text:
         return Counter()
-    return Counter(line.strip() for line in text.split("\n") if _WARNING.search(line))
+    return Counter(line.strip() for line in text.split("\n") if _WARNING.search(line) and not _DEFINITION.match(line))
 
 
 class Deprecations:
