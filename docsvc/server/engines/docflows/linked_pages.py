@@ -42,15 +42,21 @@ def links_near_changes(hunks: Iterable[list[str]], reach: int = CONTEXT) -> list
     (the rest of the message or comment the change is part of), in the order met."""
     found: dict[str, None] = {}
     for hunk in hunks:
-        changed = [i for i, line in enumerate(hunk) if line[:1] in "+-"]
         for i, line in enumerate(hunk):
-            if "://" not in line:
-                continue
-            near = any(abs(i - j) <= reach and all(hunk[k][1:].strip() for k in range(min(i, j) + 1, max(i, j)))
-                       for j in changed)
-            if near:
+            if "://" in line and any(_changed_within(hunk, i, step, reach) for step in (0, -1, 1)):
                 found.update(dict.fromkeys(url.rstrip(".,;:!?") for url in _URL.findall(line)))
     return list(found)
+
+
+def _changed_within(hunk: list[str], i: int, step: int, reach: int) -> bool:
+    """Whether a changed line stands ``step`` by ``step`` from line ``i`` (itself for 0), at most
+    ``reach`` lines away, before a blank line."""
+    for k in range(i, i + step * reach + step, step) if step else (i,):
+        if not 0 <= k < len(hunk) or (k != i and not hunk[k][1:].strip()):
+            return False
+        if hunk[k][:1] in "+-":
+            return True
+    return False
 
 
 def _segments(path: str) -> list[str]:
