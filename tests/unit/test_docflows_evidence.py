@@ -1021,3 +1021,20 @@ def test_release_notes_are_suggested_for_what_users_type_or_set(facts, expected)
     from docsvc.server.services.docflows import suggested_release_notes
 
     assert suggested_release_notes(SimpleNamespace(data={"facts": facts})) == expected
+
+
+def test_a_new_method_is_worth_a_look_where_its_siblings_are_named_and_a_new_function_is_planned():
+    old = ("package cli\n\ntype Command struct{}\n\nfunc (c *Command) FullName() string { return \"\" }\n\n"
+           "func (c *Command) Names() []string { return nil }\n\nfunc (c *Command) HasName(n string) bool { return false }\n\n"
+           "func Run() {}\n\nfunc Exit() {}\n")
+    method = old + "\nfunc (c *Command) Path() string { return \"\" }\n"
+    pages = instead_of_options("docs/commands.md", "# Commands\n\nCall `FullName`, `Names` and `HasName` on a "
+                                                   "command, `Run` and `Exit` on the app.\n")
+    result, _ = planned(facts_of_change("command.go", old, method), pages)
+    # a method goes into the type's reference, which is made from the code
+    assert result.pages == []
+    assert [(look["path"], "a new method" in look["reason"]) for look in result.worth_a_look] == [
+        ("docs/commands.md", True)]
+    # a function beside documented functions is planned
+    result, _ = planned(facts_of_change("command.go", old, old + "\nfunc Serve() {}\n"), pages)
+    assert [(p.path, p.mode) for p in result.pages] == [("docs/commands.md", "conceptual")]

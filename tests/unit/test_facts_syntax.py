@@ -119,6 +119,29 @@ export { helper as publicHelper, other, printer as "estree-json" };
         "parameter connect(retries) default 3 → 5", "symbol legacy removed", "symbol other added"]
 
 
+def test_the_object_an_exported_factory_returns_is_its_api():
+    old = """
+function build (options) {
+  const app = {
+    route: function _route (opts) {},
+    propfind: function _propfind (url) {},
+    get server () { return server },
+    [kOptions]: options,
+  }
+  return app
+}
+function helper () { return { internal: 1 } }
+module.exports = build
+module.exports.build = build
+"""
+    new = old.replace("    propfind: function _propfind (url) {},\n", "    addHttpMethod (method) {},\n")
+    assert described("fastify.js", old, new) == ["symbol build.addHttpMethod added", "symbol build.propfind removed"]
+    members = sorted(i.name for i in javascript_items(old, "fastify.js") if i.owner == "build")
+    assert members == ["build.propfind", "build.route", "build.server"]  # a computed [kOptions] is no name
+    # a function nobody can import: what it returns is nobody's API
+    assert not [i for i in javascript_items(old.split("module.exports")[0], "fastify.js") if i.owner]
+
+
 def test_routes_express_fastify_and_nestjs():
     text = """
 router.get('/users/:id', getUser);

@@ -13,7 +13,9 @@
 - web routes: express/koa/fastify/hono calls (``app.get("/x", handler)``, ``fastify.route({method,
   url})``) and NestJS decorators (``@Controller("users")`` with ``@Get(":id")``);
 - exported functions, classes, constants, interfaces and types (``export``, ``export {a as b}``,
-  ``module.exports``), with the parameters and defaults of exported functions and constructors.
+  ``module.exports``), with the parameters and defaults of exported functions and constructors,
+  and the members of the object an exported function builds and returns (``fastify()`` returns
+  ``{route, get, addHook, ...}``: ``fastify.addHook``), which its users call.
   Which of them are a package's API, ``package_api`` tells from its entry points (``facts``
   keeps only those).
 
@@ -44,6 +46,8 @@ _FUNCTIONS = ("function_declaration", "generator_function_declaration", "functio
               "arrow_function", "function")
 _CLASSES = ("class_declaration", "abstract_class_declaration", "class")
 _HELP_KEYS = ("describe", "description", "desc", "help")
+_MEMBER = "js: member of the object an exported function returns"
+_JS_NAME = re.compile(r"[A-Za-z_$][\w$]*")
 
 
 def javascript_items(text: str, path: str = "") -> list[Item] | None:
@@ -60,7 +64,9 @@ def _read(text: str, path: str) -> tuple[Node, list[Item]] | None:
     reader = _Reader(is_imported(path))
     for node in syntax.walk(root):
         reader.read(node)
-    return root, reader.items
+    # What a function returns is API only when the function is: known once the whole file is read.
+    exported = {i.name for i in reader.items if i.kind == "symbol" and i.rule != _MEMBER}
+    return root, [i for i in reader.items if i.rule != _MEMBER or i.owner in exported]
 
 
 def _callee(call: Node) -> tuple[str, str]:
@@ -111,6 +117,9 @@ class _Reader(syntax.Reader):
             self._module_exports(node)
         elif kind in _CLASSES:
             self._controller(node)
+        elif kind == "function_declaration" and node.parent is not None and \
+                node.parent.type in ("program", "export_statement") and self.public:
+            self._factory(node)
 
     # -- calls: options, routes, env lookups ------------------------------------------------------
     def _call(self, call: Node) -> None:
@@ -309,6 +318,32 @@ class _Reader(syntax.Reader):
                     elif part.type == "shorthand_property_identifier_pattern":
                         self.add("parameter", f"{owner}({syntax.text(part)})",
                                  "js: exported signature (options object)", None, part, owner=owner)
+
+    def _factory(self, function: Node) -> None:
+        """The members of the object literal a top-level function returns, directly or through a
+        local name (``const fastify = {...}; ...; return fastify``), as ``fastify.member``."""
+        name, body = syntax.text(function.child_by_field_name("name")), function.child_by_field_name("body")
+        if not name or body is None:
+            return
+        objects: dict[str, Node] = {}
+        returned = None
+        for statement in body.named_children:
+            if statement.type in ("lexical_declaration", "variable_declaration"):
+                for declarator in statement.named_children:
+                    target, value = declarator.child_by_field_name("name"), declarator.child_by_field_name("value")
+                    if target is not None and value is not None and target.type == "identifier" and value.type == "object":
+                        objects[syntax.text(target)] = value
+            elif statement.type == "return_statement" and statement.named_children:
+                value = statement.named_children[0]
+                returned = value if value.type == "object" else objects.get(syntax.text(value))
+        if returned is None:
+            return
+        members = [(key, value or returned) for key, value in _pairs(returned).items()]
+        members += [(syntax.text(m.child_by_field_name("name")), m) for m in returned.named_children
+                    if m.type == "method_definition"]  # get prefix () {...}, listen () {...}
+        for key, node in dict(members).items():
+            if _JS_NAME.fullmatch(key):
+                self.add("symbol", f"{name}.{key}", _MEMBER, None, node, owner=name)
 
     # -- NestJS controllers ---------------------------------------------------------------------
     def _controller(self, node: Node) -> None:

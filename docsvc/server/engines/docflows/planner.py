@@ -9,7 +9,8 @@ evidence. Per change:
 - renamed, removed or deprecated: the pages that speak of the old name (direct);
 - default changed: the pages that speak of the name with its old value beside it (direct);
 - added: the pages that document siblings of the new name (other options of the same command,
-  other settings of the same class or file) in such a structure (conceptual); a new setting, the
+  other settings of the same class or file) in such a structure (conceptual; for a new method of
+  a type, worth a look only); a new setting, the
   pages that document its namesake of another kind (``--strict-markers`` for ``strict_markers``:
   related, for review);
 - a file the docs name by its path (an included example, a linked script): renamed or deleted,
@@ -470,13 +471,19 @@ def _plan_addition(fact: Fact, docs: _Docs, add, look) -> int:
     # documented as a reference, where several of its names stand.
     need = 2 if fact.kind == "symbol" or len(set(siblings)) >= 3 else 1
     ranked = sorted(by_page.items(), key=lambda kv: (-sum(docs.weight(s) for s, _ in kv[1]), kv[0]))
+    # A new method of a type (Go's ``Command.Path``, a member of what ``fastify()`` returns) goes into
+    # the type's reference, which is made from the code; the pages naming its siblings are guides
+    # that call a few of them in passing (measured on fastify's pull requests: 2 right pages of 7).
+    method = fact.kind == "symbol" and "." in fact.name
     hits = 0
     name = docs.term(fact.name)
     for path, found in ranked:
         sibling, ev = found[0]
         reason = (f"documents {sibling} (line {ev.line}), another {fact.kind} of {fact.path}; {name} is new "
                   f"beside it [{fact.rule}]")
-        if len(found) >= need and hits < MAX_CONCEPTUAL_PAGES:
+        if method:
+            look(path, reason + " — a new method: its reference is made from the code")
+        elif len(found) >= need and hits < MAX_CONCEPTUAL_PAGES:
             add(path, "conceptual", 0.6, reason, fact)
             hits += 1
         elif len(found) < need:
