@@ -11,6 +11,10 @@ from tests.unit.test_facts import PY_NEW, PY_OLD
 from tests.unit.test_planner_writer import DOCS
 
 
+LEGACY_MESSAGE = ('LEGACY = (\n    "The old mode goes in 3.0.\\n"\n'
+                  '    "See https://deploy.example.org/en/stable/legacy.html#the-legacy-mode"\n)\n')
+
+
 @pytest.fixture(scope="module")
 def project(service, tmp_path_factory):
     root = tmp_path_factory.mktemp("docflow")
@@ -18,6 +22,7 @@ def project(service, tmp_path_factory):
     code = GitRemote(root, "code", {"app/cli.py": PY_OLD, "tests/test_cli.py": "def test_a():\n    pass\n"})
     code.branch("rename-docs-root", {"app/cli.py": PY_NEW}, "Rename --docs-root, add --dry-run")
     code.branch("only-tests", {"tests/test_cli.py": "def test_b():\n    pass\n"}, "Only tests")
+    code.branch("warn-legacy", {"app/messages.py": LEGACY_MESSAGE}, "Say when --legacy goes")
     docs = GitRemote(root, "docs", DOCS)
     integration = service.admin("integrations", "add", "--org", "Flows", "--name", "app", "--code-repo",
                                 str(code.bare), "--docs-repo", str(docs.bare))
@@ -206,3 +211,17 @@ def test_the_human_output_lists_what_was_not_edited(project):
     at = lines.index("Worth a look (weaker signs, not edited):")
     assert lines[at + 1].startswith("  docs/legacy.md: ") and "--legacy" in lines[at + 1]
     assert lines[-1].startswith("See it with: docsvc items diff docflows ")
+
+
+def test_the_page_a_changed_message_links_to_is_planned_for_review(project):
+    made = project("docflow", "--pr-number", "11", "--pr-title", "Say when --legacy goes", "--pr-body", "",
+                   "--pr-author", "ana", "--pr-branch", "warn-legacy", "--json")
+    assert made.returncode == 0, made.stderr
+    result = json.loads(made.stdout)
+    # the link's path ends as docs/legacy.md's, and the page holds its anchor ("## The --legacy mode")
+    assert result["files"] == [] and result["open_points"][0].startswith("docs/legacy.md: review by hand")
+    plan = json.loads(project("items", "history", "docflows", str(result["suggestion_id"]), "--json").stdout)
+    [page] = plan[0]["pages"]  # the Information Architect's round
+    assert (page["path"], page["mode"]) == ("docs/legacy.md", "related")
+    assert page["reasons"] == ["the changed code links to it: https://deploy.example.org/en/stable/legacy.html"
+                               "#the-legacy-mode (the section at line 3) [changed lines]"]
