@@ -195,6 +195,26 @@ def test_docs_sites_task_runners_run_configurations_and_workspaces_are_infrastru
     assert is_infrastructure(path) is infrastructure
 
 
+def test_public_methods_are_api_and_private_ones_are_not():
+    old = ("class Response:\n    def iter_lines(self):\n        return []\n    def json(self):\n        return {}\n"
+           "    def _decode(self):\n        return ''\n")
+    new = ("class Response:\n    def json(self):\n        return {}\n    async def aiter_text(self):\n"
+           "        return []\n    def _decode(self, errors='strict'):\n        return ''\n")
+    assert described("pkg/models.py", old, new) == ["symbol Response.aiter_text added",
+                                                    "symbol Response.iter_lines removed"]
+    private = [t.replace("class Response", "class _Response") for t in (old, new)]
+    assert described("pkg/models.py", *private) == []
+
+
+def test_methods_added_or_removed_with_their_class_are_no_facts_of_their_own(repo):
+    remote, mirror = repo
+    stream = "\n\nclass Stream:\n    def read(self):\n        return b''\n"
+    base, head = pull_request(remote, mirror, {"app/api.py": "class Client:\n    pass\n\nclass Session:\n"
+                                               "    def close(self):\n        pass\n" + stream}, "stream")
+    assert sorted(f.describe() for f in facts_between(mirror, base, head)) == [
+        "symbol Session.close added", "symbol Stream added"]
+
+
 def test_a_class_moved_to_a_private_module_is_not_a_removal(repo):
     remote, mirror = repo
     base, head = pull_request(remote, mirror, {

@@ -445,19 +445,33 @@ def _still_there(fact: Fact, path: str, items_at: Callable[[str], frozenset[tupl
 
 
 def _without_owned(facts: list[Fact]) -> list[Fact]:
-    """Leave out the parameters added or removed with their own function or class: the symbol is
-    the fact, and a parameter's bare name (``src``) would send the planner to every page that uses
-    the word. After ``_without_moves``: a class moved to another module, its parameters with it, is
-    no change at all."""
+    """Leave out the parameters and methods added or removed with their own function or class: the
+    symbol is the fact, and a parameter's bare name (``src``) would send the planner to every page
+    that uses the word. After ``_without_moves``: a class moved to another module, its parameters
+    with it, is no change at all."""
     symbols = {(f.path, f.change, f.name) for f in facts if f.kind == "symbol"}
-    return [f for f in facts if not (f.kind == "parameter" and (f.path, f.change, owner_of(f.name)) in symbols)]
+    return [f for f in facts if (f.path, f.change, _owner_symbol(f)) not in symbols]
+
+
+def _owner_symbol(fact: Fact) -> str | None:
+    """The function or class a parameter (``run(quiet)``) or a method (``Stream.read``) belongs to."""
+    if fact.kind == "parameter":
+        return owner_of(fact.name)
+    return fact.name.rsplit(".", 1)[0] if fact.kind == "symbol" and "." in fact.name else None
+
+
+def _moved_key(fact: Fact) -> tuple[str, str]:
+    """What stays the same when a name moves: a method keeps its own name when it moves to a base
+    class (flask 3.0 moved ``Flask.logger`` to ``App``, which ``Flask`` extends)."""
+    name = token(fact.name)
+    return fact.kind, name.rsplit(".", 1)[-1] if fact.kind == "symbol" else name
 
 
 def _without_moves(facts: list[Fact]) -> list[Fact]:
     """A name removed from one file and added in another has moved: neither is a fact for the
     docs (a function moved between modules, a setting to another class)."""
-    added = {(f.kind, token(f.name)) for f in facts if f.change == "added"}
-    removed = {(f.kind, token(f.name)) for f in facts if f.change == "removed"}
+    added = {_moved_key(f) for f in facts if f.change == "added"}
+    removed = {_moved_key(f) for f in facts if f.change == "removed"}
     moved = added & removed
-    return [f for f in facts if not (f.change in ("added", "removed") and (f.kind, token(f.name)) in moved)]
+    return [f for f in facts if not (f.change in ("added", "removed") and _moved_key(f) in moved)]
 

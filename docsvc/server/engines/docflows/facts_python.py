@@ -12,8 +12,9 @@
   Option(...))`` pairs;
 - enum members; environment variables read (``os.environ``, ``os.getenv``);
 - public functions and classes of public modules (and of private ones, when a top-level package
-  imports them: ``pytest`` from ``_pytest``), and the parameters (with their defaults) of public
-  functions and of public classes' ``__init__``; web routes (``@app.get("/x")``).
+  imports them: ``pytest`` from ``_pytest``), public classes' public methods (``Response.iter_lines``),
+  and the parameters (with their defaults) of public functions and of public classes' ``__init__``;
+  web routes (``@app.get("/x")``).
 
 A default is compared as a parsed value (``ast.dump``), so ``'a'`` → ``"a"`` or a reformatted
 call is no change. Each item names the rule that found it.
@@ -224,6 +225,10 @@ class _Reader(ast.NodeVisitor):
                          and s.name == "__init__"), None)
             if init is not None:
                 self._parameters(node.name, init)
+            for method in node.body:  # what its users call on it: Response.iter_lines
+                if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and not method.name.startswith("_"):
+                    self.add("symbol", f"{node.name}.{method.name}", "python: public method", None, method.lineno,
+                             "", "", node.name)
         if node.name.startswith("_"):
             pass  # a private class: its members and settings are no one's to set
         elif bases & _ENUM_BASES:
