@@ -28,7 +28,7 @@ from typing import Callable, Iterable, Mapping
 
 from .deprecations import Deprecations
 from .facts_config import STRUCTURED_SUFFIXES, is_env_file, structured_items
-from .facts_model import Fact, Item, owner_of, token
+from .facts_model import Fact, Item, member_of, owner_of, token
 from .facts_package import MANIFESTS, package_items
 from .facts_python import imported_names, is_imported, module_names, python_items
 from .facts_go import go_items
@@ -455,9 +455,7 @@ def _without_owned(facts: list[Fact]) -> list[Fact]:
 
 def _owner_symbol(fact: Fact) -> str | None:
     """The function or class a parameter (``run(quiet)``) or a method (``Stream.read``) belongs to."""
-    if fact.kind == "parameter":
-        return owner_of(fact.name)
-    return fact.name.rsplit(".", 1)[0] if fact.kind == "symbol" and "." in fact.name else None
+    return owner_of(fact.name) if fact.kind == "parameter" else member_of(fact)
 
 
 def _moved_key(fact: Fact) -> tuple[str, str]:

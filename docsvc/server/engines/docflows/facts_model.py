@@ -6,7 +6,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Fact", "Item", "owner_of", "token", "WARNS"]
+__all__ = ["Fact", "Item", "member_of", "owner_of", "token", "WARNS"]
 
 WARNS = "deprecation warning added in its body"  # the rule of a function deprecated where it stands
 
@@ -86,3 +86,9 @@ class Item:
     def compared(self) -> str | None:
         """The default as compared: the parsed form when the reader gave one."""
         return self.value_key or self.default
+
+
+def member_of(fact: Fact) -> str | None:
+    """The type or factory a method belongs to (``Stream.read`` → ``Stream``, ``fastify.addHook`` →
+    ``fastify``); None for any other fact."""
+    return fact.name.rsplit(".", 1)[0] if fact.kind == "symbol" and "." in fact.name else None

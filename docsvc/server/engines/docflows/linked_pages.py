@@ -107,7 +107,8 @@ def linked_pages(urls: Iterable[str], paths: Iterable[str], read: Callable[[str]
     """The docs pages (``paths``) the URLs lead to, one link a page: the page whose path ends as
     the URL's does by two parts at least, the only one of them; or by its name, when it is the one
     such page that holds the URL's anchor."""
-    keys = {path: _segments(_PAGE_SUFFIX.sub("", path)) for path in paths}
+    keys = {path: _segments(path) for path in paths}
+    held_by: dict[str, dict[str, int]] = {}  # page -> its anchors, read once however many links lead there
     found: dict[str, Link] = {}
     for url in urls:
         parts = urlsplit(url)
@@ -120,8 +121,12 @@ def linked_pages(urls: Iterable[str], paths: Iterable[str], read: Callable[[str]
         best = max(shared.values())
         candidates = sorted(path for path, n in shared.items() if n == best)
         anchor = _key(unquote(parts.fragment))
-        held = {path: line for path in candidates if anchor
-                and (line := anchors(read(path) or "").get(anchor)) is not None}
+        held: dict[str, int] = {}
+        for path in candidates if anchor else ():
+            if path not in held_by:
+                held_by[path] = anchors(read(path) or "")
+            if (line := held_by[path].get(anchor)) is not None:
+                held[path] = line
         if best >= 2 and len(candidates) == 1:
             page = candidates[0]
         elif len(held) == 1:

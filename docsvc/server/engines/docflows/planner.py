@@ -47,7 +47,7 @@ from typing import Callable, Iterable, Mapping
 
 from .changed_names import NameChanges
 from .deprecations import is_deprecations_page
-from .facts_model import WARNS, Fact, owner_of, token
+from .facts_model import WARNS, Fact, member_of, owner_of, token
 from .linked_pages import Link
 from .quoting import find_quote
 
@@ -474,7 +474,7 @@ def _plan_addition(fact: Fact, docs: _Docs, add, look) -> int:
     # A new method of a type (Go's ``Command.Path``, a member of what ``fastify()`` returns) goes into
     # the type's reference, which is made from the code; the pages naming its siblings are guides
     # that call a few of them in passing (measured on fastify's pull requests: 2 right pages of 7).
-    method = fact.kind == "symbol" and "." in fact.name
+    method = member_of(fact) is not None
     hits = 0
     name = docs.term(fact.name)
     for path, found in ranked:
