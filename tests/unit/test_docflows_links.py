@@ -46,12 +46,13 @@ def test_a_link_leads_to_the_page_whose_path_ends_as_its_own():
     assert resolved(["https://docs.pytest.org/", "https://docs.pytest.org/en/stable/contact.html"]) == []
 
 
-def test_anchors_are_headings_labels_and_ids():
-    found = anchors("Title\n=====\n\n.. _my-label:\n\n# Heading `one`\n\n## Two {#custom-id}\n\n"
-                    "<a name=\"legacy\"></a>\n\nSetext\n------\n")
-    assert {key: found[key] for key in ("title", "mylabel", "headingone", "twocustomid", "customid", "legacy",
-                                        "setext")} == {"title": 1, "mylabel": 4, "headingone": 6, "twocustomid": 8,
-                                                       "customid": 8, "legacy": 10, "setext": 12}
+def test_anchors_are_headings_labels_and_ids_and_nothing_in_code():
+    found = anchors("docs/page.md", "# Heading `one`\n\n## Two {#custom-id}\n\n<a name=\"legacy\"></a>\n\n"
+                                    "Setext\n------\n\n```sh\n# install it\npip install x  # id=\"nope\"\n```\n")
+    assert found == {"headingone": 1, "twocustomid": 3, "customid": 3, "legacy": 5, "setext": 7}
+    found = anchors("doc/page.rst", "Title\n=====\n\n.. _my-label:\n\nPart\n----\n\nExample::\n\n"
+                                    "    .. _not-a-label:\n\n    Not a title\n    -----------\n")
+    assert found == {"title": 1, "mylabel": 4, "part": 6}
 
 
 def test_a_link_counts_beside_a_change_in_the_same_statement_only():

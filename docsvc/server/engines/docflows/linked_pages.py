@@ -18,6 +18,7 @@ from typing import Callable, Iterable
 from urllib.parse import unquote, urlsplit
 
 from .changed_names import CONTEXT
+from .structure import blocks
 
 __all__ = ["Link", "links_near_changes", "linked_pages", "anchors"]
 
@@ -25,9 +26,7 @@ _URL = re.compile(r"https?://[^\s\"'`<>()\[\]{}\\|^]+")
 _PAGE_SUFFIX = re.compile(r"(?i)\.(html?|md|mdx|markdown|rst|txt|adoc)$")
 _INDEX = {"index", "readme", "_index"}
 _RST_LABEL = re.compile(r"^\s*\.\.\s+_([^:`]+|`[^`]+`):\s*$")
-_MD_HEADING = re.compile(r"^\s{0,3}#{1,6}\s+(.*?)(?:\s+#+)?\s*$")
 _EXPLICIT_ID = re.compile(r"""\{\s*#([\w.:-]+)|\b(?:id|name)=["']([^"']+)["']""")
-_ADORNMENT = re.compile(r"""^([=\-~^"'`#*+<>:._])\1+\s*$""")
 
 
 @dataclass(frozen=True)
@@ -81,24 +80,21 @@ def _key(text: str) -> str:
     return re.sub(r"[^0-9a-z]+", "", text.lower())
 
 
-def anchors(text: str) -> dict[str, int]:
-    """The anchors a page holds, as ``_key`` gives them -> their line (1-based): headings
-    (Markdown, reStructuredText, setext), reStructuredText labels, explicit ``{#id}`` and
-    ``id=``/``name=`` attributes."""
+def anchors(path: str, text: str) -> dict[str, int]:
+    """The anchors a page holds, as ``_key`` gives them -> their line (1-based): its section titles
+    (``structure`` finds them: Markdown through markdown-it, reStructuredText by its underlines),
+    reStructuredText labels, explicit ``{#id}`` and ``id=``/``name=`` attributes; nothing in a
+    code block (a ``# comment`` in a fence is no heading)."""
+    found = blocks(path, text)
+    named = [(b.start, b.name) for b in found if b.kind == "section"]
+    for n, line in enumerate(text.split("\n")):
+        label = _RST_LABEL.match(line)
+        names = ([label.group(1).strip("`")] if label else []) + [a or b for a, b in _EXPLICIT_ID.findall(line)]
+        if names and not any(n in b for b in found if b.kind == "code"):
+            named += [(n, name) for name in names]
     out: dict[str, int] = {}
-    lines = text.split("\n")
-    for n, line in enumerate(lines, 1):
-        names = []
-        if label := _RST_LABEL.match(line):
-            names.append(label.group(1).strip("`"))
-        elif heading := _MD_HEADING.match(line):
-            names.append(heading.group(1))
-        elif (line.strip() and n < len(lines) and _ADORNMENT.match(lines[n])
-              and len(lines[n].rstrip()) >= len(line.strip()) and not _ADORNMENT.match(line)):
-            names.append(line.strip())
-        names.extend(a or b for a, b in _EXPLICIT_ID.findall(line))
-        for name in names:
-            out.setdefault(_key(name), n)
+    for n, name in sorted(named):
+        out.setdefault(_key(name), n + 1)
     out.pop("", None)
     return out
 
@@ -124,7 +120,7 @@ def linked_pages(urls: Iterable[str], paths: Iterable[str], read: Callable[[str]
         held: dict[str, int] = {}
         for path in candidates if anchor else ():
             if path not in held_by:
-                held_by[path] = anchors(read(path) or "")
+                held_by[path] = anchors(path, read(path) or "")
             if (line := held_by[path].get(anchor)) is not None:
                 held[path] = line
         if best >= 2 and len(candidates) == 1:

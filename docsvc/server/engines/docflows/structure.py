@@ -26,7 +26,7 @@ class Block:
     kind: str  # row | item | directive | option | code | section | table
     start: int  # 0-based first line
     end: int  # 0-based line after the last
-    name: str = ""  # directive name (option, envvar, autofunction, ...)
+    name: str = ""  # directive name (option, envvar, autofunction, ...); a section's title
 
     def __contains__(self, line: int) -> bool:
         return self.start <= line < self.end
@@ -53,10 +53,11 @@ def _markdown_blocks(text: str) -> list[Block]:
     parser = MarkdownIt("commonmark").enable("table")
     out: list[Block] = []
     lines = text.split("\n")
-    headings: list[tuple[int, int]] = []  # (line, level)
+    headings: list[tuple[int, int, str]] = []  # (line, level, title)
     # Lines are counted at "\n" here and wherever an edit is made; markdown-it also ends one at a lone
     # "\r", which would shift every line after it. Without the CRs, both count the same lines.
-    for token in parser.parse(text.replace("\r", "")):
+    tokens = parser.parse(text.replace("\r", ""))
+    for i, token in enumerate(tokens):
         if not token.map:
             continue
         start, end = token.map
@@ -69,7 +70,7 @@ def _markdown_blocks(text: str) -> list[Block]:
         elif token.type in ("fence", "code_block"):
             out.append(Block("code", start, end))
         elif token.type == "heading_open":
-            headings.append((start, int(token.tag[1])))
+            headings.append((start, int(token.tag[1]), tokens[i + 1].content.strip()))
     out += _sections(headings, len(lines))
     return out
 
@@ -81,11 +82,11 @@ def _trim(lines: list[str], start: int, end: int) -> int:
     return end
 
 
-def _sections(headings: list[tuple[int, int]], total: int) -> list[Block]:
+def _sections(headings: list[tuple[int, int, str]], total: int) -> list[Block]:
     out = []
-    for i, (line, level) in enumerate(headings):
-        end = next((other for other, lvl in headings[i + 1:] if lvl <= level), total)
-        out.append(Block("section", line, end))
+    for i, (line, level, title) in enumerate(headings):
+        end = next((other for other, lvl, _ in headings[i + 1:] if lvl <= level), total)
+        out.append(Block("section", line, end, title))
     return out
 
 
@@ -134,5 +135,5 @@ def _rst_sections(lines: list[str]) -> list[Block]:
             mark = underline.group(1)
             if mark not in marks:
                 marks.append(mark)
-            headings.append((i - 1, marks.index(mark) + 1))
+            headings.append((i - 1, marks.index(mark) + 1, lines[i - 1].strip()))
     return _sections(headings, len(lines))
