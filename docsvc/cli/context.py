@@ -7,7 +7,7 @@ import click
 
 from ..config import ConfigError, Settings, git_tracks, load_settings
 from .. import exit_codes
-from .output import status
+from .output import say, status
 
 
 class CliExit(click.ClickException):
@@ -18,7 +18,7 @@ class CliExit(click.ClickException):
         self.exit_code = code
 
     def show(self, file=None) -> None:
-        click.echo(f"Error: {self.message}", err=True)
+        say(f"Error: {self.message}", err=True)
 
 
 def settings() -> Settings:

@@ -3,7 +3,6 @@
 from __future__ import annotations
 
 import os
-import sys
 
 import click
 
@@ -11,7 +10,7 @@ from ..images import split_route_pair
 from .. import exit_codes
 from .context import CliExit, client, settings
 from .items import items
-from .output import emit, json_option, status
+from .output import emit, json_option, say, status
 from .examples import examples
 from .progress import timeout_option, wait_for_job
 from .feature_drafts import RN_SECTIONS
@@ -98,10 +97,6 @@ def _worth_a_look(result: dict) -> list[str]:
     return lines
 
 
-def _use_colour() -> bool:
-    return sys.stdout.isatty() and "NO_COLOR" not in os.environ
-
-
 @examples(
     'docsvc items diff docflows 12',
     'docsvc items diff docflows 12 --stat',
@@ -130,17 +125,13 @@ def diff(tool: str, item_id: int, stat: bool, as_json: bool) -> None:
         emit(summary, as_json, render)
         return
     text = api.docflows.get_diff(item_id)
-    colour = _use_colour()
     for line in text.splitlines():
-        if line.startswith("+") and not line.startswith("+++"):
-            click.echo(click.style(line, fg="green"), color=colour)
-        elif line.startswith("-") and not line.startswith("---"):
-            click.echo(click.style(line, fg="red"), color=colour)
-        else:
-            click.echo(line)
+        added, removed = line.startswith("+") and not line.startswith("+++"), \
+            line.startswith("-") and not line.startswith("---")
+        say(line, colour="green" if added else "red" if removed else None)
     shots = api.docflows.get(item_id).screenshot_plan
     for shot in shots:
-        click.echo(f"screenshot: {shot.name or shot.route} ({'taken' if shot.taken else 'suggested'})")
+        say(f"screenshot: {shot.name or shot.route} ({'taken' if shot.taken else 'suggested'})")
 
 
 DOCFLOWS = click.Choice(["docflows"])
@@ -171,7 +162,7 @@ def dismiss(tool: str, item_id: int, yes: bool, done: bool, as_json: bool) -> No
 
     item = Item.model_validate(answer)
     status(f"Dismissed Docflows suggestion {item_id}: {item.work_status}")
-    click.echo(columns([item_line(item)])[0])
+    say(columns([item_line(item)])[0])
 
 
 @examples(

@@ -1,11 +1,17 @@
-"""Output helpers: one ``--json`` option and one JSON printer for every command."""
+"""Output helpers: one ``--json`` option and one JSON printer for every command; every line for
+people goes out through ``say`` or ``status``, which escape control characters: what the service
+prints comes from repositories, specs and pull requests, and must not drive the terminal or a CI
+log (JSON escapes them itself)."""
 
 from __future__ import annotations
 
+import os
 import sys
 from typing import Any, Callable, Iterable
 
 import click
+
+from ..controls import escape_controls
 
 
 def _model_data(value: Any) -> Any:
@@ -34,12 +40,29 @@ def emit(data: Any, as_json: bool, render: Callable[[Any], Iterable[str] | str],
         return
     lines = render(data)
     for line in [lines] if isinstance(lines, str) else lines:
-        click.echo(line)
+        say(line)
+
+
+def say(line: str, *, colour: str | None = None, err: bool = False) -> None:
+    """A line for people, its control characters escaped, then coloured when ``colour`` is given
+    and the stream is a terminal that may show colour (``NO_COLOR`` unset)."""
+    text = escape_controls(str(line))
+    if colour and _takes_colour(sys.stderr if err else sys.stdout):
+        click.echo(click.style(text, fg=colour), err=err, color=True)
+    else:
+        click.echo(text, err=err)
+
+
+def _takes_colour(stream) -> bool:
+    try:
+        return stream.isatty() and "NO_COLOR" not in os.environ
+    except (AttributeError, ValueError):
+        return False
 
 
 def status(message: str) -> None:
     """A status line for people: stderr, so stdout stays clean for data."""
-    click.echo(message, err=True)
+    say(message, err=True)
 
 
 def columns(rows: list[list[str]]) -> list[str]:

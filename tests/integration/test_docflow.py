@@ -225,3 +225,18 @@ def test_the_page_a_changed_message_links_to_is_planned_for_review(project):
     assert (page["path"], page["mode"]) == ("docs/legacy.md", "related")
     assert page["reasons"] == ["the changed code links to it: https://deploy.example.org/en/stable/legacy.html"
                                "#the-legacy-mode (the section at line 3) [changed lines]"]
+
+
+def test_outside_text_reaches_the_terminal_escaped(project):
+    # a pull request's title is the author's to choose: an escape sequence in it must not clear the
+    # reader's screen or retitle the terminal, in the docflow's own output or in a list later
+    title = "Say when \x1b[2J\x1b]0;pwned\x07--legacy goes"
+    shown = "Say when \\x1b[2J\\x1b]0;pwned\\x07--legacy goes"
+    made = project("docflow", "--pr-number", "12", "--pr-title", title, "--pr-body", "", "--pr-author", "ana",
+                   "--pr-branch", "warn-legacy")
+    assert made.returncode == 0, made.stderr
+    listed = project("items", "list", "docflows")
+    assert "\x1b" not in made.stdout + made.stderr + listed.stdout + listed.stderr
+    assert f"PR #12: {shown}" in listed.stdout
+    # the data stays as given: --json escapes it the JSON way
+    assert f"PR #12: {title}" in [i["title"] for i in json.loads(project("items", "list", "docflows", "--json").stdout)]

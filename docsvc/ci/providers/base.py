@@ -9,19 +9,12 @@ terminal or the CI system. The reporters' own commands (masks, groups, annotatio
 from __future__ import annotations
 
 import contextlib
-import re
 import sys
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterator, Mapping, TextIO
 
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f\x9b]")  # C0 (not tab), DEL, the 8-bit CSI
-
-
-def escape_controls(text: str) -> str:
-    """Control characters (ESC of a terminal sequence, a carriage return that would overwrite the
-    line) as visible ``\\xNN``."""
-    return _CONTROL.sub(lambda m: f"\\x{ord(m.group()):02x}", text)
+from ...controls import escape_controls
 
 
 @dataclass(frozen=True)

@@ -12,7 +12,8 @@ import re
 import uuid
 from typing import Iterator, Mapping
 
-from .base import Finding, Reporter, escape_controls
+from ...controls import escape_controls
+from .base import Finding, Reporter
 
 _COMMAND_START = re.compile(r"^(\s*)(::|##\[)")
 

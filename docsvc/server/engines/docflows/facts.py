@@ -58,7 +58,7 @@ _INFRA = re.compile(r"""(?ix)
       | Pipfile(\.lock)? | uv\.lock | pdm\.lock | \.python-version | go\.sum | Cargo\.lock | Gemfile\.lock
       | (requirements|constraints|dev-requirements)[\w.-]*\.(txt|in) | environment\.ya?ml | \.packit\.ya?ml
       | conftest\.py | \.?goreleaser\.ya?ml | \.?golangci\.ya?ml | \.eslintrc[\w.]* | \.prettierrc[\w.]*
-      | tsconfig[\w.-]*\.json | mkdocs\.ya?ml | [Tt]askfile\.ya?ml | [Jj]ustfile | Rakefile | magefile\.go
+      | tsconfig[\w.-]*\.json | mkdocs([.-][\w.-]+)?\.ya?ml | [Tt]askfile\.ya?ml | [Jj]ustfile | Rakefile | magefile\.go
       | Earthfile | htmltest\.ya?ml | pnpm-workspace\.ya?ml | lerna\.json | nx\.json | turbo\.json
       | netlify\.toml | vercel\.json | \.markdownlint[\w.-]* | lychee\.toml | \.vale\.ini | c?spell\.json | \.cspell\.json
       | _?typos\.toml
