@@ -302,9 +302,13 @@ class _Docs:
 
     def about(self, fact: Fact, term: str) -> dict[str, _Evidence]:
         """The pages that speak of ``term`` for this fact: a parameter's bare name (``src``,
-        ``default``) only where the page also speaks of its function or class as code."""
+        ``default``), or a method's when it is a plain word (``main``, ``signal``: any page's
+        example may call one so), only where the page also speaks of its function or class as code."""
         found = self.pages(term)
-        owner = owner_of(fact.name) if fact.kind == "parameter" else None
+        if fact.kind == "parameter":
+            owner = owner_of(fact.name)
+        else:
+            owner = member_of(fact) if "." not in term and not _IDENTIFIER.match(term) else None
         if owner is None:
             return found
         documented = {path for path, ev in self.pages(owner.rsplit(".", 1)[-1]).items() if ev.as_code}
