@@ -1059,3 +1059,19 @@ def test_a_new_method_is_worth_a_look_where_its_siblings_are_named_and_a_new_fun
     # a function beside documented functions is planned
     result, _ = planned(facts_of_change("command.go", old, old + "\nfunc Serve() {}\n"), pages)
     assert [(p.path, p.mode) for p in result.pages] == [("docs/commands.md", "conceptual")]
+
+
+def test_a_method_named_by_a_plain_word_counts_only_beside_its_class():
+    old = ("class AppGroup:\n    def main(self):\n        pass\n\n    def get_command(self, name):\n        pass\n")
+    new = "class AppGroup:\n    def get_command(self, name):\n        pass\n"
+    pages = {**PAGES, **{f"docs/topic{n}.md": f"# Topic {n}\n\nText.\n" for n in range(20)},
+             "docs/cli.md": "# CLI\n\n`AppGroup` runs the app: its `main` parses the command line.\n",
+             "docs/async.md": "# Async\n\n```python\nasyncio.run(main())\n```\n\nCall `main` last.\n",
+             "docs/commands.md": "# Commands\n\nLook a command up with `get_command`.\n"}
+    result, _ = planned(facts_of_change("app/cli.py", old, new), pages)
+    # "main" in an example is any program's main: only the page that names AppGroup speaks of this one
+    assert [(p.path, p.mode) for p in result.pages] == [("docs/cli.md", "direct")]
+    # a name no prose word can be is the method's own wherever it stands
+    result, _ = planned(facts_of_change("app/cli.py", old, old.replace("    def get_command(self, name):\n"
+                                                                        "        pass\n", "")), pages)
+    assert [(p.path, p.mode) for p in result.pages] == [("docs/commands.md", "direct")]
