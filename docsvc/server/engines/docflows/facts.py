@@ -148,20 +148,20 @@ def _facts_of_items(path: str, old_items: list[Item], new_items: list[Item], new
         old, new = before[key], after[key]
         if _default_changed(old, new):
             facts.append(Fact(new.kind, "default-changed", new.name, path, new.rule, old=old.default,
-                              new=new.default, line=new.line))
+                              new=new.default, line=new.line, context=new.context))
         if _help_changed(old, new):
             facts.append(Fact(new.kind, "help-changed", new.name, path, new.rule, old=old.signature,
-                              new=new.signature, line=new.line))
+                              new=new.signature, line=new.line, context=new.context))
     for old, new in _pair_renames(removed, added):
         facts.append(Fact(new.kind, "renamed", new.name, path, f"{new.rule}; rename paired by "
                           f"{'help text' if old.signature and old.signature == new.signature else 'position'}",
-                          old=old.name, new=new.default, line=new.line))
+                          old=old.name, new=new.default, line=new.line, context=new.context))
         if _default_changed(old, new):  # renamed and re-defaulted: both are facts
             facts.append(Fact(new.kind, "default-changed", new.name, path, new.rule, old=old.default,
-                              new=new.default, line=new.line))
+                              new=new.default, line=new.line, context=new.context))
         removed.remove(old)
         added.remove(new)
-    facts += [Fact(i.kind, "removed", i.name, path, i.rule, line=i.line) for i in removed]
+    facts += [Fact(i.kind, "removed", i.name, path, i.rule, line=i.line, context=i.context) for i in removed]
     for item in added:
         kin = sorted((o for (kind, _), o in after.items() if kind == item.kind and o.name != item.name
                       and _owner(o) == _owner(item)), key=lambda o: abs((o.line or 0) - (item.line or 0)))
@@ -169,7 +169,7 @@ def _facts_of_items(path: str, old_items: list[Item], new_items: list[Item], new
         follows = tuple(o.name for o in kin if (o.line or 0) < (item.line or 0))
         facts.append(Fact(item.kind, "added", item.name, path, item.rule, new=item.default, line=item.line,
                           note=item.signature or None, siblings=tuple(o.name for o in kin if o not in added),
-                          follows=follows))
+                          follows=follows, context=item.context))
     return sorted(facts, key=lambda f: (f.line or 0, _CHANGE_ORDER[f.change], f.kind, f.name))
 
 

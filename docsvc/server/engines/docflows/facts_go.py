@@ -45,6 +45,7 @@ def go_items(text: str, path: str = "") -> list[Item] | None:
     package = next((syntax.text(c.named_children[0]) for c in root.named_children
                     if c.type == "package_clause" and c.named_children), "")
     reader = _Reader(package != "main" and "internal" not in path.split("/")[:-1] and is_imported(path))
+    reader.sections = _sections(root)
     for node in syntax.walk(root):
         reader.read(node)
     return reader.items
@@ -85,8 +86,47 @@ def setting_key(field: Node) -> str | None:
     return next((tags[t].split(",")[0] for t in _FORMAT_TAGS + ("json",) if t in tags), None)
 
 
+def _struct_fields(spec: Node) -> list[Node]:
+    body = spec.child_by_field_name("type")
+    return [f for declarations in body.named_children if declarations.type == "field_declaration_list"
+            for f in declarations.named_children if f.type == "field_declaration"] \
+        if body is not None and body.type == "struct_type" else []
+
+
+def _is_settings(name: str, fields: list[Node]) -> bool:
+    """A struct read from a configuration file: named like settings, or tagged for a format."""
+    return _SETTINGS_TYPE.search(name) is not None or any(set(_tags(f)) & set(_FORMAT_TAGS) for f in fields)
+
+
+def _sections(root: Node) -> dict[str, tuple[str, ...]]:
+    """Each settings struct held by fields of others -> the keys of those fields (``Sign []Sign
+    `yaml:"signs"``` → ``Sign``: ``("signs",)``). A struct also embedded or inlined somewhere has
+    keys at its holder's level too: none then, as for one no field holds."""
+    keys: dict[str, list[str]] = {}
+    inlined: set[str] = set()
+    for spec in (n for n in syntax.walk(root) if n.type == "type_spec"):
+        fields = _struct_fields(spec)
+        if not _is_settings(syntax.text(spec.child_by_field_name("name")), fields):
+            continue
+        for field in fields:
+            kind = field.child_by_field_name("type")
+            held = {syntax.text(n) for n in syntax.walk(kind) if n.type == "type_identifier"} if kind else set()
+            key = setting_key(field)
+            names = [syntax.text(n) for n in field.children_by_field_name("name")]
+            if key == "-":
+                continue
+            if not names or key == "" or "inline" in _tags(field).get("yaml", ""):
+                inlined |= held
+                continue
+            for type_name in held:
+                keys.setdefault(type_name, []).extend([key] if key else names)
+    return {name: tuple(dict.fromkeys(found)) for name, found in keys.items() if name not in inlined}
+
+
 class _Reader(syntax.Reader):
     """One file's items, node by node (``syntax.walk``): each kind of node tells what to look for."""
+
+    sections: dict[str, tuple[str, ...]] = {}  # a settings struct -> the keys it stands under (``_sections``)
 
     def read(self, node: Node) -> None:
         kind = node.type
@@ -161,11 +201,8 @@ class _Reader(syntax.Reader):
 
     def _type(self, spec: Node) -> None:
         name = syntax.text(spec.child_by_field_name("name"))
-        body = spec.child_by_field_name("type")
         top = spec.parent is not None and spec.parent.parent is not None and spec.parent.parent.type == "source_file"
-        fields = [f for declarations in body.named_children if declarations.type == "field_declaration_list"
-                  for f in declarations.named_children if f.type == "field_declaration"] \
-            if body is not None and body.type == "struct_type" else []
+        fields = _struct_fields(spec)
         tagged = [(f, _tags(f)) for f in fields]
         # A struct read from a configuration file is documented by its keys, not by its Go name.
         read_from_file = any(set(t) & set(_FORMAT_TAGS) for _, t in tagged)
@@ -182,7 +219,8 @@ class _Reader(syntax.Reader):
                 if key == "-" or not (key or _exported(syntax.text(identifier))):
                     continue
                 self.add("config", key or syntax.text(identifier), f"go: field of settings struct {name}",
-                         tags.get("default"), field, syntax.doc_comment(field)[0], owner=name)
+                         tags.get("default"), field, syntax.doc_comment(field)[0], owner=name,
+                         context=self.sections.get(name, ()))
 
     def _function(self, node: Node) -> None:
         name = syntax.text(node.child_by_field_name("name"))

@@ -50,6 +50,7 @@ class Fact:
     follows: tuple[str, ...] = ()  # added: the names of its kind and owner above it in the code, nearest first
     importable: tuple[str, ...] = ()  # an added Python symbol: its file and each package __init__ that imports it
     tooling: bool = False  # a file fact about a CI, build or test file: only a page showing its content is about it
+    context: tuple[str, ...] = ()  # a nested setting: the keys its section stands under (Item.context)
 
     def describe(self) -> str:
         if self.change == "renamed":
@@ -81,6 +82,9 @@ class Item:
     signature: str = ""
     value_key: str = ""
     owner: str = ""  # what it belongs to: a parameter's function, a setting's or member's class
+    # a setting of a nested section: the keys the section stands under in the configuration
+    # (goreleaser's ``CommitAuthor`` struct is the ``commit_author:`` of others); none at the top
+    context: tuple[str, ...] = ()
 
     @property
     def compared(self) -> str | None:

@@ -303,15 +303,18 @@ class _Docs:
     def about(self, fact: Fact, term: str) -> dict[str, _Evidence]:
         """The pages that speak of ``term`` for this fact: a parameter's bare name (``src``,
         ``default``), or a method's when it is a plain word (``main``, ``signal``: any page's
-        example may call one so), only where the page also speaks of its function or class as code."""
+        example may call one so), only where the page also speaks of its function or class as code;
+        a nested setting's (``args``, ``signing``: keys of many sections) only where the page also
+        speaks of a key its section stands under."""
         found = self.pages(term)
         if fact.kind == "parameter":
             owner = owner_of(fact.name)
         else:
             owner = member_of(fact) if "." not in term and not _IDENTIFIER.match(term) else None
-        if owner is None:
+        holders = [owner.rsplit(".", 1)[-1]] if owner else list(fact.context) if fact.kind == "config" else []
+        if not holders:
             return found
-        documented = {path for path, ev in self.pages(owner.rsplit(".", 1)[-1]).items() if ev.as_code}
+        documented = {path for holder in holders for path, ev in self.pages(holder).items() if ev.as_code}
         return {path: ev for path, ev in found.items() if path in documented}
 
     def specific(self, term: str) -> bool:
