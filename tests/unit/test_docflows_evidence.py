@@ -1075,3 +1075,18 @@ def test_a_method_named_by_a_plain_word_counts_only_beside_its_class():
     result, _ = planned(facts_of_change("app/cli.py", old, old.replace("    def get_command(self, name):\n"
                                                                         "        pass\n", "")), pages)
     assert [(p.path, p.mode) for p in result.pages] == [("docs/commands.md", "direct")]
+
+
+def test_a_nested_setting_counts_only_where_the_page_speaks_of_its_section():
+    old = ('package config\n\ntype Project struct {\n\tBrews []Homebrew `yaml:"brews"`\n}\n\n'
+           'type Homebrew struct {\n\tFormula string `yaml:"formula"`\n\tArgs []string `yaml:"args"`\n}\n')
+    new = old.replace('\tArgs []string `yaml:"args"`\n', '\tArgs []string `yaml:"args"`\n'
+                                                       '\tExecutable string `yaml:"executable"`\n')
+    pages = {**PAGES, **{f"docs/topic{n}.md": f"# Topic {n}\n\nText.\n" for n in range(20)},
+             "docs/homebrew.md": "# Homebrew\n\n```yaml\nbrews:\n  - formula: app\n```\n\n- `args`: what to pass.\n",
+             "docs/ci.md": "# In CI\n\n```yaml\nsteps:\n  - run: release\n```\n\n- `args`: the release's arguments.\n"}
+    [fact] = facts_of_change("pkg/config/config.go", old, new)
+    assert (fact.describe(), fact.context) == ("config executable added", ("brews",))
+    result, _ = planned([fact], pages)
+    # the CI page's args are its own: only the page of the brews section documents this one's siblings
+    assert [(p.path, p.mode) for p in result.pages] == [("docs/homebrew.md", "conceptual")]
