@@ -1090,3 +1090,16 @@ def test_a_nested_setting_counts_only_where_the_page_speaks_of_its_section():
     result, _ = planned([fact], pages)
     # the CI page's args are its own: only the page of the brews section documents this one's siblings
     assert [(p.path, p.mode) for p in result.pages] == [("docs/homebrew.md", "conceptual")]
+
+
+def test_a_new_name_is_not_planned_on_pages_about_deprecations_that_list_its_siblings():
+    old = "def pytest_addoption(parser):\n" + "".join(f'    parser.addini("{o}", "About {o}.")\n'
+                                                   for o in ("cache_dir", "junit_family", "xfail_strict"))
+    new = old + '    parser.addini("strict_xfail", "Whether xfail is strict.")\n'
+    pages = {**PAGES, **{f"docs/topic{n}.md": f"# Topic {n}\n\nText.\n" for n in range(20)},
+             "docs/reference.md": "# Reference\n\n- `cache_dir`: where.\n- `junit_family`: which.\n",
+             "docs/old-deprecations.md": "# Removed features\n\n## `junit_family` default\n\n`cache_dir` moved.\n",
+             "docs/gone.md": "# Deprecations and removals\n\n`xfail_strict` and `junit_family` go.\n"}
+    result, _ = planned(facts_of_change("src/main.py", old, new), pages)
+    # the old names they list are siblings too, yet a new name is deprecated nowhere
+    assert [p.path for p in result.pages] == ["docs/reference.md"]

@@ -27,7 +27,7 @@ from pathlib import PurePosixPath
 from .facts_model import WARNS, Fact
 from .warned import codes_of, inserted_lines, warned_definitions
 
-__all__ = ["Deprecations", "is_deprecations_page", "warnings_in"]
+__all__ = ["Deprecations", "is_deprecations_page", "speaks_of_deprecations", "warnings_in"]
 
 MAX_FILES = 200  # code files a change may have for its functions' warnings to be looked for
 
@@ -40,6 +40,7 @@ _WARNING = re.compile(r"""(?x)
   | \b[A-Z]\w*Deprecation\b                          # a category: FastifyDeprecation
 """)
 _LIST = re.compile(r"(?i)^deprecat(?:ions|ed)(?![a-z])")  # a list of them, not the policy for them
+_ABOUT = re.compile(r"(?i)deprecat")
 TITLE_LINES = 12  # how far down a page its title is looked for (front matter first)
 
 
@@ -106,11 +107,22 @@ def is_deprecations_page(path: str, text: str) -> bool:
     """Whether a page is the project's list of deprecations: its file name or its title starts
     with "Deprecations" or "Deprecated" (``deprecations.rst``, "Deprecated features"; not
     ``old-deprecations.md``, the ones gone by, nor a "Deprecation policy")."""
-    if _LIST.match(PurePosixPath(path).stem):
-        return True
+    return any(_LIST.match(name) for name in (PurePosixPath(path).stem, _title(text)))
+
+
+def speaks_of_deprecations(path: str, text: str) -> bool:
+    """Whether a page is about deprecated things, by its file name or its title: the list of
+    them, the ones gone by (``old-deprecations.md``), the policy. No place for a new name, however
+    many of its siblings it names (the old keys it lists are siblings too)."""
+    return any(_ABOUT.search(name) for name in (PurePosixPath(path).stem, _title(text)))
+
+
+def _title(text: str) -> str:
+    """A page's title: its first Markdown heading or front matter ``title:``, else the first
+    reStructuredText line over an underline; "" when none stands in its first lines."""
     head = text.split("\n")[:TITLE_LINES]
     title = next((line for line in head if line.startswith(("# ", "title:"))), None)
-    if title is None:  # reStructuredText: the first line over an underline
+    if title is None:
         lines = [line for line in head if line.strip()]
         title = next((a for a, b in zip(lines, lines[1:]) if re.fullmatch(r"([=\-~^*#])\1{2,}", b.strip())), "")
-    return bool(_LIST.match(re.sub(r"^(?:#\s+|title:\s*['\"]?)", "", title.strip())))
+    return re.sub(r"^(?:#\s+|title:\s*['\"]?)", "", title.strip())

@@ -46,7 +46,7 @@ from dataclasses import dataclass, field
 from typing import Callable, Iterable, Mapping
 
 from .changed_names import NameChanges
-from .deprecations import is_deprecations_page
+from .deprecations import is_deprecations_page, speaks_of_deprecations
 from .facts_model import WARNS, Fact, member_of, owner_of, token
 from .linked_pages import Link
 from .quoting import find_quote
@@ -317,6 +317,10 @@ class _Docs:
         documented = {path for holder in holders for path, ev in self.pages(holder).items() if ev.as_code}
         return {path: ev for path, ev in found.items() if path in documented}
 
+    def of_deprecations(self, path: str) -> bool:
+        """A page about deprecated things (``speaks_of_deprecations``): no place for a new name."""
+        return speaks_of_deprecations(path, self.read(path) or "")
+
     def specific(self, term: str) -> bool:
         """A token rare enough to be evidence: on few pages, and not a bare common word."""
         if len(term) < 3 or len(term) < 4 and term.isupper():  # GET, NOT: words, not names
@@ -472,7 +476,7 @@ def _plan_addition(fact: Fact, docs: _Docs, add, look) -> int:
         if not docs.specific(sibling):
             continue
         for path, ev in docs.about(fact, sibling).items():
-            if ev.as_code and not is_release_page(path):
+            if ev.as_code and not is_release_page(path) and not docs.of_deprecations(path):
                 by_page.setdefault(path, []).append((sibling, ev))
     # A lone documented sibling is enough only for a small family of options; a module's API is
     # documented as a reference, where several of its names stand.
@@ -525,7 +529,8 @@ def _plan_namesakes(fact: Fact, docs: _Docs, add) -> int:
         if not docs.specific(form):
             continue
         for path, ev in docs.pages(form).items():
-            if ev.as_code and not is_release_page(path) and path not in docs.pages(name):
+            if ev.as_code and not is_release_page(path) and not docs.of_deprecations(path) and \
+                    path not in docs.pages(name):
                 add(path, "related", 0.55, f"documents {form} (line {ev.line}), the same words as the new {fact.kind} "
                                            f"{name} [{fact.rule}]", None)
                 hits += 1
