@@ -476,7 +476,7 @@ def _plan_addition(fact: Fact, docs: _Docs, add, look) -> int:
         if not docs.specific(sibling):
             continue
         for path, ev in docs.about(fact, sibling).items():
-            if ev.as_code and not is_release_page(path) and not docs.of_deprecations(path):
+            if ev.as_code and not is_release_page(path):
                 by_page.setdefault(path, []).append((sibling, ev))
     # A lone documented sibling is enough only for a small family of options; a module's API is
     # documented as a reference, where several of its names stand.
@@ -486,7 +486,7 @@ def _plan_addition(fact: Fact, docs: _Docs, add, look) -> int:
     # the type's reference, which is made from the code; the pages naming its siblings are guides
     # that call a few of them in passing (measured on fastify's pull requests: 2 right pages of 7).
     method = member_of(fact) is not None
-    hits = 0
+    hits = ranked_first = 0
     name = docs.term(fact.name)
     for path, found in ranked:
         sibling, ev = found[0]
@@ -494,7 +494,14 @@ def _plan_addition(fact: Fact, docs: _Docs, add, look) -> int:
                   f"beside it [{fact.rule}]")
         if method:
             look(path, reason + " — a new method: its reference is made from the code")
-        elif len(found) >= need and hits < MAX_CONCEPTUAL_PAGES:
+        elif len(found) >= need and ranked_first < MAX_CONCEPTUAL_PAGES:
+            ranked_first += 1
+            # The old keys a page about deprecations lists are siblings too, yet a new name is
+            # deprecated nowhere. Its place among the first still counts: the pages after it
+            # document fewer siblings than it does (promoted, they were wrong 4 times in 4).
+            if docs.of_deprecations(path):
+                look(path, reason + " — a page about deprecations: no place for a new name")
+                continue
             add(path, "conceptual", 0.6, reason, fact)
             hits += 1
         elif len(found) < need:
