@@ -184,7 +184,7 @@ def test_an_extra_is_the_one_packaging_fact_and_plans_the_page_listing_the_other
 
 
 @pytest.mark.parametrize("path,infrastructure", [
-    ("www/mkdocs.yml", True), ("mkdocs.insiders.yml", True), ("docs/en/mkdocs-pl.yaml", True), ("mkdocs.py", False),
+    ("www/mkdocs.yml", True), (".stackblitz/codeflow.json", True), ("mkdocs.insiders.yml", True), ("docs/en/mkdocs-pl.yaml", True), ("mkdocs.py", False),
     ("docs/conf.py", True), ("docs/.vitepress/config.ts", True),
     ("website/docusaurus.config.ts", True), ("Taskfile.yml", True), ("www/htmltest.yml", True),
     ("website/blog/authors.yml", True), ("packages/create-app/template/_oxlintrc.json", True), (".yarnrc.yml", True),

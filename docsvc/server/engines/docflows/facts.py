@@ -9,7 +9,8 @@ JavaScript/TypeScript (``facts_javascript``) and Go (``facts_go``) with tree-sit
 (``syntax``); YAML, JSON, TOML, ``.env`` and OpenAPI as data (``facts_config``). A code file that
 does not parse on either side gives no facts (and a note), rather than every item looking removed.
 
-Infrastructure is not documentation: CI workflows, tox/nox, pre-commit, packaging metadata
+Infrastructure is not documentation: CI workflows and whatever else a hidden folder holds
+(``.github/``, ``.vscode/``, ``.stackblitz/``: tools' configuration), tox/nox, pre-commit, packaging metadata
 (``pyproject.toml``, ``setup.cfg``, ``package.json``), requirements and lock files, Dockerfiles,
 linter and link-checker configuration, task runners (``Taskfile.yml``, ``justfile``), tools' own
 ``*.config.js``, vendored code, the docs' own build configuration (``mkdocs.yml``, Sphinx's
@@ -40,7 +41,7 @@ __all__ = ["Fact", "Item", "facts_of_change", "facts_between", "items_of", "is_i
 MAX_FILE_BYTES = 2 << 20
 
 _INFRA = re.compile(r"""(?ix)
-    (^|/)\.(github|gitlab|circleci|buildkite|devcontainer|husky|vscode|idea|vitepress|yarn|changeset)/
+    (^|/)\.[\w-][\w.-]*/                              # a hidden folder is a tool's: .github, .vscode, .stackblitz
   | (^|/)docs?/(source/)?conf\.py$
   | ^(website|www)/                                   # the docs site's own code and data
   | (^|/)(vendors?|third[-_]party|node_modules)/       # other people's code, kept here
