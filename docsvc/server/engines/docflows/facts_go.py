@@ -44,8 +44,8 @@ def go_items(text: str, path: str = "") -> list[Item] | None:
         return None
     package = next((syntax.text(c.named_children[0]) for c in root.named_children
                     if c.type == "package_clause" and c.named_children), "")
-    reader = _Reader(package != "main" and "internal" not in path.split("/")[:-1] and is_imported(path))
-    reader.sections = _sections(root)
+    reader = _Reader(package != "main" and "internal" not in path.split("/")[:-1] and is_imported(path),
+                     _sections(root))
     for node in syntax.walk(root):
         reader.read(node)
     return reader.items
@@ -126,7 +126,9 @@ def _sections(root: Node) -> dict[str, tuple[str, ...]]:
 class _Reader(syntax.Reader):
     """One file's items, node by node (``syntax.walk``): each kind of node tells what to look for."""
 
-    sections: dict[str, tuple[str, ...]] = {}  # a settings struct -> the keys it stands under (``_sections``)
+    def __init__(self, public: bool, sections: dict[str, tuple[str, ...]]) -> None:
+        super().__init__(public)
+        self.sections = sections  # a settings struct -> the keys it stands under (``_sections``)
 
     def read(self, node: Node) -> None:
         kind = node.type
@@ -208,7 +210,7 @@ class _Reader(syntax.Reader):
         read_from_file = any(set(t) & set(_FORMAT_TAGS) for _, t in tagged)
         if self.public and top and _exported(name) and not read_from_file:
             self.add("symbol", name, "go: exported type", None, spec)
-        settings = _SETTINGS_TYPE.search(name) is not None or read_from_file
+        settings = _is_settings(name, fields)
         for field, tags in tagged:
             if "env" in tags and (env := tags["env"].split(",")[0]):
                 self.add("env", env, f"go: env tag of struct {name}", tags.get("envDefault"), field, owner=name)

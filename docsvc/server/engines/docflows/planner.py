@@ -311,7 +311,10 @@ class _Docs:
             owner = owner_of(fact.name)
         else:
             owner = member_of(fact) if "." not in term and not _IDENTIFIER.match(term) else None
-        holders = [owner.rsplit(".", 1)[-1]] if owner else list(fact.context) if fact.kind == "config" else []
+        if owner:
+            holders = [owner.rsplit(".", 1)[-1]]
+        else:
+            holders = list(fact.context) if fact.kind == "config" else []
         if not holders:
             return found
         documented = {path for holder in holders for path, ev in self.pages(holder).items() if ev.as_code}
