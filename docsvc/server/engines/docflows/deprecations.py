@@ -120,7 +120,7 @@ def speaks_of_deprecations(path: str, text: str) -> bool:
 def _title(text: str) -> str:
     """A page's title: its first Markdown heading or front matter ``title:``, else the first
     reStructuredText line over an underline; "" when none stands in its first lines."""
-    head = text.split("\n")[:TITLE_LINES]
+    head = text.split("\n", TITLE_LINES)[:TITLE_LINES]  # not the whole page: asked of many pages
     title = next((line for line in head if line.startswith(("# ", "title:"))), None)
     if title is None:
         lines = [line for line in head if line.strip()]

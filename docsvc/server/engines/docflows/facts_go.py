@@ -44,9 +44,10 @@ def go_items(text: str, path: str = "") -> list[Item] | None:
         return None
     package = next((syntax.text(c.named_children[0]) for c in root.named_children
                     if c.type == "package_clause" and c.named_children), "")
+    nodes = list(syntax.walk(root))  # one walk: the sections are wanted before the structs are read
     reader = _Reader(package != "main" and "internal" not in path.split("/")[:-1] and is_imported(path),
-                     _sections(root))
-    for node in syntax.walk(root):
+                     _sections(nodes))
+    for node in nodes:
         reader.read(node)
     return reader.items
 
@@ -98,13 +99,13 @@ def _is_settings(name: str, fields: list[Node]) -> bool:
     return _SETTINGS_TYPE.search(name) is not None or any(set(_tags(f)) & set(_FORMAT_TAGS) for f in fields)
 
 
-def _sections(root: Node) -> dict[str, tuple[str, ...]]:
+def _sections(nodes: list[Node]) -> dict[str, tuple[str, ...]]:
     """Each settings struct held by fields of others -> the keys of those fields (``Sign []Sign
     `yaml:"signs"``` → ``Sign``: ``("signs",)``). A struct also embedded or inlined somewhere has
     keys at its holder's level too: none then, as for one no field holds."""
     keys: dict[str, list[str]] = {}
     inlined: set[str] = set()
-    for spec in (n for n in syntax.walk(root) if n.type == "type_spec"):
+    for spec in (n for n in nodes if n.type == "type_spec"):
         fields = _struct_fields(spec)
         if not _is_settings(syntax.text(spec.child_by_field_name("name")), fields):
             continue

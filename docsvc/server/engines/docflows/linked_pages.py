@@ -87,10 +87,11 @@ def anchors(path: str, text: str) -> dict[str, int]:
     code block (a ``# comment`` in a fence is no heading)."""
     found = blocks(path, text)
     named = [(b.start, b.name) for b in found if b.kind == "section"]
+    code = [b for b in found if b.kind == "code"]
     for n, line in enumerate(text.split("\n")):
         label = _RST_LABEL.match(line)
         names = ([label.group(1).strip("`")] if label else []) + [a or b for a, b in _EXPLICIT_ID.findall(line)]
-        if names and not any(n in b for b in found if b.kind == "code"):
+        if names and not any(n in b for b in code):
             named += [(n, name) for name in names]
     out: dict[str, int] = {}
     for n, name in sorted(named):
