@@ -455,6 +455,61 @@ def test_pytest_plugin_options_and_ini_settings_are_facts():
     assert facts["config log_format added"].new == "'%(levelname)s %(message)s'"  # a value, not words
 
 
+def test_a_defaults_dict_outside_functions_gives_its_keys_by_dotted_path():
+    old = """class Config:
+    default_config: dict = {
+        "cache-dir": "/tmp/cache",
+        "virtualenvs": {"create": True, "options": {"no-pip": False, "no-setuptools": False}},
+    }
+
+def build():
+    options = {"verbose": True}  # made in a function: no one's settings
+"""
+    new = old.replace(', "no-setuptools": False', "").replace('"create": True', '"create": False')
+    assert described("src/app/config.py", old, new) == [
+        "config virtualenvs.create default True → False", "config virtualenvs.options.no-setuptools removed"]
+    assert described("src/app/config.py", None, "DEFAULTS = dict(timeout=30, retries=3)\n") == [
+        "config retries added", "config timeout added"]
+    # a dict bound to any other name is data, not settings
+    assert described("src/app/data.py", None, 'COLOURS = {"red-ish": 1, "blue-ish": 2}\n') == []
+
+
+def test_a_new_nested_default_goes_to_the_pages_that_speak_of_its_section():
+    old = """DEFAULT_CONFIG = {
+    "cache-dir": "/tmp/cache",
+    "data-dir": "/tmp/data",
+    "solver": {"lazy-wheel": True, "max-workers": 4},
+}
+"""
+    new = old.replace('"max-workers": 4}', '"max-workers": 4, "min-release-age": 0}')
+    facts = facts_of_change("src/app/config.py", old, new)
+    assert [(f.describe(), f.context) for f in facts] == [("config solver.min-release-age added", ("solver",))]
+    pages = {**PAGES,
+             "docs/configuration.md": "# Configuration\n\n## `solver.lazy-wheel`\n\nOn.\n\n"
+                                      "## `solver.max-workers`\n\nFour.\n",
+             "docs/storage.md": "# Storage\n\nSet `cache-dir` and `data-dir` to keep files elsewhere.\n"}
+    result, _ = planned(facts, pages)
+    # storage.md documents as many siblings, but not the section the new key stands in
+    assert [p.path for p in result.pages] == ["docs/configuration.md"]
+
+
+def test_variables_and_options_listed_with_their_help_are_settings():
+    old = """VARS = [
+    ("APP_HOME", "Where the app keeps its files"),
+    ("APP_DEBUG", "Set to enable debug output"),
+]
+FLAGS = [("--dry-run", "Show what would be done")]
+"""
+    new = old.replace("]\nFLAGS", '    ("APP_CACHE_DIR", "Where downloads are kept"),\n]\nFLAGS')
+    facts = facts_of_change("src/app/help.py", old, new)
+    assert [f.describe() for f in facts] == ["env APP_CACHE_DIR added"]
+    assert facts[0].note == "Where downloads are kept" and set(facts[0].siblings) == {"APP_HOME", "APP_DEBUG"}
+    # a short name or a value second is no help listing: ("ON", "yes"), ("X_Y", "1.0")
+    assert described("src/app/help.py", None, 'PAIRS = [("ON", "Turned on by the user"), ("X_Y", "1.0")]\n') == []
+    assert described("src/app/help.py", None, 'F = [("--dry-run", "Show what would be done")]\n') == \
+        ["flag --dry-run added"]
+
+
 # -- planning -----------------------------------------------------------------------------------
 
 PAGES = {

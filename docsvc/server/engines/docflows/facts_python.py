@@ -9,7 +9,10 @@
   attributes a registry collects (``name = c.Type(str, default=...)``);
 - settings added through a registry call with a string name (``add_config("x", default=1)``,
   ``register("x", ...)``, pytest's ``addini("x", "help", default=...)``) or listed as ``("name",
-  Option(...))`` pairs;
+  Option(...))`` pairs; settings held in a defaults dict outside any function (``default_config =
+  {"cache-dir": ..., "virtualenvs": {"create": True}}``: ``virtualenvs.create``, a nested key by its
+  dotted path); variables and options listed with their help (``("PYTEST_ADDOPTS", "Extra command
+  line options")``, as a help screen's table is written);
 - enum members; environment variables read (``os.environ``, ``os.getenv``);
 - public functions and classes of public modules (and of private ones, when a top-level package
   imports them: ``pytest`` from ``_pytest``), public classes' public methods (``Response.iter_lines``),
@@ -39,6 +42,10 @@ _SETTINGS_BASES = re.compile(r"(BaseModel|BaseSettings|Config|Settings|Options|S
 _REGISTRY_CALL = re.compile(r"^(add_\w+|addini|register\w*|define\w*|declare\w*|setting|config_option)$")
 _SENTENCE = re.compile(r"^[A-Za-z(`'\"][^%{}]*?\s\S+\s\S+")  # words, not a value: a help text given second
 _ROUTE_METHODS = {"get", "post", "put", "patch", "delete", "route", "api_route"}
+# A dict of settings' defaults, by the name it is bound to: default_config, DEFAULTS, SETTINGS.
+_DEFAULTS_NAME = re.compile(r"(?i)(?:^|_)(?:defaults?|config|configuration|settings|options)(?:_|$)")
+_KEY = re.compile(r"[A-Za-z][\w.-]*")
+_ENV_NAME = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+")
 
 
 def _name_of(node: ast.AST) -> str:
@@ -143,6 +150,7 @@ class _Reader(ast.NodeVisitor):
         self.public_module = public_module
         self.exported = exported  # a private module's names that a public package imports
         self._depth = 0  # 0: module level
+        self._functions = 0  # inside how many functions: a dict made there holds no one's settings
 
     def _public(self, name: str) -> bool:
         """A module-level function or class users reach: in a public module, or imported by one."""
@@ -179,12 +187,47 @@ class _Reader(ast.NodeVisitor):
         self.generic_visit(node)
 
     def visit_Tuple(self, node: ast.Tuple) -> None:
-        # ("site_name", config_options.Type(str, default=...)) in a registry list
-        if len(node.elts) == 2 and (name := _text(node.elts[0])) and isinstance(node.elts[1], ast.Call) and \
-                re.fullmatch(r"[A-Za-z_][\w.-]*", name):
+        name = _text(node.elts[0]) if len(node.elts) == 2 else None
+        if name and isinstance(node.elts[1], ast.Call) and re.fullmatch(r"[A-Za-z_][\w.-]*", name):
+            # ("site_name", config_options.Type(str, default=...)) in a registry list
             shown, key = _value(_kwarg(node.elts[1], "default"))
             self.add("config", name, "python: (name, option) registry pair", shown, node.lineno, "", key)
+        elif name and _SENTENCE.match(described := _text(node.elts[1]) or ""):
+            # ("PYTEST_ADDOPTS", "Extra command line options"): a help screen's list of variables
+            kind = "env" if _ENV_NAME.fullmatch(name) else "flag" if re.fullmatch(r"--[A-Za-z][\w-]+", name) else None
+            if kind:
+                self.add(kind, name, "python: (name, help) pair", None, node.lineno, described, "")
         self.generic_visit(node)
+
+    def visit_Assign(self, node: ast.Assign | ast.AnnAssign) -> None:
+        if not self._functions:
+            for target, value in _assignments(node):
+                if _DEFAULTS_NAME.search(target):
+                    self._defaults(target, value, "")
+        self.generic_visit(node)
+
+    visit_AnnAssign = visit_Assign
+
+    def _defaults(self, holder: str, value: ast.AST | None, prefix: str) -> None:
+        """The settings of a defaults dict (``{"key": default}`` or ``dict(key=default)``), a nested
+        dict's by their dotted path, with their section as context (``Item.context``)."""
+        if isinstance(value, ast.Dict):
+            pairs = [(_text(k), v) for k, v in zip(value.keys, value.values) if k is not None]
+        elif isinstance(value, ast.Call) and _dotted(value) == "dict" and not value.args:
+            pairs = [(k.arg, k.value) for k in value.keywords if k.arg]
+        else:
+            return
+        for key, default in pairs:
+            if not key or not _KEY.fullmatch(key):
+                continue
+            if isinstance(default, ast.Dict) or isinstance(default, ast.Call) and _dotted(default) == "dict":
+                self._defaults(holder, default, f"{prefix}{key}.")
+            else:
+                shown, compared = _value(default)
+                # a nested key counts on the pages that speak of its section (``solver``), as in Go
+                section = (prefix.rstrip("."),) if prefix else ()
+                self.add("config", prefix + key, f"python: defaults dict {holder}", shown, default.lineno, "",
+                         compared, "", section)
 
     # -- definitions ---------------------------------------------------------------------------
     def _function(self, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
@@ -200,7 +243,9 @@ class _Reader(ast.NodeVisitor):
             self.add("symbol", node.name, "python: public function", None, node.lineno, "", "")
             self._parameters(node.name, node)
         self._depth += 1
+        self._functions += 1
         self.generic_visit(node)
+        self._functions -= 1
         self._depth -= 1
 
     visit_FunctionDef = visit_AsyncFunctionDef = _function
