@@ -541,6 +541,16 @@ def planned(facts, pages=PAGES):
     return plan(facts, index.find, index.read, total_pages=len(index)), index
 
 
+def test_a_traceback_that_passes_through_a_changed_file_is_no_reference_to_it():
+    fact = Fact("file", "changed", "app/core.py", "app/core.py", "git: file changed")
+    pages = {"docs/errors.md": "# Errors\n\n```\nTraceback (most recent call last):\n"
+                               '  File "/home/me/env/site-packages/app/core.py", line 216, in main\n'
+                               "app/core.py:216: ValueError\n```\n",
+             "docs/internals.md": "# Internals\n\nThe parser lives in `app/core.py`.\n"}
+    result, _ = planned([fact], pages)
+    assert [p.path for p in result.pages] == ["docs/internals.md"]
+
+
 def test_a_new_deprecation_plans_the_list_of_deprecations_for_review_not_old_ones_nor_the_policy():
     pages = {**PAGES, "docs/deprecations.rst": "Deprecations and Removals\n=========================\n\nWhat is "
                                                "deprecated.\n",

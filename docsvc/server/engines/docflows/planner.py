@@ -398,15 +398,19 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
                 else:
                     look(path, reason + (" — in prose only" if sure else " — a plain word"))
         elif fact.change == "changed" and fact.kind == "file":
+            position = re.compile(rf'{re.escape(fact.name)}(?:", line \d|:\d)')
             for path, ev in docs.pages(fact.name).items():
                 if is_release_page(path):
                     continue
+                lines = (read(path) or "").split("\n")
+                # A traceback's frame or an error's place (`.../core.py", line 216`, `main.py:8`) is
+                # where an example's run went, in its output: no reference to the file.
+                kept = [n for n in ev.lines if not position.search(lines[n - 1])]
                 if fact.tooling:
-                    lines = (read(path) or "").split("\n")
-                    shown = [n for n in ev.lines if _EMBED.search(lines[n - 1])]
-                    if not shown:
-                        continue
-                    ev = _Evidence(shown[0], ev.as_code, shown)
+                    kept = [n for n in kept if _EMBED.search(lines[n - 1])]
+                if not kept:
+                    continue
+                ev = _Evidence(kept[0], ev.as_code, kept)
                 add(path, "related", 0.5, f"shows or links {fact.name} (line {ev.line}), which the pull request "
                                           f"changes [{fact.rule}]", None)
                 hits += 1
