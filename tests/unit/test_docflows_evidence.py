@@ -493,6 +493,39 @@ def test_a_new_nested_default_goes_to_the_pages_that_speak_of_its_section():
     assert [p.path for p in result.pages] == ["docs/configuration.md"]
 
 
+def test_a_settings_class_held_by_another_s_field_has_that_section():
+    old = """from pydantic import BaseModel
+from pydantic_settings import BaseSettings
+
+class Database(BaseModel):
+    dsn_url: str = "sqlite://"
+    connect_timeout: int = 5
+
+class Cache(BaseModel):
+    connect_timeout: int = 60
+
+class Settings(BaseSettings):
+    database: Database = Database()
+    caches: list["Cache"] = []
+    debug: bool = False
+"""
+    new = old.replace("    connect_timeout: int = 5\n", "    connect_timeout: int = 5\n    pool_size: int = 10\n")
+    facts = facts_of_change("src/app/settings.py", old, new)
+    assert [(f.describe(), f.context) for f in facts] == [("config pool_size added", ("database",))]
+    top = facts_of_change("src/app/settings.py", old, old.replace("    debug: bool", "    port: int = 80\n    debug: bool"))
+    assert [(f.describe(), f.context) for f in top] == [("config port added", ())]  # the top level: no section
+    # a class another one extends has its fields at that one's level: no section
+    based = old.replace("class Settings(BaseSettings):", "class Settings(Database, BaseSettings):")
+    assert [f.context for f in facts_of_change("src/app/settings.py", based, based.replace(
+        "    connect_timeout: int = 5\n", "    connect_timeout: int = 5\n    pool_size: int = 10\n"))] == [()]
+    pages = {**PAGES,
+             "docs/database.md": "# Database\n\n```yaml\ndatabase:\n  dsn_url: sqlite://\n  connect_timeout: 5\n"
+                                 "```\n\nUnder `database`, `dsn_url` and `connect_timeout` say where and how long.\n",
+             "docs/cache.md": "# Cache\n\nEach of the `caches` has its own `dsn_url` and `connect_timeout`.\n"}
+    result, _ = planned(facts, pages)
+    assert [p.path for p in result.pages] == ["docs/database.md"]  # cache.md names the siblings, not the section
+
+
 def test_variables_and_options_listed_with_their_help_are_settings():
     old = """VARS = [
     ("APP_HOME", "Where the app keeps its files"),

@@ -6,7 +6,8 @@
   implied); ``--x/--no-x`` is one boolean flag ``--x``, not two names;
 - settings declared as classes: dataclasses, attrs classes, pydantic models and ``BaseSettings``,
   classes whose base is named like a config (``*Config``, ``*Settings``, ``*Options``), and class
-  attributes a registry collects (``name = c.Type(str, default=...)``);
+  attributes a registry collects (``name = c.Type(str, default=...)``); a settings class held by
+  another's field (``database: Database``) gives its fields that section as context;
 - settings added through a registry call with a string name (``add_config("x", default=1)``,
   ``register("x", ...)``, pytest's ``addini("x", "help", default=...)``) or listed as ``("name",
   Option(...))`` pairs; settings held in a defaults dict outside any function (``default_config =
@@ -145,10 +146,12 @@ def _option(call: ast.Call, callee: str, line: int) -> Item | None:
 
 
 class _Reader(ast.NodeVisitor):
-    def __init__(self, public_module: bool, exported: frozenset[str] = frozenset()) -> None:
+    def __init__(self, public_module: bool, exported: frozenset[str] = frozenset(),
+                 sections: dict[str, tuple[str, ...]] | None = None) -> None:
         self.items: list[Item] = []
         self.public_module = public_module
         self.exported = exported  # a private module's names that a public package imports
+        self.sections = sections or {}  # a settings class -> the fields it stands under (``_sections``)
         self._depth = 0  # 0: module level
         self._functions = 0  # inside how many functions: a dict made there holds no one's settings
 
@@ -284,8 +287,7 @@ class _Reader(ast.NodeVisitor):
                         self.add("enum", target, f"python: member of enum {node.name}", shown, statement.lineno,
                                  "", key, node.name)
         else:
-            settings = any(_SETTINGS_DECORATORS.search(_dotted(d)) for d in node.decorator_list) or \
-                any(_SETTINGS_BASES.search(b) for b in bases if b)
+            settings = _is_settings(node)
             for statement in node.body:
                 for target, value in _assignments(statement):
                     if target.startswith("_") or target.isupper() and not settings:
@@ -299,10 +301,41 @@ class _Reader(ast.NodeVisitor):
                     shown, key = _value(default)
                     help_text = _text(_kwarg(value, "description", "help")) if isinstance(value, ast.Call) else None
                     self.add("config", target, f"python: setting of class {node.name}", shown, statement.lineno,
-                             help_text or "", key, node.name)
+                             help_text or "", key, node.name, self.sections.get(node.name, ()))
         self._depth += 1
         self.generic_visit(node)
         self._depth -= 1
+
+
+def _is_settings(node: ast.ClassDef) -> bool:
+    """A class whose fields are settings: a dataclass or attrs class, or one based on a model or
+    config class (pydantic's ``BaseModel``/``BaseSettings``, ``*Config``, ``*Settings``, ...)."""
+    return any(_SETTINGS_DECORATORS.search(_dotted(d)) for d in node.decorator_list) or \
+        any(_SETTINGS_BASES.search(b) for b in (_name_of(b) for b in node.bases) if b)
+
+
+def _sections(tree: ast.Module) -> dict[str, tuple[str, ...]]:
+    """Each settings class of the module held by fields of others -> those fields' names
+    (``database: Database`` or ``list["Database"]`` → ``Database``: ``("database",)``), as Go's
+    structs have (``facts_go._sections``). A class another one extends has its fields at that
+    one's level too: none then, as for one no field holds."""
+    classes = [node for node in tree.body if isinstance(node, ast.ClassDef)]
+    settings = {node.name for node in classes if _is_settings(node)}
+    keys: dict[str, list[str]] = {}
+    extended: set[str] = set()
+    for node in classes:
+        extended |= {_name_of(base) for base in node.bases} & settings
+        if node.name not in settings:
+            continue
+        for statement in node.body:
+            if not (isinstance(statement, ast.AnnAssign) and isinstance(statement.target, ast.Name)) or \
+                    statement.target.id.startswith("_"):
+                continue
+            named = {n.id if isinstance(n, ast.Name) else n.value for n in ast.walk(statement.annotation)
+                     if isinstance(n, ast.Name) or isinstance(n, ast.Constant) and isinstance(n.value, str)}
+            for held in (named & settings) - {node.name}:
+                keys.setdefault(held, []).append(statement.target.id)
+    return {name: tuple(dict.fromkeys(found)) for name, found in keys.items() if name not in extended}
 
 
 def _assignments(statement: ast.stmt) -> Iterator[tuple[str, ast.AST | None]]:
@@ -353,7 +386,7 @@ def python_items(text: str, path: str = "", exported: frozenset[str] = frozenset
     if tree is None:
         return None
     public = _public_module(path)
-    reader = _Reader(public, exported if not public and is_imported(path) else frozenset())
+    reader = _Reader(public, exported if not public and is_imported(path) else frozenset(), _sections(tree))
     try:
         reader.visit(tree)
     except RecursionError:
