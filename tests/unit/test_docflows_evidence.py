@@ -794,6 +794,42 @@ Next section.
                                      "- `backoff`: Seconds between tries.", ""]
 
 
+def test_a_section_titled_by_a_removed_setting_alone_is_deleted_whole():
+    fact = Fact("config", "removed", "no-setuptools", "src/app/config.py", "python: defaults dict DEFAULTS")
+    page = """# Configuration
+
+### `cache-dir`
+
+Where the cache lives. Default: `~/.cache`.
+
+### `no-setuptools`
+
+**Type**: `boolean`
+
+**Default**: `false`
+
+If set, setuptools is not installed. Setting `no-setuptools` with `cache-dir` changes nothing.
+
+### `no-pip`
+
+No pip either.
+"""
+    result, index = planned([fact], {**PAGES, "docs/configuration.md": page})
+    draft = write(result, index.read)
+    assert draft.files["docs/configuration.md"] == page.replace(page[page.index("### `no-setuptools`"):
+                                                                     page.index("### `no-pip`")], "")
+    assert draft.open_points == []
+    # reStructuredText, the last section of the page
+    rst = "Settings\n========\n\ncache-dir\n---------\n\nWhere.\n\nno-setuptools\n-------------\n\nGone.\n"
+    result, index = planned([fact], {**PAGES, "docs/settings.rst": rst})
+    assert write(result, index.read).files["docs/settings.rst"] == "Settings\n========\n\ncache-dir\n---------\n\nWhere.\n"
+    # a section holding sections of its own, or that keeps returning to the name, is a person's to cut
+    nested = page.replace("**Default**: `false`", "#### Since 2.0\n\n**Default**: `false`")
+    result, index = planned([fact], {**PAGES, "docs/configuration.md": nested})
+    draft = write(result, index.read)
+    assert "docs/configuration.md" not in draft.files and draft.open_points
+
+
 def test_restructuredtext_option_directives_are_edited_whole():
     page = """Options
 =======

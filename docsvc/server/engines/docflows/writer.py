@@ -8,9 +8,9 @@ it, and what no rule covers is said plainly and left for a person. The page is r
 - default changed: the old value becomes the new one inside the block that documents the name
   (the row, the item, the directive; else the line and the two after it);
 - removed: the block *about* the name (a row or item that starts with it, its option or envvar
-  directive) is deleted, only when the removal is certain (an option, setting or variable; for a
-  function or class, which may have moved, only its autodoc directive) and the block speaks of
-  that name alone; any other mention is listed as an open point;
+  directive, a section titled by it alone) is deleted, only when the removal is certain (an
+  option, setting or variable; for a function or class, which may have moved, only its autodoc
+  directive) and the block speaks of that name alone; any other mention is listed as an open point;
 - added: a new block in the group (a table, a list, a run of directives) that documents its
   nearest siblings, in their format (a table row, a list item, an option, envvar or autodoc
   directive) and their order: alphabetical when they are listed so, else after the whole block
@@ -200,6 +200,10 @@ def _about(line: str, name: str) -> bool:
                 or re.match(rf"^\s*{escaped}(?![\w-])(\s*,\s*-\S+)*(\s{{2,}}|$)", line))
 
 
+MAX_BLOCK_LINES = 12  # a longer row, item or directive may say more than the removed name: a person decides
+MAX_SECTION_LINES = 40  # a section titled by the name alone is about it, however many lines it takes
+
+
 def _remove(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     name = spoken(fact.name, _said(lines))
     # An option, setting or variable that is gone is gone; a function or class may have moved, but
@@ -212,14 +216,26 @@ def _remove(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
         found = blocks(path, "\n".join(lines))
         about = [b for b in found if b.kind in kinds and _about(lines[b.start], name)
                  and not (fact.kind == "symbol" and not b.name.startswith(("auto", "py:")))]
+        if fact.change == "removed" and fact.kind in _CERTAIN_REMOVALS:
+            about += _sections_about(found, name)
+        # a block inside a section that goes goes with it
+        about = [b for b in about if not any(s.kind == "section" and b is not s and b.start in s for s in about)]
         depth = _home_depth(found, lines, fact.path)
         home = set(_at_home(depth, [b.start for b in about]))
         went = max(map(depth, home), default=0)
         for block in sorted((b for b in about if b.start in home), key=lambda b: -b.start):
             body = lines[block.start:block.end]
-            if len(body) > 12 or sum(len(others.findall(x)) for x in body) > 2:
+            section = block.kind == "section"
+            if len(body) > (MAX_SECTION_LINES if section else MAX_BLOCK_LINES) or \
+                    sum(len(others.findall(x)) for x in body) > 2 + section:
                 continue  # a long block, or one that keeps returning to it: a person decides
+            ended = block.end == len(lines)
             del lines[block.start:block.end]
+            if ended:  # the page's last section: the blank lines before it end the page now
+                while len(lines) > 1 and not lines[-1].strip() and not lines[-2].strip():
+                    lines.pop()
+                if lines and lines[-1].strip():
+                    lines.append("")
             if block.kind != "row" and block.start < len(lines) and block.start > 0 and \
                     not lines[block.start].strip() and not lines[block.start - 1].strip():
                 del lines[block.start]  # no double blank line where the block was
@@ -249,8 +265,17 @@ def _warned(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
 
 
 def _noun(block: Block) -> str:
-    return {"row": "table row", "item": "list item", "option": "option entry"}.get(block.kind,
-                                                                                  f"{block.name} directive")
+    return {"row": "table row", "item": "list item", "option": "option entry", "section": "section"}.get(
+        block.kind, f"{block.name} directive")
+
+
+def _sections_about(found: list[Block], name: str) -> list[Block]:
+    """The sections whose title is the name alone (``### `no-setuptools```, ``--old-flag`` with its
+    underline), holding no section of their own: the whole section is about it."""
+    title = re.compile(rf"^[`*_]*{re.escape(name)}[`*_]*(?:\s*\{{[^}}]*\}})?$")
+    sections = [b for b in found if b.kind == "section"]
+    return [b for b in sections if title.match(b.name.strip())
+            and not any(other.start in range(b.start + 1, b.end) for other in sections)]
 
 
 NEAREST_SIBLINGS = 3  # an addition joins a group holding one of its three nearest siblings in the code
