@@ -830,6 +830,39 @@ No pip either.
     assert "docs/configuration.md" not in draft.files and draft.open_points
 
 
+def test_a_removed_setting_leaves_the_settings_listings_in_code_and_nothing_nested_under_it_goes():
+    fact = Fact("config", "removed", "virtualenvs.no-setuptools", "src/app/config.py", "python: defaults dict DEFAULTS",
+                context=("virtualenvs",))
+    page = """# Configuration
+
+```toml
+cache-dir = "/path/to/cache"
+virtualenvs.no-setuptools = false
+virtualenvs.no-pip = false
+```
+
+```yaml
+virtualenvs.no-setuptools:
+  really: true
+cache-dir: /tmp
+```
+
+```toml
+virtualenvs.no-setuptools = true
+```
+"""
+    result, index = planned([fact], {**PAGES, "docs/configuration.md": page})
+    draft = write(result, index.read)
+    # the listing loses its line; a key with values under it, and an example of it alone, are left to a person
+    assert draft.files["docs/configuration.md"] == page.replace("virtualenvs.no-setuptools = false\n", "")
+    assert [p.split(": ", 1)[0] for p in draft.open_points] == ["docs/configuration.md:9", "docs/configuration.md:15"]
+    # a nested key known by its bare name (Go's ``args`` of a section) may be another section's: left
+    bare = Fact("config", "removed", "no-pip", "pkg/config.go", "go: field of settings struct Env", context=("virtualenvs",))
+    result, index = planned([bare], {**PAGES, "docs/configuration.md": "# Configuration\n\n`virtualenvs`:\n\n"
+                                                                       "```yaml\nno-pip: true\nother: 1\n```\n"})
+    assert write(result, index.read).files == {}
+
+
 def test_restructuredtext_option_directives_are_edited_whole():
     page = """Options
 =======

@@ -241,6 +241,15 @@ def _remove(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
                 del lines[block.start]  # no double blank line where the block was
             draft.notes.append(f"{path}: removed the {_noun(block)} about {name} ({len(body)} line(s)) "
                                "[rule: removal of the block about it]")
+        # by its whole name only: a nested key's bare one (``args``) may be another section's
+        if fact.change == "removed" and fact.kind in _CERTAIN_REMOVALS and name == token(fact.name) and \
+                (not fact.context or name.startswith(tuple(f"{c}." for c in fact.context))):
+            listed = _listing_lines(blocks(path, "\n".join(lines)), lines, name)
+            for at in reversed(listed):
+                del lines[at]
+            if listed:
+                draft.notes.append(f"{path}: removed {name} from {len(listed)} settings listing(s) in code "
+                                   "[rule: removal of the block about it]")
     left = [n - 1 for n in mentions("\n".join(lines), name)]
     home = _at_home(_home_depth(blocks(path, "\n".join(lines)), lines, fact.path), left, went) if left else []
     for at in home:
@@ -267,6 +276,27 @@ def _warned(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
 def _noun(block: Block) -> str:
     return {"row": "table row", "item": "list item", "option": "option entry", "section": "section"}.get(
         block.kind, f"{block.name} directive")
+
+
+def _listing_lines(found: list[Block], lines: list[str], name: str) -> list[int]:
+    """The lines of code blocks that set the name and nothing under it (``name = false`` in a
+    listing of settings, ``name: 1`` in a YAML example): 0-based, in order."""
+    setting = re.compile(rf"^(\s*)(?:[-*]\s+)?{re.escape(name)}\s*[=:](?!:)")
+    out = []
+    for block in (b for b in found if b.kind == "code"):
+        content = [at for at in range(block.start, block.end)
+                   if lines[at].strip() and not lines[at].lstrip().startswith(("```", "~~~"))]
+        setting_lines = []
+        for at in content:
+            match = setting.match(lines[at])
+            if not match:
+                continue
+            after = next((lines[n] for n in content if n > at), "")
+            if len(after) - len(after.lstrip()) <= len(match.group(1)):
+                setting_lines.append(at)  # nothing nested under it that would lose its key
+        if len(setting_lines) < len(content):  # an example of nothing else is a person's to rework
+            out += setting_lines
+    return sorted(set(out))
 
 
 def _sections_about(found: list[Block], name: str) -> list[Block]:
