@@ -828,6 +828,12 @@ No pip either.
     result, index = planned([fact], {**PAGES, "docs/configuration.md": nested})
     draft = write(result, index.read)
     assert "docs/configuration.md" not in draft.files and draft.open_points
+    # a section left whole still loses the item about the name that it holds
+    long = page.replace("**Default**: `false`", "**Default**: `false`\n\n- `no-setuptools`: off by default.\n"
+                        + "\nMore words.\n" * 20)
+    result, index = planned([fact], {**PAGES, "docs/configuration.md": long})
+    assert write(result, index.read).files["docs/configuration.md"] == \
+        long.replace("- `no-setuptools`: off by default.\n\n", "")
 
 
 def test_a_removed_setting_leaves_the_settings_listings_in_code_and_nothing_nested_under_it_goes():

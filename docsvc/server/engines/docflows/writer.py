@@ -217,18 +217,16 @@ def _remove(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
         about = [b for b in found if b.kind in kinds and _about(lines[b.start], name)
                  and not (fact.kind == "symbol" and not b.name.startswith(("auto", "py:")))]
         if fact.change == "removed" and fact.kind in _CERTAIN_REMOVALS:
-            about += _sections_about(found, name)
-        # a block inside a section that goes goes with it
-        about = [b for b in about if not any(s.kind == "section" and b is not s and b.start in s for s in about)]
+            going = [s for s in _sections_about(found, name) if _deletable(s, lines, others)]
+            # a block inside a section that goes goes with it
+            about = [b for b in about if not any(b.start in s for s in going)] + going
         depth = _home_depth(found, lines, fact.path)
         home = set(_at_home(depth, [b.start for b in about]))
         went = max(map(depth, home), default=0)
         for block in sorted((b for b in about if b.start in home), key=lambda b: -b.start):
-            body = lines[block.start:block.end]
-            section = block.kind == "section"
-            if len(body) > (MAX_SECTION_LINES if section else MAX_BLOCK_LINES) or \
-                    sum(len(others.findall(x)) for x in body) > 2 + section:
+            if not _deletable(block, lines, others):
                 continue  # a long block, or one that keeps returning to it: a person decides
+            body = lines[block.start:block.end]
             ended = block.end == len(lines)
             del lines[block.start:block.end]
             if ended:  # the page's last section: the blank lines before it end the page now
@@ -276,6 +274,15 @@ def _warned(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
 def _noun(block: Block) -> str:
     return {"row": "table row", "item": "list item", "option": "option entry", "section": "section"}.get(
         block.kind, f"{block.name} directive")
+
+
+def _deletable(block: Block, lines: list[str], others: re.Pattern) -> bool:
+    """Whether the rule may delete a block about the name: short enough, and naming it (``others``)
+    at most twice, a section three times (its title too); more, and it says more than that."""
+    body = lines[block.start:block.end]
+    section = block.kind == "section"
+    return len(body) <= (MAX_SECTION_LINES if section else MAX_BLOCK_LINES) and \
+        sum(len(others.findall(line)) for line in body) <= 2 + section
 
 
 def _listing_lines(found: list[Block], lines: list[str], name: str) -> list[int]:
