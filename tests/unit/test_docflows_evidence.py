@@ -279,6 +279,16 @@ def test_a_changed_workflow_or_test_counts_only_where_a_page_shows_its_content(r
     assert [p.path for p in result.pages] == ["docs/ci.rst"]  # the link still leads where it did
 
 
+def test_a_test_helper_moved_among_the_sources_takes_nothing_from_users():
+    helper = 'import typer\n\n\ndef main(name: str = "morty"):\n    print(name + 3)\n'
+    # into the docs' examples (which offer no API): nothing users had is gone
+    assert facts_of_change("docs_src/errors/tutorial001.py", helper, helper, old_path="tests/assets/type_error.py") == []
+    # into the package: what it defines is new to its users
+    assert sorted(f.describe() for f in facts_of_change("pkg/cli.py", helper, helper,
+                                                        old_path="tests/assets/type_error.py")) == [
+        "parameter main(name) added", "symbol main added"]
+
+
 def test_a_removed_name_another_file_still_reads_is_no_fact(repo):
     remote, mirror = repo
     remote.commit({"scripts/sponsors.py": 'import os\nTOKEN = os.environ.get("APP_TOKEN")\n',
@@ -621,6 +631,39 @@ def test_a_rare_identifier_is_evidence_and_a_common_word_is_not():
 def test_a_common_word_is_not_even_worth_a_look():
     result, _ = planned([Fact("config", "removed", "name", "app/config.yaml", "yml keys")])
     assert result.pages == [] and result.worth_a_look == []
+
+
+def test_a_new_structure_under_a_key_is_no_default_to_look_for():
+    old = ("jobs:\n  release:\n    timeout: 10\n    steps:\n      - uses: actions/checkout@v4\n"
+           "      - run: make release\n")
+    pages = {f"docs/ci/{n}.md": f"# CI {n}\n\nThe `steps` of a job, with a `timeout`:\n\n```yaml\nsteps:\n"
+                                f"  - uses: actions/checkout@v4\n```\n" for n in ("github", "gitlab")}
+    pages.update({f"docs/page{n}.md": f"# Page {n}\n\nNothing about CI here.\n" for n in range(40)})
+    steps = facts_of_change("ci/release.yml", old, old.replace("@v4", "@v5"))
+    assert [(f.change, f.name) for f in steps] == [("default-changed", "jobs.release.steps")]
+    # a list of steps is no value a page states beside `steps`: nothing to correct, not even a look
+    result, _ = planned(steps, pages)
+    assert result.pages == [] and result.worth_a_look == []
+    # a scalar's new default still is worth a look where its old value is not beside the key
+    timeout = facts_of_change("ci/release.yml", old, old.replace("timeout: 10", "timeout: 20"))
+    result, _ = planned(timeout, pages)
+    assert sorted(w["path"] for w in result.worth_a_look) == ["docs/ci/github.md", "docs/ci/gitlab.md"]
+
+
+def test_a_new_setting_of_a_large_family_is_worth_a_look_on_a_few_pages_only():
+    fields = ["archives", "checksums", "signatures", "snapshots", "changelogs", "releases"]
+    old = "from dataclasses import dataclass\n\n@dataclass\nclass Settings:\n" + "".join(
+        f"    {f}: int = 1\n" for f in fields)
+    new = old + "    sboms: int = 1\n"
+    # each guide documents one setting, and the first one a second in passing: no page documents enough
+    pages = {f"docs/{f}.md": f"# {f}\n\nSet `{f}` to change it.\n" for f in fields}
+    pages["docs/archives.md"] += "\nSee also `checksums`.\n"
+    pages.update({f"docs/page{n}.md": f"# Page {n}\n\nNothing here.\n" for n in range(30)})
+    result, _ = planned(facts_of_change("pkg/settings.py", old, new), pages)
+    assert [p.path for p in result.pages] == ["docs/archives.md"]
+    # the pages naming the most siblings come first, and three at most: a list of every guide is read by no one
+    assert len(result.worth_a_look) == 3
+    assert all(w["reason"].endswith("too few of its siblings documented here") for w in result.worth_a_look)
 
 
 def test_worth_a_look_is_one_entry_a_page():

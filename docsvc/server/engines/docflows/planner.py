@@ -40,6 +40,7 @@ is affected the plan says "no documentation change needed", with a reason per fa
 
 from __future__ import annotations
 
+import json
 import math
 import re
 from dataclasses import dataclass, field
@@ -61,6 +62,7 @@ CONCEPTUAL_KINDS = ("flag", "argument", "env", "config", "enum", "route", "opera
                     "extra")
 MAX_SHARE = 0.25  # a token on more than this share of the pages is common: no evidence
 MAX_CONCEPTUAL_PAGES = 3  # an added name belongs on the few pages that document most of its siblings
+MAX_LOOKS = 3  # and is worth a look on the next few at most, the pages naming most of its siblings
 _DEPRECATION_WORDS = [w for stem in ("deprecation", "deprecations", "deprecated") for w in (stem, stem.capitalize())]
 MIN_NAMES = 4  # specific changed names a page must speak of to be planned on them alone
 PAGE_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".rest", ".txt", ".adoc", ".asciidoc")
@@ -208,6 +210,18 @@ def plain(value: str | None) -> str | None:
     if len(value) >= 2 and value[0] == value[-1] and value[0] in "'\"`":
         value = value[1:-1]
     return value
+
+
+def _structure(value: str | None) -> bool:
+    """Whether a value holds mappings (a workflow's ``steps``, a navigation tree): structure, not a
+    default a page states beside its name, so a page naming the key without it has nothing to correct."""
+    if not value or value[:1] not in "[{":
+        return False
+    try:
+        data = json.loads(value)
+    except ValueError:
+        return False
+    return isinstance(data, dict) or (isinstance(data, list) and any(isinstance(v, (dict, list)) for v in data))
 
 
 _CONSOLE_TAG = re.compile(r"<([a-z][\w-]*)(?:=[^<>]*)?>(.*?)</(?:\1)?>")
@@ -430,7 +444,7 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
                 if ev.as_code and beside:
                     add(path, "direct", 0.8, reason, fact)
                     hits += 1
-                else:
+                elif beside or not _structure(fact.old):
                     look(path, reason + (" — the old value is not beside it" if not beside else " — in prose only"))
         elif fact.change == "help-changed":
             name = docs.term(fact.name)
@@ -493,15 +507,13 @@ def _plan_addition(fact: Fact, docs: _Docs, add, look) -> int:
     # the type's reference, which is made from the code; the pages naming its siblings are guides
     # that call a few of them in passing (measured on fastify's pull requests: 2 right pages of 7).
     method = member_of(fact) is not None
-    hits = ranked_first = 0
+    hits = ranked_first = looked = 0
     name = docs.term(fact.name)
     for path, found in ranked:
         sibling, ev = found[0]
         reason = (f"documents {sibling} (line {ev.line}), another {fact.kind} of {fact.path}; {name} is new "
                   f"beside it [{fact.rule}]")
-        if method:
-            look(path, reason + " — a new method: its reference is made from the code")
-        elif len(found) >= need and ranked_first < MAX_CONCEPTUAL_PAGES:
+        if not method and len(found) >= need and ranked_first < MAX_CONCEPTUAL_PAGES:
             ranked_first += 1
             # The old keys a page about deprecations lists are siblings too, yet a new name is
             # deprecated nowhere. Its place among the first still counts: the pages after it
@@ -511,10 +523,11 @@ def _plan_addition(fact: Fact, docs: _Docs, add, look) -> int:
                 continue
             add(path, "conceptual", 0.6, reason, fact)
             hits += 1
-        elif len(found) < need:
-            look(path, reason + " — too few of its siblings documented here")
-        else:
-            look(path, reason + " — other pages document more of its siblings")
+        elif looked < MAX_LOOKS:  # the pages further down name fewer siblings: a long list is read by no one
+            looked += 1
+            look(path, reason + (" — a new method: its reference is made from the code" if method
+                                 else " — too few of its siblings documented here" if len(found) < need
+                                 else " — other pages document more of its siblings"))
     return hits
 
 
