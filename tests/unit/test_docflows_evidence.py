@@ -1144,6 +1144,112 @@ Next section.
                           "    Default: `True`.", "", "*   __`locale`__: Default: `en`.", ""]
 
 
+SETTINGS_PAGE = """# Configuration
+
+### `installer.max-workers`
+
+**Type**: `int`
+
+**Default**: `number_of_cores + 4`
+
+**Environment Variable**: `POETRY_INSTALLER_MAX_WORKERS`
+
+*Introduced in 1.2.0*
+
+Set the maximum number of workers while using the parallel installer.
+
+### `installer.parallel`
+
+**Type**: `boolean`
+
+**Default**: `true`
+
+**Environment Variable**: `POETRY_INSTALLER_PARALLEL`
+
+Use parallel execution when using the new (`>=1.1.0`) installer.
+
+```toml
+[installer]
+parallel = true
+```
+
+(solver-settings)=
+
+### `solver.lazy-wheel`
+
+**Type**: `boolean`
+
+**Default**: `true`
+
+**Environment Variable**: `POETRY_SOLVER_LAZY_WHEEL`
+
+Do not download entire wheels to extract metadata.
+"""
+
+
+def test_a_setting_documented_in_sections_of_their_own_gets_one_shaped_like_its_siblings():
+    old = ('default_config = {\n    "installer": {\n        "max-workers": None,\n        "parallel": True,\n'
+           '    },\n    "solver": {\n        "lazy-wheel": True,\n    },\n}\n')
+    new = old.replace('"parallel": True,\n', '"parallel": True,\n        "re-resolve": True,\n')
+    facts = facts_of_change("src/app/config/config.py", old, new)
+    result, index = planned(facts, instead_of_options("docs/configuration.md", SETTINGS_PAGE))
+    draft = write(result, index.read)
+    page = draft.files["docs/configuration.md"]
+    # after the section of the setting it follows (in the alphabetical order the page keeps), before
+    # the next heading's label; the heading as its siblings' are, and of their fields only what the
+    # code says: the default, the type of a boolean, the variable that spells its name
+    assert page.split("\n")[27:39] == [
+        "```", "", "### `installer.re-resolve`", "", "**Type**: `boolean`", "", "**Default**: `true`", "",
+        "**Environment Variable**: `POETRY_INSTALLER_RE_RESOLVE`", "", "(solver-settings)=", ""]
+    assert "Introduced" not in page.split("### `installer.re-resolve`")[1].split("###")[0]
+    assert draft.open_points == []
+
+
+def test_a_new_section_takes_its_siblings_title_prefix_and_the_help_text_where_their_prose_stands():
+    page = """Build options
+=============
+
+build.target
+------------
+
+Browser compatibility target for the final bundle.
+
+**Default**: ``'modules'``
+
+build.outDir
+------------
+
+The output directory: ``outDir`` is relative to the ``target`` root.
+
+**Default**: ``dist``
+"""
+    fact = Fact("config", "added", "emptyOutDir", "src/build.ts", "js: member of options type BuildOptions",
+                new="false", note="Empty the output directory before building.", siblings=("outDir", "target"),
+                follows=("outDir",))
+    result, index = planned([fact], instead_of_options("docs/build.rst", page))
+    text = write(result, index.read).files["docs/build.rst"]
+    # titled as the siblings are (prefix, underline as long as the title), the help text where their
+    # prose stands, the default in their literal markup
+    assert text.endswith("**Default**: ``dist``\n\nbuild.emptyOutDir\n-----------------\n\n"
+                         "Empty the output directory before building.\n\n**Default**: ``false``\n")
+
+
+def test_no_section_is_made_without_two_siblings_headed_alike_or_without_a_word_from_the_code():
+    lone = "# Config\n\n### `installer.parallel`\n\n**Default**: `true`\n\nUse parallel execution.\n"
+    old = 'default_config = {"installer": {"parallel": True, "max-workers": 4}}\n'
+    new = old.replace("4}", '4, "re-resolve": True}')
+    result, index = planned(facts_of_change("src/app/config.py", old, new), instead_of_options("docs/config.md", lone))
+    draft = write(result, index.read)
+    assert "docs/config.md" not in draft.files  # one heading of a sibling's name may be a chance
+    silent = new.replace('"re-resolve": True', '"re-resolve": None')
+    result, index = planned(facts_of_change("src/app/config.py", old, silent),
+                            instead_of_options("docs/configuration.md", SETTINGS_PAGE))
+    draft = write(result, index.read)
+    assert "docs/configuration.md" not in draft.files
+    assert any("describe re-resolve in a section" in p or "describe installer.re-resolve in a section" in p
+               for p in draft.open_points)
+
+
 THEMES_PAGE = """# Themes
 
 ## mkdocs

@@ -534,14 +534,20 @@ def _plan_addition(fact: Fact, docs: _Docs, add, look) -> int:
 _SETTING_KINDS = ("flag", "config", "env")
 
 
-def namesakes(name: str) -> list[str]:
-    """The same words spelled as the other kinds of setting: ``strict_markers`` as the option
-    ``--strict-markers`` and the variable ``STRICT_MARKERS``; nothing for a one-word name."""
+def spellings(name: str) -> list[str]:
+    """A name's words spelled as each kind of setting, in one order for every name: the option
+    (``--strict-markers``), snake and kebab case, the variable (``STRICT_MARKERS``); none for a
+    one-word name."""
     words = [w.lower() for w in re.split(r"[-_.]+", name.lstrip("-")) if w]
     if len(words) < 2:
         return []
-    forms = ["--" + "-".join(words), "_".join(words), "-".join(words), "_".join(words).upper()]
-    return [form for form in dict.fromkeys(forms) if form != name]
+    return ["--" + "-".join(words), "_".join(words), "-".join(words), "_".join(words).upper()]
+
+
+def namesakes(name: str) -> list[str]:
+    """The same words spelled as the other kinds of setting: ``strict_markers`` as the option
+    ``--strict-markers`` and the variable ``STRICT_MARKERS``; nothing for a one-word name."""
+    return [form for form in dict.fromkeys(spellings(name)) if form != name]
 
 
 def _plan_namesakes(fact: Fact, docs: _Docs, add) -> int:

@@ -17,7 +17,9 @@ it, and what no rule covers is said plainly and left for a person. The page is r
   of the name above it in the code; described only by what the code says (its help text, its
   default, a boolean as the page writes booleans); never inside another block, never invented
   prose. Where two sections document its siblings alike, the one whose heading names the changed
-  file's folder (``themes/readthedocs/``: "readthedocs") gets it.
+  file's folder (``themes/readthedocs/``: "readthedocs") gets it. Where its siblings have no such
+  group but a section each, headed alike (``### `installer.parallel```), it gets a section of its
+  own in their order, shaped like the nearest one's, with only what the code says (``new_section``).
 
 A page that speaks of the name under several headings may document several things of that name
 (``--sync`` of ``install`` and of ``update``): a default, a reworded help text or a removal is
@@ -34,6 +36,7 @@ from typing import Callable
 from .facts_model import WARNS, Fact
 from .planner import Plan, as_code, mentions, plain, prose, spoken, token
 from .quoting import requote, worded_like
+from .new_section import SectionModel, heading_start, section_end, shaped_section, titled_by
 from .structure import Block, blocks, enclosing, is_rst
 
 __all__ = ["Draft", "write", "reword"]
@@ -337,9 +340,12 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
         for block in _about_blocks(found, lines, term):
             groups.setdefault(_group_of(found, block, lines)[-1], []).append((block, term, rank))
     if not groups:
-        draft.open_points.append(f"{path}: {name} is new; its siblings are not documented here in a table, list "
-                                 "or directive, so no place for it was found")
-        return lines
+        added = _add_section(fact, path, lines, found, said, name, description,
+                             default if _literal(default) else None, draft)
+        if added is None:
+            draft.open_points.append(f"{path}: {name} is new; its siblings are not documented here in a table, "
+                                     "list, directive or section of their own, so no place for it was found")
+        return added or lines
 
     def nearest(members: list[tuple[Block, str, int]]) -> int:
         return min(rank for *_, rank in members)
@@ -377,6 +383,44 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     return lines[:at] + new + lines[at:]
 
 
+def _add_section(fact: Fact, path: str, lines: list[str], found: list[Block], said: Callable[[str], bool],
+                 name: str, description: str, default: str | None, draft: Draft) -> list[str] | None:
+    """The page with a new section for ``name`` where each of its siblings has its own (at least
+    two of them, headed alike, one among its nearest in the code); None when there is no such
+    place or nothing the code says to put in it (``new_section``)."""
+    rst = is_rst(path)
+    models = [SectionModel(section, term, rank, "." in token(sibling) and "." not in term)
+              for rank, sibling in enumerate(fact.siblings)
+              for term in [spoken(sibling, said)] for section in titled_by(found, term)]
+    if not models:
+        return None
+    nearest = min(models, key=lambda m: (m.rank, m.section.start))
+    peers = [m for m in models if _heading_mark(lines, m.section, rst) == _heading_mark(lines, nearest.section, rst)]
+    if nearest.rank >= NEAREST_SIBLINGS or len({m.term for m in peers}) < 2:
+        return None
+    if nearest.shortened:  # the page titles its siblings by their last part: so this one too
+        name = name.rsplit(".", 1)[-1]
+    code = {i for b in found if b.kind == "code" for i in range(b.start, b.end)}
+    new = shaped_section(nearest, lines, code, rst, name, description, default)
+    if new is None:
+        draft.open_points.append(f"{path}: describe {name} in a section beside {nearest.term}'s; the code gives "
+                                 "no help text or default for it")
+        return lines
+    group = sorted((m.section for m in peers), key=lambda b: b.start)
+    at, beside = _place(fact, name, group, [(m.section, m.term, m.rank) for m in peers], lines, said,
+                        lambda term: titled_by(group, term))
+    new = ([""] if at > 0 and lines[at - 1].strip() else []) + new + \
+        ([""] if at < len(lines) and lines[at].strip() else [])
+    draft.notes.append(f"{path}: added a section for {name} {beside} "
+                       "[rule: addition in the format of its neighbours, in their order]")
+    return lines[:at] + new + lines[at:]
+
+
+def _heading_mark(lines: list[str], section: Block, rst: bool) -> str:
+    """What makes a heading's level: its ``#``s, or its underline's character."""
+    return lines[section.start + 1].strip()[:1] if rst else lines[section.start].split(" ", 1)[0]
+
+
 def _loose(found: list[Block], lines: list[str], group: list[Block]) -> bool:
     """Whether a Markdown list is loose: a blank line between its items or inside one (outside
     code), which is how CommonMark tells a list whose items stand apart."""
@@ -394,12 +438,17 @@ ALPHABETICAL = 4  # siblings listed in alphabetical order, at least this many: t
 
 
 def _place(fact: Fact, name: str, group: list[Block], members: list[tuple[Block, str, int]], lines: list[str],
-           said: Callable[[str], bool]) -> tuple[int, str]:
+           said: Callable[[str], bool], about: Callable[[str], list[Block]] | None = None) -> tuple[int, str]:
     """Where in its group a new block goes, and how the note says it: in alphabetical order when
     the documented siblings are so listed (one slip in ten pairs allowed); else after the nearest name above it in the code that
     the group documents (its whole block); else after the group's last block."""
     def after(block: Block) -> int:
+        if block.kind == "section":
+            return section_end(lines, block)
         return _after_description(lines, block) if block.kind == "directive" else block.end
+
+    def before(block: Block) -> int:
+        return heading_start(lines, block) if block.kind == "section" else block.start
 
     listed = sorted({(b.start, t): b for b, t, _ in members}.items())  # ((line, name), block), in page order
     keys = [_sort_key(t) for (_, t), _ in listed]
@@ -408,11 +457,11 @@ def _place(fact: Fact, name: str, group: list[Block], members: list[tuple[Block,
     if len(set(keys)) >= ALPHABETICAL and slips <= len(keys) // 10:
         later = next((m for m, key in zip(listed, keys) if key > _sort_key(name)), None)
         if later is not None:
-            return later[1].start, f"before the one on {later[0][1]} (alphabetical)"
+            return before(later[1]), f"before the one on {later[0][1]} (alphabetical)"
         return after(group[-1]), f"after the one on {listed[-1][0][1]} (alphabetical)"
     for above in fact.follows:
         term = spoken(above, said)
-        held = _about_blocks(group, lines, term)
+        held = about(term) if about else _about_blocks(group, lines, term)
         if held:
             return after(held[0]), f"after the one on {term}, as in the code"
     return after(group[-1]), f"after the one on {min(members, key=lambda m: m[2])[1]}"
