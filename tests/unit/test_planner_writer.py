@@ -95,6 +95,18 @@ def test_removed_names_mentioned_only_in_prose_are_left_for_a_person():
     assert draft.open_points == ["docs/cli.md:8: --docs-root is still mentioned; the pull request removes it"]
 
 
+def test_a_name_left_on_many_lines_is_listed_line_by_line_five_times_then_once():
+    facts = facts_of_change("app/cli.py", PY_OLD, PY_OLD.replace(
+        '    parser.add_argument("--docs-root", default="docs", help="folder of the docs")\n', ""))
+    docs = {**DOCS, "docs/cli.md": DOCS["docs/cli.md"] + "".join(
+        f"\nStep {n}: pass `--docs-root` again.\n" for n in range(8))}
+    draft = write(plan(facts, find, docs.get), docs.get)
+    points = [p for p in draft.open_points if "--docs-root" in p]
+    assert len(points) == 6 and all(p.startswith("docs/cli.md:") for p in points)
+    assert points[-1].startswith("docs/cli.md: --docs-root is still mentioned on 4 more line(s) (")
+    assert points[-1].endswith("); the pull request removes it")
+
+
 def test_page_structure_counts_lines_at_newlines_even_with_carriage_returns():
     """A lone CR ends a line for markdown-it, not for the editor: both must count the same lines (a CR
     in a page once made the structure point past its last line, and the suggestion fail)."""

@@ -205,6 +205,7 @@ def _about(line: str, name: str) -> bool:
 
 MAX_BLOCK_LINES = 12  # a longer row, item or directive may say more than the removed name: a person decides
 MAX_SECTION_LINES = 40  # a section titled by the name alone is about it, however many lines it takes
+MAX_MENTIONS_LISTED = 5  # mentions left listed one by one (path:line), the rest in one point
 
 
 def _remove(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
@@ -253,9 +254,13 @@ def _remove(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
                                    "[rule: removal of the block about it]")
     left = [n - 1 for n in mentions("\n".join(lines), name)]
     home = _at_home(_home_depth(blocks(path, "\n".join(lines)), lines, fact.path), left, went) if left else []
-    for at in home:
-        draft.open_points.append(f"{path}:{at + 1}: {name} is still mentioned; the pull request "
-                                 + ("removes it" if fact.change == "removed" else "removes or deprecates it"))
+    action = "removes it" if fact.change == "removed" else "removes or deprecates it"
+    for at in home[:MAX_MENTIONS_LISTED]:
+        draft.open_points.append(f"{path}:{at + 1}: {name} is still mentioned; the pull request {action}")
+    if len(home) > MAX_MENTIONS_LISTED:  # a name on every other line: one point for the rest, not dozens
+        more = home[MAX_MENTIONS_LISTED:]
+        draft.open_points.append(f"{path}: {name} is still mentioned on {len(more)} more line(s) "
+                                 f"({', '.join(str(at + 1) for at in more)}); the pull request {action}")
     if len(home) < len(left):
         elsewhere = ", ".join(str(at + 1) for at in left if at not in home)
         draft.open_points.append(f"{path}: {name} also stands under other headings (line(s) {elsewhere}), left as "
@@ -403,8 +408,8 @@ def _add_section(fact: Fact, path: str, lines: list[str], found: list[Block], sa
     code = {i for b in found if b.kind == "code" for i in range(b.start, b.end)}
     new = shaped_section(nearest, lines, code, rst, name, description, default)
     if new is None:
-        draft.open_points.append(f"{path}: describe {name} in a section beside {nearest.term}'s; the code gives "
-                                 "no help text or default for it")
+        draft.open_points.append(f"{path}: describe {name} in a section beside the one on {nearest.term}; the code "
+                                 "gives no help text or default for it")
         return lines
     group = sorted((m.section for m in peers), key=lambda b: b.start)
     at, beside = _place(fact, name, group, [(m.section, m.term, m.rank) for m in peers], lines, said,
