@@ -339,18 +339,21 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     # directives), keyed by the group's last block: the new name joins the group of its nearest
     # siblings in the code (then the one with most of them), after that last block; never a group
     # of far ones only.
+    # A section of its own where each of its nearest siblings has one: that is where the page
+    # documents them (a list of their names beside is its table of contents).
+    added = _add_section(fact, path, lines, found, said, name, description, default if _literal(default) else None,
+                         draft)
+    if added is not None:
+        return added
     groups: dict[Block, list[tuple[Block, str, int]]] = {}
     for rank, sibling in enumerate(fact.siblings):
         term = spoken(sibling, said)
         for block in _about_blocks(found, lines, term):
             groups.setdefault(_group_of(found, block, lines)[-1], []).append((block, term, rank))
     if not groups:
-        added = _add_section(fact, path, lines, found, said, name, description,
-                             default if _literal(default) else None, draft)
-        if added is None:
-            draft.open_points.append(f"{path}: {name} is new; its siblings are not documented here in a table, "
-                                     "list, directive or section of their own, so no place for it was found")
-        return added or lines
+        draft.open_points.append(f"{path}: {name} is new; its siblings are not documented here in a table, "
+                                 "list, directive or section of their own, so no place for it was found")
+        return lines
 
     def nearest(members: list[tuple[Block, str, int]]) -> int:
         return min(rank for *_, rank in members)
