@@ -1205,6 +1205,19 @@ def test_a_setting_documented_in_sections_of_their_own_gets_one_shaped_like_its_
     assert draft.open_points == []
 
 
+def test_a_list_of_the_siblings_names_beside_their_sections_is_no_place_to_describe_a_new_one():
+    toc = "# Configuration\n\n- `installer.max-workers`\n- `installer.parallel`\n- `solver.lazy-wheel`\n"
+    old = ('default_config = {\n    "installer": {\n        "max-workers": None,\n        "parallel": True,\n'
+           '    },\n    "solver": {\n        "lazy-wheel": True,\n    },\n}\n')
+    new = old.replace('"parallel": True,\n', '"parallel": True,\n        "re-resolve": True,\n')
+    page = toc + SETTINGS_PAGE.removeprefix("# Configuration\n")
+    result, index = planned(facts_of_change("src/app/config/config.py", old, new),
+                            instead_of_options("docs/configuration.md", page))
+    text = write(result, index.read).files["docs/configuration.md"]
+    assert "### `installer.re-resolve`\n\n**Type**: `boolean`\n\n**Default**: `true`\n" in text
+    assert "- `installer.re-resolve`" not in text  # the table of contents is the page's own to update
+
+
 def test_a_new_section_takes_its_siblings_title_prefix_and_the_help_text_where_their_prose_stands():
     page = """Build options
 =============
