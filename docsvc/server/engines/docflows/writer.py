@@ -34,9 +34,9 @@ from pathlib import PurePosixPath
 from typing import Callable
 
 from .facts_model import WARNS, Fact
+from .new_section import SectionModel, heading_start, section_end, shaped_section, titled_by
 from .planner import Plan, as_code, mentions, plain, prose, spoken, token
 from .quoting import requote, worded_like
-from .new_section import SectionModel, heading_start, section_end, shaped_section, titled_by
 from .structure import Block, blocks, enclosing, is_rst
 
 __all__ = ["Draft", "write", "reword"]
@@ -335,16 +335,16 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     default = _as_the_page_writes(plain(fact.new), text)
     found = blocks(path, text)
     said = _said(lines)
-    # Sibling blocks by the group they stand in (a list's items, a table's rows, a run of
-    # directives), keyed by the group's last block: the new name joins the group of its nearest
-    # siblings in the code (then the one with most of them), after that last block; never a group
-    # of far ones only.
     # A section of its own where each of its nearest siblings has one: that is where the page
     # documents them (a list of their names beside is its table of contents).
     added = _add_section(fact, path, lines, found, said, name, description, default if _literal(default) else None,
                          draft)
     if added is not None:
         return added
+    # Sibling blocks by the group they stand in (a list's items, a table's rows, a run of
+    # directives), keyed by the group's last block: the new name joins the group of its nearest
+    # siblings in the code (then the one with most of them), after that last block; never a group
+    # of far ones only.
     groups: dict[Block, list[tuple[Block, str, int]]] = {}
     for rank, sibling in enumerate(fact.siblings):
         term = spoken(sibling, said)
