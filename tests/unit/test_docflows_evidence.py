@@ -1218,6 +1218,21 @@ def test_a_list_of_the_siblings_names_beside_their_sections_is_no_place_to_descr
     assert "- `installer.re-resolve`" not in text  # the table of contents is the page's own to update
 
 
+def test_a_settings_attribute_is_described_by_the_string_that_follows_it():
+    old = ('class SiteConfig(base.Config):\n    site_name = c.Type(str)\n    """The title of the site."""\n\n'
+           '    repo_url = c.Optional(c.URL())\n    """A link to the repository."""\n')
+    new = old + ('    exclude_docs = c.Optional(c.PathSpec())\n    """Patterns of files to exclude from the site.\n\n'
+                 '    Written as a .gitignore file is."""\n')
+    page = ("# Configuration\n\n## Project information\n\n### site_name\n\nThe `site_name` is the title.\n\n"
+            "**default**: `null`\n\n### repo_url\n\nWhere the `repo_url` leads.\n\n**default**: `null`\n")
+    facts = facts_of_change("app/config/defaults.py", old, new)
+    assert [(f.name, f.note) for f in facts] == [("exclude_docs", "Patterns of files to exclude from the site.")]
+    result, index = planned(facts, instead_of_options("docs/configuration.md", page))
+    text = write(result, index.read).files["docs/configuration.md"]
+    # its first paragraph, where the siblings' prose stands; no default the code states plainly
+    assert text.endswith("**default**: `null`\n\n### exclude_docs\n\nPatterns of files to exclude from the site.\n")
+
+
 def test_a_new_section_takes_its_siblings_title_prefix_and_the_help_text_where_their_prose_stands():
     page = """Build options
 =============
@@ -1245,6 +1260,19 @@ The output directory: ``outDir`` is relative to the ``target`` root.
     # prose stands, the default in their literal markup
     assert text.endswith("**Default**: ``dist``\n\nbuild.emptyOutDir\n-----------------\n\n"
                          "Empty the output directory before building.\n\n**Default**: ``false``\n")
+
+
+def test_sections_titled_by_plain_words_are_no_siblings_sections():
+    old = ('class SiteConfig(base.Config):\n    nav = c.Optional(c.Nav())\n    """The navigation."""\n\n'
+           '    pages = c.Optional(c.Pages())\n    """The pages."""\n')
+    new = old + '    not_in_nav = c.Optional(c.PathSpec())\n    """Files that are not in the nav."""\n'
+    # a theme's template variables: the page's own words, which a setting happens to share
+    page = ("# Themes\n\nTemplates see `nav` and `pages`.\n\n#### nav\n\nThe site's navigation.\n\n"
+            "#### pages\n\nEvery page.\n")
+    result, index = planned(facts_of_change("app/config/defaults.py", old, new),
+                            instead_of_options("docs/themes.md", page))
+    assert [p.path for p in result.pages] == ["docs/themes.md"]
+    assert write(result, index.read).files == {}
 
 
 def test_no_section_is_made_without_two_siblings_headed_alike_or_without_a_word_from_the_code():

@@ -6,8 +6,10 @@
   implied); ``--x/--no-x`` is one boolean flag ``--x``, not two names;
 - settings declared as classes: dataclasses, attrs classes, pydantic models and ``BaseSettings``,
   classes whose base is named like a config (``*Config``, ``*Settings``, ``*Options``), and class
-  attributes a registry collects (``name = c.Type(str, default=...)``); a settings class held by
-  another's field (``database: Database``) gives its fields that section as context;
+  attributes a registry collects (``name = c.Type(str, default=...)``), each described by its
+  ``help=``/``description=`` or else by the string that follows it (an attribute docstring, as
+  autodoc reads it); a settings class held by another's field (``database: Database``) gives its
+  fields that section as context;
 - settings added through a registry call with a string name (``add_config("x", default=1)``,
   ``register("x", ...)``, pytest's ``addini("x", "help", default=...)``) or listed as ``("name",
   Option(...))`` pairs; settings held in a defaults dict outside any function (``default_config =
@@ -27,6 +29,7 @@ call is no change. Each item names the rule that found it.
 from __future__ import annotations
 
 import ast
+import inspect
 import re
 import warnings
 from typing import Iterator
@@ -288,7 +291,7 @@ class _Reader(ast.NodeVisitor):
                                  "", key, node.name)
         else:
             settings = _is_settings(node)
-            for statement in node.body:
+            for at, statement in enumerate(node.body):
                 for target, value in _assignments(statement):
                     if target.startswith("_") or target.isupper() and not settings:
                         continue
@@ -301,10 +304,21 @@ class _Reader(ast.NodeVisitor):
                     shown, key = _value(default)
                     help_text = _text(_kwarg(value, "description", "help")) if isinstance(value, ast.Call) else None
                     self.add("config", target, f"python: setting of class {node.name}", shown, statement.lineno,
-                             help_text or "", key, node.name, self.sections.get(node.name, ()))
+                             help_text or _attribute_doc(node.body, at) or "", key, node.name,
+                             self.sections.get(node.name, ()))
         self._depth += 1
         self.generic_visit(node)
         self._depth -= 1
+
+
+def _attribute_doc(body: list[ast.stmt], at: int) -> str | None:
+    """The first paragraph of the string that follows the attribute at ``body[at]``: its docstring,
+    as Sphinx's autodoc and pydantic read it (mkdocs documents its settings so)."""
+    following = body[at + 1] if at + 1 < len(body) else None
+    text = _text(following.value) if isinstance(following, ast.Expr) else None
+    if not text or not text.strip():
+        return None
+    return " ".join(inspect.cleandoc(text).split("\n\n")[0].split())
 
 
 def _is_settings(node: ast.ClassDef) -> bool:

@@ -76,6 +76,12 @@ _RELEASE_PAGE = re.compile(r"(?i)(^|/)[^/]*(change[-_]?log|changes|histor(?:y|ic
 _EMBED = re.compile(r"literalinclude|\binclude::|\{\*|--8<--|\{%\s*include|!\[[^\]]*\]\(|raw-loader|\bfile=")
 _IDENTIFIER = re.compile(r"^(--?[A-Za-z]|[A-Z][A-Z0-9]*_[A-Z0-9_]+$|.*[_.:/]|.*[a-z][A-Z]|.*\(\)$|[A-Z]\w*[A-Z])")
 _FENCE = re.compile(r"^\s*(```|~~~)")
+
+
+def is_identifier(term: str) -> bool:
+    """Whether a name looks like code (``--x``, ``ENV_VAR``, ``snake_case``, ``camelCase``, dotted),
+    not like a word of prose (``nav``, ``page``)."""
+    return _IDENTIFIER.match(term) is not None
 _RST_CODE_START = re.compile(r"(::\s*$|^\s*\.\.\s+(code-block|code|sourcecode|option|envvar|confval|"
                              r"auto\w+|py:\w+|function|class|data|attribute|method)::)")
 _TOKEN = re.compile(r"[\w-]+")
