@@ -1262,7 +1262,7 @@ The output directory: ``outDir`` is relative to the ``target`` root.
                          "Empty the output directory before building.\n\n**Default**: ``false``\n")
 
 
-def test_sections_titled_by_plain_words_are_no_siblings_sections():
+def test_sections_titled_by_plain_words_are_siblings_sections_only_where_they_state_a_default():
     old = ('class SiteConfig(base.Config):\n    nav = c.Optional(c.Nav())\n    """The navigation."""\n\n'
            '    pages = c.Optional(c.Pages())\n    """The pages."""\n')
     new = old + '    not_in_nav = c.Optional(c.PathSpec())\n    """Files that are not in the nav."""\n'
@@ -1273,6 +1273,13 @@ def test_sections_titled_by_plain_words_are_no_siblings_sections():
                             instead_of_options("docs/themes.md", page))
     assert [p.path for p in result.pages] == ["docs/themes.md"]
     assert write(result, index.read).files == {}
+    # the same words titling sections that state a default: a settings page, and its place
+    settings = page.replace("navigation.\n", "navigation.\n\n**default**: `null`\n").replace(
+        "Every page.\n", "Every page.\n\n**default**: `null`\n")
+    result, index = planned(facts_of_change("app/config/defaults.py", old, new),
+                            instead_of_options("docs/themes.md", settings))
+    assert write(result, index.read).files["docs/themes.md"].endswith(
+        "#### not_in_nav\n\nFiles that are not in the nav.\n")
 
 
 def test_no_section_is_made_without_two_siblings_headed_alike_or_without_a_word_from_the_code():

@@ -20,7 +20,7 @@ from dataclasses import dataclass
 from .planner import spellings
 from .structure import Block
 
-__all__ = ["SectionModel", "titled_by", "shaped_section", "section_end", "heading_start"]
+__all__ = ["SectionModel", "titled_by", "shaped_section", "section_end", "heading_start", "states_a_default"]
 
 # A field line: a label, bold or after a list marker, a colon, a value.
 _FIELD = re.compile(r"^(?P<lead>\s*(?:[-*+]\s+(?:[*_]{2})?|[*_]{2})(?P<label>[A-Za-z][A-Za-z ]{0,30}?)"
@@ -108,6 +108,12 @@ def shaped_section(model: SectionModel, lines: list[str], code: set[int], rst: b
     if after:
         chunks.append("\n".join(after) if tight else "\n\n".join(after))
     return head + [""] + "\n\n".join(chunks).split("\n")
+
+
+def states_a_default(lines: list[str], section: Block) -> bool:
+    """Whether a section has a field line for a default (``**default**: `null```): it documents a
+    setting, whatever word titles it."""
+    return any(_is_default(line) for line in lines[section.start + 1:section_end(lines, section)])
 
 
 def _is_default(line: str) -> bool:

@@ -34,7 +34,7 @@ from pathlib import PurePosixPath
 from typing import Callable
 
 from .facts_model import WARNS, Fact
-from .new_section import SectionModel, heading_start, section_end, shaped_section, titled_by
+from .new_section import SectionModel, heading_start, section_end, shaped_section, states_a_default, titled_by
 from .planner import Plan, as_code, is_identifier, mentions, plain, prose, spoken, token
 from .quoting import requote, worded_like
 from .structure import Block, blocks, enclosing, is_rst
@@ -397,11 +397,13 @@ def _add_section(fact: Fact, path: str, lines: list[str], found: list[Block], sa
     two of them, headed alike, one among its nearest in the code); None when there is no such
     place or nothing the code says to put in it (``new_section``)."""
     rst = is_rst(path)
-    # A title that is a plain word (``nav``, ``page``) may be the page's word for something else.
+    # A title that is a plain word (``nav``, ``page``) may be the page's word for something else (a
+    # theme's template variable), unless the section states a default as settings' sections do.
     models = [SectionModel(section, term, rank, "." in token(sibling) and "." not in term)
               for rank, sibling in enumerate(fact.siblings)
               for term in [spoken(sibling, said)] for section in titled_by(found, term)
-              if is_identifier(section.name.strip("`*_ ")) or "`" in lines[section.start]]
+              if is_identifier(section.name.strip("`*_ ")) or "`" in lines[section.start]
+              or states_a_default(lines, section)]
     if not models:
         return None
     nearest = min(models, key=lambda m: (m.rank, m.section.start))
