@@ -76,15 +76,15 @@ _RELEASE_PAGE = re.compile(r"(?i)(^|/)[^/]*(change[-_]?log|changes|histor(?:y|ic
 _EMBED = re.compile(r"literalinclude|\binclude::|\{\*|--8<--|\{%\s*include|!\[[^\]]*\]\(|raw-loader|\bfile=")
 _IDENTIFIER = re.compile(r"^(--?[A-Za-z]|[A-Z][A-Z0-9]*_[A-Z0-9_]+$|.*[_.:/]|.*[a-z][A-Z]|.*\(\)$|[A-Z]\w*[A-Z])")
 _FENCE = re.compile(r"^\s*(```|~~~)")
+_RST_CODE_START = re.compile(r"(::\s*$|^\s*\.\.\s+(code-block|code|sourcecode|option|envvar|confval|"
+                             r"auto\w+|py:\w+|function|class|data|attribute|method)::)")
+_TOKEN = re.compile(r"[\w-]+")
 
 
 def is_identifier(term: str) -> bool:
     """Whether a name looks like code (``--x``, ``ENV_VAR``, ``snake_case``, ``camelCase``, dotted),
     not like a word of prose (``nav``, ``page``)."""
     return _IDENTIFIER.match(term) is not None
-_RST_CODE_START = re.compile(r"(::\s*$|^\s*\.\.\s+(code-block|code|sourcecode|option|envvar|confval|"
-                             r"auto\w+|py:\w+|function|class|data|attribute|method)::)")
-_TOKEN = re.compile(r"[\w-]+")
 
 
 class PageIndex:
@@ -330,7 +330,7 @@ class _Docs:
         if fact.kind == "parameter":
             owner = owner_of(fact.name)
         else:
-            owner = member_of(fact) if "." not in term and not _IDENTIFIER.match(term) else None
+            owner = member_of(fact) if "." not in term and not is_identifier(term) else None
         if owner:
             holders = [owner.rsplit(".", 1)[-1]]
         else:
@@ -350,7 +350,7 @@ class _Docs:
             return False
         count = len(self.pages(term))
         share = count / max(self.total, 1)
-        if _IDENTIFIER.match(term):
+        if is_identifier(term):
             return share <= MAX_SHARE or count <= 2
         return share <= MAX_SHARE / 2 or count <= 1
 
@@ -405,7 +405,7 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
             strong = path_of_file or docs.specific(old)
             # A function or setting found warning by where the warning stands, named by a plain
             # word (goreleaser's `formula` key, beside Homebrew's formulas): worth a look only.
-            sure = fact.rule != WARNS or _IDENTIFIER.match(old) is not None
+            sure = fact.rule != WARNS or is_identifier(old)
             for path, ev in docs.about(fact, old).items():
                 if is_release_page(path):
                     continue
