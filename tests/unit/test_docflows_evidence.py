@@ -1205,6 +1205,25 @@ def test_a_setting_documented_in_sections_of_their_own_gets_one_shaped_like_its_
     assert draft.open_points == []
 
 
+@pytest.mark.parametrize(("path", "page", "section"), [
+    ("docs/configuration.md",  # Markdown's setext headings: the underline is the heading's level
+     "Configuration\n=============\n\nmax_workers\n-----------\n\n**Default**: `4`\n\n"
+     "parallel\n--------\n\n**Default**: `true`\n\nSolver\n======\n\nText.\n",
+     "re_resolve\n----------\n\n**Default**: `true`\n\n"),
+    ("docs/configuration.rst",  # reST titles over- and underlined: another level than underlined alike
+     "=============\nConfiguration\n=============\n\nmax_workers\n===========\n\n:Default: ``4``\n\n"
+     "parallel\n========\n\n:Default: ``true``\n\n======\nSolver\n======\n\nText.\n",
+     "re_resolve\n==========\n\n:Default: ``true``\n\n"),
+])
+def test_a_new_section_is_headed_as_its_siblings_are_underlined_or_overlined(path, page, section):
+    old = 'DEFAULTS = {\n    "max_workers": 4,\n    "parallel": True,\n}\n'
+    new = old.replace('"parallel": True,\n', '"parallel": True,\n    "re_resolve": True,\n')
+    result, index = planned(facts_of_change("src/app/config.py", old, new), instead_of_options(path, page))
+    text = write(result, index.read).files[path]
+    solver = "Solver\n======\n" if path.endswith(".md") else "======\nSolver\n======\n"
+    assert text == page.replace(solver, section + solver)
+
+
 def test_a_list_of_the_siblings_names_beside_their_sections_is_no_place_to_describe_a_new_one():
     toc = "# Configuration\n\n- `installer.max-workers`\n- `installer.parallel`\n- `solver.lazy-wheel`\n"
     old = ('default_config = {\n    "installer": {\n        "max-workers": None,\n        "parallel": True,\n'
@@ -1399,6 +1418,70 @@ def test_a_new_class_is_named_so_that_its_autodoc_directive_resolves_from_the_pa
     # Pool is imported by the package the page documents; Handle only lives in app.api
     assert text == ("API\n===\n\n.. module:: app\n\n.. autoclass:: Client\n\n.. autoclass:: Session\n\n"
                     ".. autoclass:: Pool\n\n.. autoclass:: app.api.Handle\n\nEnd.\n")
+
+
+def _api_page_after_adding_pool(remote, mirror, page, more=""):
+    base, head = pull_request(remote, mirror, {
+        "app/api.py": "class Client:\n    pass\n\nclass Session:\n    pass\n\nclass Pool:\n    pass\n" + more}, "add")
+    index = PageIndex({"docs/api.rst": page, **{k: v for k, v in PAGES.items() if k != "docs/api.md"}})
+    result = plan(facts_between(mirror, base, head), index.find, index.read, total_pages=len(index))
+    draft = write(result, index.read)
+    return draft.files.get("docs/api.rst"), draft.open_points
+
+
+def test_a_new_autodoc_directive_takes_its_siblings_rendering_options_and_not_their_member_lists(repo):
+    remote, mirror = repo
+    page = ("API\n===\n\n.. module:: app.api\n\n.. autoclass:: Client\n   :members:\n   :exclude-members: close\n\n"
+            ".. autoclass:: Session\n   :members:\n\nEnd.\n")
+    # autodoc reads the text from the docstring: Pool needs no help text, only the options that
+    # say how to render it (a list of the sibling's own members is no such option)
+    assert _api_page_after_adding_pool(remote, mirror, page)[0] == (
+        "API\n===\n\n.. module:: app.api\n\n.. autoclass:: Client\n   :members:\n   :exclude-members: close\n\n"
+        ".. autoclass:: Session\n   :members:\n\n.. autoclass:: Pool\n   :members:\n\nEnd.\n")
+
+
+def test_a_new_directive_after_a_bodiless_sibling_stays_in_that_siblings_section(repo):
+    remote, mirror = repo
+    page = ("API\n===\n\n.. module:: app.api\n\nClasses\n-------\n\n.. autoclass:: Client\n\n"
+            ".. autoclass:: Session\n\nErrors\n------\n\n.. autoclass:: PoolError\n")
+    # the next section's title under Session is no description of Session to keep beside it
+    assert _api_page_after_adding_pool(remote, mirror, page)[0] == (
+        "API\n===\n\n.. module:: app.api\n\nClasses\n-------\n\n.. autoclass:: Client\n\n"
+        ".. autoclass:: Session\n\n.. autoclass:: Pool\n\nErrors\n------\n\n.. autoclass:: PoolError\n")
+
+
+def test_a_new_class_is_named_by_the_package_that_names_its_siblings_on_the_page(repo):
+    remote, mirror = repo
+    remote.commit({"_impl/__init__.py": "", "_impl/warns.py": "class AWarning(Warning):\n    pass\n\n"
+                   "class BWarning(Warning):\n    pass\n",
+                   "app/__init__.py": "from _impl.warns import AWarning, BWarning\n"}, "warnings")
+    base, head = pull_request(remote, mirror, {
+        "_impl/warns.py": "class AWarning(Warning):\n    pass\n\nclass BWarning(Warning):\n    pass\n\n"
+                          "class CWarning(Warning):\n    pass\n",
+        "app/__init__.py": "from _impl.warns import AWarning, BWarning, CWarning\n"}, "add")
+    page = (".. currentmodule:: _impl.hooks\n\nWarnings\n--------\n\n.. autoclass:: app.AWarning\n"
+            "   :show-inheritance:\n\n.. autoclass:: app.BWarning\n   :show-inheritance:\n")
+    index = PageIndex({"docs/reference.rst": page, **{k: v for k, v in PAGES.items() if k != "docs/api.md"}})
+    result = plan(facts_between(mirror, base, head), index.find, index.read, total_pages=len(index))
+    # app imports it, as it does its siblings: app.CWarning, whatever module the page set above
+    assert write(result, index.read).files["docs/reference.rst"] == page + (
+        "\n.. autoclass:: app.CWarning\n   :show-inheritance:\n")
+
+
+def test_a_new_class_joins_a_reference_of_all_its_files_classes_and_not_one_that_chose_some(repo):
+    remote, mirror = repo
+    remote.commit({"app/api.py": "class Client:\n    pass\n\nclass Session:\n    pass\n\n"
+                                 "def connect():\n    pass\n"}, "functions are no classes")
+    page = "API\n===\n\n.. module:: app.api\n\n.. autoclass:: Client\n\n.. autoclass:: Session\n"
+    text, _ = _api_page_after_adding_pool(remote, mirror, page, "\ndef connect():\n    pass\n")
+    assert text == page + "\n.. autoclass:: Pool\n"
+    # Mixer, a public class of the file, is left out of the page: the page chose its classes
+    remote.commit({"app/api.py": "class Client:\n    pass\n\nclass Session:\n    pass\n\n"
+                                 "class Mixer:\n    pass\n"}, "an undocumented class")
+    text, points = _api_page_after_adding_pool(remote, mirror, page, "\nclass Mixer:\n    pass\n")
+    assert text is None
+    assert any("Pool is new; the page documents some of its siblings in app/api.py and not others (Mixer)" in p
+               for p in points)
 
 
 @pytest.mark.parametrize(("facts", "expected"), [

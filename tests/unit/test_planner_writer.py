@@ -1,5 +1,7 @@
 """Information Architect and Writer on a realistic pull request (groundwork for issue 5)."""
 
+import dataclasses
+
 from docsvc.server.engines.docflows.editor import review
 from docsvc.server.engines.docflows.facts import facts_of_change
 from docsvc.server.engines.docflows.planner import NO_CHANGE, plan
@@ -105,6 +107,17 @@ def test_a_name_left_on_many_lines_is_listed_line_by_line_five_times_then_once()
     assert len(points) == 6 and all(p.startswith("docs/cli.md:") for p in points)
     assert points[-1].startswith("docs/cli.md: --docs-root is still mentioned on 4 more line(s) (")
     assert points[-1].endswith("); the pull request removes it")
+
+
+def test_two_facts_of_one_name_leave_each_open_point_once():
+    """Two facts that name the same thing (a method removed from two classes) find the same lines."""
+    facts = facts_of_change("app/cli.py", PY_OLD, PY_OLD.replace(
+        '    parser.add_argument("--docs-root", default="docs", help="folder of the docs")\n', ""))
+    removal = next(f for f in facts if f.name == "--docs-root")
+    docs = {**DOCS, "docs/cli.md": DOCS["docs/cli.md"] + "\nStep 1: pass `--docs-root` again.\n"}
+    twin = dataclasses.replace(removal, path="app/other_cli.py")
+    points = [p for p in write(plan(facts + [twin], find, docs.get), docs.get).open_points if "--docs-root" in p]
+    assert points and len(points) == len(set(points))
 
 
 def test_page_structure_counts_lines_at_newlines_even_with_carriage_returns():

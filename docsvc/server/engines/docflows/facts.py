@@ -166,8 +166,10 @@ def _facts_of_items(path: str, old_items: list[Item], new_items: list[Item], new
         added.remove(new)
     facts += [Fact(i.kind, "removed", i.name, path, i.rule, line=i.line, context=i.context) for i in removed]
     for item in added:
+        # A symbol's kin are of its sort too: a new class's siblings are the file's classes.
         kin = sorted((o for (kind, _), o in after.items() if kind == item.kind and o.name != item.name
-                      and _owner(o) == _owner(item)), key=lambda o: abs((o.line or 0) - (item.line or 0)))
+                      and _owner(o) == _owner(item) and (kind != "symbol" or o.rule == item.rule)),
+                     key=lambda o: abs((o.line or 0) - (item.line or 0)))
         # Added ones follow too: two new options in a row are placed one after the other.
         follows = tuple(o.name for o in kin if (o.line or 0) < (item.line or 0))
         facts.append(Fact(item.kind, "added", item.name, path, item.rule, new=item.default, line=item.line,

@@ -18,12 +18,12 @@ import re
 from dataclasses import dataclass
 
 from .planner import spellings
-from .structure import Block
+from .structure import Block, is_underline
 
 __all__ = ["SectionModel", "titled_by", "shaped_section", "section_end", "heading_start", "states_a_default"]
 
-# A field line: a label, bold or after a list marker, a colon, a value.
-_FIELD = re.compile(r"^(?P<lead>\s*(?:[-*+]\s+(?:[*_]{2})?|[*_]{2})(?P<label>[A-Za-z][A-Za-z ]{0,30}?)"
+# A field line: a label, bold or after a list marker or a reST field list's colon, a colon, a value.
+_FIELD = re.compile(r"^(?P<lead>\s*(?:[-*+]\s+(?:[*_]{2})?|[*_]{2}|:)(?P<label>[A-Za-z][A-Za-z ]{0,30}?)"
                     r"(?:[*_]{2})?\s*:\s*(?:[*_]{2})?\s*)(?P<value>\S.*)$")
 _CODE_VALUE = re.compile(r"`([^`]+)`")
 _ATTRIBUTES = re.compile(r"\s*\{[^{}]*\}\s*$")  # `{ #anchor }` after a heading's title
@@ -55,14 +55,15 @@ def section_end(lines: list[str], section: Block) -> int:
     """Where a section's own text ends: before its trailing blank lines and before the label or
     anchor that belongs to the heading after it."""
     end = section.end
-    while end > section.start + 1 and (not lines[end - 1].strip() or _LABEL.match(lines[end - 1])):
-        end -= 1
+    while end > section.start + 1 and (not lines[end - 1].strip() or _LABEL.match(lines[end - 1])
+                                       or (end == section.end and is_underline(lines[end - 1]))):
+        end -= 1  # (an overline there is the next heading's)
     return end
 
 
 def heading_start(lines: list[str], section: Block) -> int:
     """Where a section begins with the label or anchor that stands before its heading."""
-    start = section.start
+    start = section.start - (len(section.mark) - 1 if not section.mark.startswith("#") else 0)  # its overline
     while start > 0 and _LABEL.match(lines[start - 1]):
         start -= 1
     return start
@@ -77,9 +78,9 @@ def shaped_section(model: SectionModel, lines: list[str], code: set[int], rst: b
                                          lines[section.start], count=1))
     head = [heading]
     body_start = section.start + 1
-    if rst:
-        mark = lines[section.start + 1].strip()[:1]
-        head.append(mark * max(len(heading.strip()), 3))
+    if not section.mark.startswith("#"):  # underlined (reST, a Markdown setext heading), maybe overlined too
+        rule = section.mark[0] * max(len(heading.strip()), 3)
+        head = [rule] * (len(section.mark) - 1) + head + [rule]
         body_start += 1
     fields: list[tuple[int, str]] = []  # (line of the sibling's field, the new one's)
     prose_at = None  # the sibling's first line of prose, the help text's place

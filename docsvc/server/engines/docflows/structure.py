@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-__all__ = ["Block", "blocks", "enclosing", "is_rst"]
+__all__ = ["Block", "blocks", "enclosing", "is_rst", "is_underline"]
 
 _RST_DIRECTIVE = re.compile(r"^(\s*)\.\.\s+([\w:-]+)::")
 _RST_ITEM = re.compile(r"^(\s*)(?:[-*+•]|\d+[.)]|#\.)\s+\S")
@@ -27,6 +27,7 @@ class Block:
     start: int  # 0-based first line
     end: int  # 0-based line after the last
     name: str = ""  # directive name (option, envvar, autofunction, ...); a section's title
+    mark: str = ""  # a section's heading markup, which sets its level: "##", an underline's "-", "==" over and under
 
     def __contains__(self, line: int) -> bool:
         return self.start <= line < self.end
@@ -34,6 +35,11 @@ class Block:
 
 def is_rst(path: str) -> bool:
     return PurePosixPath(path).suffix.lower() in (".rst", ".rest", ".txt")
+
+
+def is_underline(line: str) -> bool:
+    """Whether the line is a reST section adornment (``-----``, ``=====``)."""
+    return _RST_HEADING_UNDERLINE.match(line) is not None
 
 
 def blocks(path: str, text: str) -> list[Block]:
@@ -53,7 +59,7 @@ def _markdown_blocks(text: str) -> list[Block]:
     parser = MarkdownIt("commonmark").enable("table")
     out: list[Block] = []
     lines = text.split("\n")
-    headings: list[tuple[int, int, str]] = []  # (line, level, title)
+    headings: list[tuple[int, int, str, str]] = []  # (line, level, title, mark)
     # Lines are counted at "\n" here and wherever an edit is made; markdown-it also ends one at a lone
     # "\r", which would shift every line after it. Without the CRs, both count the same lines.
     tokens = parser.parse(text.replace("\r", ""))
@@ -70,7 +76,7 @@ def _markdown_blocks(text: str) -> list[Block]:
         elif token.type in ("fence", "code_block"):
             out.append(Block("code", start, end))
         elif token.type == "heading_open":
-            headings.append((start, int(token.tag[1]), tokens[i + 1].content.strip()))
+            headings.append((start, int(token.tag[1]), tokens[i + 1].content.strip(), token.markup))
     out += _sections(headings, len(lines))
     return out
 
@@ -82,11 +88,11 @@ def _trim(lines: list[str], start: int, end: int) -> int:
     return end
 
 
-def _sections(headings: list[tuple[int, int, str]], total: int) -> list[Block]:
+def _sections(headings: list[tuple[int, int, str, str]], total: int) -> list[Block]:
     out = []
-    for i, (line, level, title) in enumerate(headings):
-        end = next((other for other, lvl, _ in headings[i + 1:] if lvl <= level), total)
-        out.append(Block("section", line, end, title))
+    for i, (line, level, title, mark) in enumerate(headings):
+        end = next((other for other, lvl, *_ in headings[i + 1:] if lvl <= level), total)
+        out.append(Block("section", line, end, title, mark))
     return out
 
 
@@ -130,10 +136,11 @@ def _rst_sections(lines: list[str]) -> list[Block]:
     headings = []
     for i in range(1, len(lines)):
         underline = _RST_HEADING_UNDERLINE.match(lines[i])
-        if underline and lines[i - 1].strip() and not _RST_HEADING_UNDERLINE.match(lines[i - 1]) and \
+        if underline and lines[i - 1].strip() and not is_underline(lines[i - 1]) and \
                 len(lines[i].rstrip()) >= len(lines[i - 1].rstrip()) - 1:
-            mark = underline.group(1)
+            # A title over- and underlined is of another level than one underlined alike.
+            mark = underline.group(1) * (2 if i > 1 and lines[i - 2].rstrip() == lines[i].rstrip() else 1)
             if mark not in marks:
                 marks.append(mark)
-            headings.append((i - 1, marks.index(mark) + 1, lines[i - 1].strip()))
+            headings.append((i - 1, marks.index(mark) + 1, lines[i - 1].strip(), mark))
     return _sections(headings, len(lines))

@@ -37,7 +37,7 @@ from .facts_model import WARNS, Fact
 from .new_section import SectionModel, heading_start, section_end, shaped_section, states_a_default, titled_by
 from .planner import Plan, as_code, is_identifier, mentions, plain, prose, spoken, token
 from .quoting import requote, worded_like
-from .structure import Block, blocks, enclosing, is_rst
+from .structure import Block, blocks, enclosing, is_rst, is_underline
 
 __all__ = ["Draft", "write", "reword"]
 
@@ -85,6 +85,8 @@ def write(plan: Plan, read: Callable[[str], str | None]) -> Draft:
         new_text = "\n".join(lines)
         if new_text != text:
             draft.files[page.path] = new_text
+    # Two facts of one name (``convert`` removed from two classes) leave the same point twice.
+    draft.open_points = list(dict.fromkeys(draft.open_points))
     return draft
 
 
@@ -335,6 +337,15 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     default = _as_the_page_writes(plain(fact.new), text)
     found = blocks(path, text)
     said = _said(lines)
+    if fact.kind == "symbol":
+        # A reference that leaves some of the file's public classes (functions) out chose the ones
+        # it shows: whether the new one belongs among them is for a person to say.
+        left_out = [s for s in fact.siblings if not said(spoken(s, said))]
+        if left_out and len(left_out) < len(fact.siblings):
+            draft.open_points.append(f"{path}: {name} is new; the page documents some of its siblings in "
+                                     f"{fact.path} and not others ({', '.join(left_out[:3])}): add it if it "
+                                     "belongs with them")
+            return lines
     # A section of its own where each of its nearest siblings has one: that is where the page
     # documents them (a list of their names beside is its table of contents).
     added = _add_section(fact, path, lines, found, said, name, description, default if _literal(default) else None,
@@ -372,7 +383,12 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     if "." not in sibling:  # the page names its siblings by their last part: so this one too
         name = name.rsplit(".", 1)[-1]
     if block.kind == "directive" and block.name.startswith(("auto", "py:")) and fact.importable:
-        name = _importable_name(fact.importable, _current_module(lines, block.start), name)
+        sibling, name = _autodoc_names(fact.importable, lines, model_block, sibling, name)
+        if not name:
+            draft.open_points.append(f"{path}: {token(fact.name)} is new; the page names its siblings by a "
+                                     f"package ({sibling}) that does not import it: add it under the name "
+                                     "users import it by")
+            return lines
     new = _shaped(model_block, lines, sibling, name, description, default)
     if new is None:
         draft.open_points.append(f"{path}: describe {name} beside {sibling}; the code gives no help text for it")
@@ -407,7 +423,7 @@ def _add_section(fact: Fact, path: str, lines: list[str], found: list[Block], sa
     if not models:
         return None
     nearest = min(models, key=lambda m: (m.rank, m.section.start))
-    peers = [m for m in models if _heading_mark(lines, m.section, rst) == _heading_mark(lines, nearest.section, rst)]
+    peers = [m for m in models if m.section.mark == nearest.section.mark]
     if nearest.rank >= NEAREST_SIBLINGS or len({m.term for m in peers}) < 2:
         return None
     if nearest.shortened:  # the page titles its siblings by their last part: so this one too
@@ -426,11 +442,6 @@ def _add_section(fact: Fact, path: str, lines: list[str], found: list[Block], sa
     draft.notes.append(f"{path}: added a section for {name} {beside} "
                        "[rule: addition in the format of its neighbours, in their order]")
     return lines[:at] + new + lines[at:]
-
-
-def _heading_mark(lines: list[str], section: Block, rst: bool) -> str:
-    """What makes a heading's level: its ``#``s, or its underline's character."""
-    return lines[section.start + 1].strip()[:1] if rst else lines[section.start].split(" ", 1)[0]
 
 
 def _loose(found: list[Block], lines: list[str], group: list[Block]) -> bool:
@@ -525,9 +536,12 @@ def _after_description(lines: list[str], block: Block) -> int:
             i += step
         if not 0 <= i < len(lines) or lines[i].lstrip().startswith(".."):
             return None
+        near = i
         while 0 <= i < len(lines) and lines[i].strip():
             i += step
         far = i
+        if any(is_underline(lines[k]) for k in range(min(near, far - step), max(near, far - step) + 1)):
+            return None  # the next section's heading, not a description
         while 0 <= i < len(lines) and not lines[i].strip():
             i += step
         return far, i
@@ -553,6 +567,22 @@ def _current_module(lines: list[str], before: int) -> str | None:
         if match:
             return match.group(1)
     return None
+
+
+def _autodoc_names(importable: tuple[str, ...], lines: list[str], block: Block, sibling: str, name: str
+                   ) -> tuple[str, str | None]:
+    """The sibling's name as its directive writes it, and the new symbol's written alike so that
+    it resolves: by the same package (``pytest.PytestWarning``, ``pytest.PytestFDWarning``) when
+    that package imports it, none when it does not; under a page's module, as that module can
+    name it (``_importable_name``)."""
+    target = re.match(r"\s*\.\.\s+[\w:-]+::\s*([\w.]+)", lines[block.start])
+    written = target.group(1) if target else sibling
+    if written != sibling and written.endswith("." + sibling):
+        package = written[:-len(sibling) - 1]
+        top = package.split(".")[0]
+        imported = package in {_dotted_module(path, top) for path in importable}
+        return written, f"{package}.{name.rsplit('.', 1)[-1]}" if imported else None
+    return sibling, _importable_name(importable, _current_module(lines, block.start), name)
 
 
 def _dotted_module(path: str, top: str) -> str | None:
@@ -621,6 +651,9 @@ def _shaped(block: Block, lines: list[str], sibling: str, name: str, description
         body = [line for line in lines[block.start + 1:block.end] if line.strip()]
         if not body:
             return [head]
+        if block.name.startswith("auto") and all(_OPTION_LINE.match(line) for line in body):
+            # autodoc takes the text from the code's docstring; its options say how to render it
+            return [head] + [line for line in body if _rendering_option(line)]
         if not description:
             return None
         indent = body[0][:len(body[0]) - len(body[0].lstrip())]
@@ -638,6 +671,19 @@ def _shaped(block: Block, lines: list[str], sibling: str, name: str, description
         return None
     model = "\n".join(lines[block.start:block.end])
     return [_list_item(model, sibling, name, description, default if _literal(default) else None)]
+
+
+_OPTION_LINE = re.compile(r"^\s+:([\w-]+):(?:\s+(.*?))?\s*$")
+# The values Sphinx's autodoc options take from a fixed set (member-order, class-doc-from); any
+# other value (``:members: a, b``, ``:exclude-members: x``) names the sibling's own members.
+_AUTODOC_CHOICES = {"alphabetical", "groupwise", "bysource", "class", "init", "both"}
+
+
+def _rendering_option(line: str) -> bool:
+    """Whether an autodoc directive's option line says how to render (``:members:``,
+    ``:member-order: bysource``) rather than which of the sibling's members to show."""
+    value = _OPTION_LINE.match(line).group(2)
+    return not value or value in _AUTODOC_CHOICES
 
 
 _BOOLEANS = {"true": "True", "false": "False"}
