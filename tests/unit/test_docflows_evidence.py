@@ -1429,25 +1429,19 @@ def _api_page_after_adding_pool(remote, mirror, page, more=""):
     return draft.files.get("docs/api.rst"), draft.open_points
 
 
-def test_a_new_autodoc_directive_takes_its_siblings_rendering_options_and_not_their_member_lists(repo):
-    remote, mirror = repo
-    page = ("API\n===\n\n.. module:: app.api\n\n.. autoclass:: Client\n   :members:\n   :exclude-members: close\n\n"
-            ".. autoclass:: Session\n   :members:\n\nEnd.\n")
+@pytest.mark.parametrize(("page", "added", "before"), [
     # autodoc reads the text from the docstring: Pool needs no help text, only the options that
     # say how to render it (a list of the sibling's own members is no such option)
-    assert _api_page_after_adding_pool(remote, mirror, page)[0] == (
-        "API\n===\n\n.. module:: app.api\n\n.. autoclass:: Client\n   :members:\n   :exclude-members: close\n\n"
-        ".. autoclass:: Session\n   :members:\n\n.. autoclass:: Pool\n   :members:\n\nEnd.\n")
-
-
-def test_a_new_directive_after_a_bodiless_sibling_stays_in_that_siblings_section(repo):
+    ("API\n===\n\n.. module:: app.api\n\n.. autoclass:: Client\n   :members:\n   :exclude-members: close\n\n"
+     ".. autoclass:: Session\n   :members:\n\nEnd.\n", ".. autoclass:: Pool\n   :members:\n\n", "End."),
+    # the next section's title under a bodiless Session is no description of Session to keep beside it
+    ("API\n===\n\n.. module:: app.api\n\nClasses\n-------\n\n.. autoclass:: Client\n\n"
+     ".. autoclass:: Session\n\nErrors\n------\n\n.. autoclass:: PoolError\n", ".. autoclass:: Pool\n\n", "Errors"),
+])
+def test_a_new_autodoc_directive_takes_its_siblings_rendering_options_and_stays_in_their_section(
+        repo, page, added, before):
     remote, mirror = repo
-    page = ("API\n===\n\n.. module:: app.api\n\nClasses\n-------\n\n.. autoclass:: Client\n\n"
-            ".. autoclass:: Session\n\nErrors\n------\n\n.. autoclass:: PoolError\n")
-    # the next section's title under Session is no description of Session to keep beside it
-    assert _api_page_after_adding_pool(remote, mirror, page)[0] == (
-        "API\n===\n\n.. module:: app.api\n\nClasses\n-------\n\n.. autoclass:: Client\n\n"
-        ".. autoclass:: Session\n\n.. autoclass:: Pool\n\nErrors\n------\n\n.. autoclass:: PoolError\n")
+    assert _api_page_after_adding_pool(remote, mirror, page)[0] == page.replace(before, added + before, 1)
 
 
 def test_a_new_class_is_named_by_the_package_that_names_its_siblings_on_the_page(repo):

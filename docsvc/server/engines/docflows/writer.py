@@ -20,6 +20,10 @@ it, and what no rule covers is said plainly and left for a person. The page is r
   file's folder (``themes/readthedocs/``: "readthedocs") gets it. Where its siblings have no such
   group but a section each, headed alike (``### `installer.parallel```), it gets a section of its
   own in their order, shaped like the nearest one's, with only what the code says (``new_section``).
+  An autodoc directive needs no help text (autodoc reads the docstring): it copies its sibling's
+  rendering options (``:members:``), and names the symbol as its siblings are named
+  (``pytest.PytestFDWarning``). A page that documents only some of a new symbol's siblings chose
+  them: it gets an open point, not the new one.
 
 A page that speaks of the name under several headings may document several things of that name
 (``--sync`` of ``install`` and of ``update``): a default, a reworded help text or a removal is
@@ -337,15 +341,6 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     default = _as_the_page_writes(plain(fact.new), text)
     found = blocks(path, text)
     said = _said(lines)
-    if fact.kind == "symbol":
-        # A reference that leaves some of the file's public classes (functions) out chose the ones
-        # it shows: whether the new one belongs among them is for a person to say.
-        left_out = [s for s in fact.siblings if not said(spoken(s, said))]
-        if left_out and len(left_out) < len(fact.siblings):
-            draft.open_points.append(f"{path}: {name} is new; the page documents some of its siblings in "
-                                     f"{fact.path} and not others ({', '.join(left_out[:3])}): add it if it "
-                                     "belongs with them")
-            return lines
     # A section of its own where each of its nearest siblings has one: that is where the page
     # documents them (a list of their names beside is its table of contents).
     added = _add_section(fact, path, lines, found, said, name, description, default if _literal(default) else None,
@@ -378,6 +373,8 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
                                  f"documented here in a table, list or directive, so it is not added beside "
                                  f"{best[0][1]}: describe it where they are")
         return lines
+    if _chosen_few(fact, path, name, best[0][1], said, draft):
+        return lines
     model_block, sibling = min(((b, t) for b, t, _ in best),
                                key=lambda m: (not _plainly_named(lines[m[0].start], m[1]), m[0].start))
     if "." not in sibling:  # the page names its siblings by their last part: so this one too
@@ -407,6 +404,18 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     return lines[:at] + new + lines[at:]
 
 
+def _chosen_few(fact: Fact, path: str, name: str, beside: str, said: Callable[[str], bool], draft: Draft) -> bool:
+    """Whether the page documents only some of a new symbol's siblings, and so is left as it is
+    with an open point: a reference that leaves some of a file's public classes (functions) out
+    chose the ones it shows, and whether the new one belongs among them is for a person to say."""
+    left_out = [s for s in fact.siblings if not said(spoken(s, said))] if fact.kind == "symbol" else []
+    if left_out:
+        draft.open_points.append(f"{path}: {name} is new; the page documents some of its siblings in {fact.path} "
+                                 f"and not others ({', '.join(left_out[:3])}): add it beside {beside} if it "
+                                 "belongs with them")
+    return bool(left_out)
+
+
 def _add_section(fact: Fact, path: str, lines: list[str], found: list[Block], said: Callable[[str], bool],
                  name: str, description: str, default: str | None, draft: Draft) -> list[str] | None:
     """The page with a new section for ``name`` where each of its siblings has its own (at least
@@ -426,6 +435,8 @@ def _add_section(fact: Fact, path: str, lines: list[str], found: list[Block], sa
     peers = [m for m in models if m.section.mark == nearest.section.mark]
     if nearest.rank >= NEAREST_SIBLINGS or len({m.term for m in peers}) < 2:
         return None
+    if _chosen_few(fact, path, name, nearest.term, said, draft):
+        return lines
     if nearest.shortened:  # the page titles its siblings by their last part: so this one too
         name = name.rsplit(".", 1)[-1]
     code = {i for b in found if b.kind == "code" for i in range(b.start, b.end)}
