@@ -1237,6 +1237,19 @@ def test_a_list_of_the_siblings_names_beside_their_sections_is_no_place_to_descr
     assert "- `installer.re-resolve`" not in text  # the table of contents is the page's own to update
 
 
+def test_a_help_text_held_in_a_variable_is_read_from_its_one_string():
+    old = ('def pytest_addoption(parser):\n    help_timeout = (\n        "Dump the traceback of all threads if a test "\n'
+           '        "takes more than TIMEOUT seconds"\n    )\n    parser.addini("faulthandler_timeout", help_timeout, '
+           'default=0.0)\n')
+    new = old + ('    help_exit = "Exit the test process if a test takes too long"\n'
+                 '    parser.addini("faulthandler_exit_on_timeout", help_exit, type="bool", default=False)\n'
+                 '    mode = "a"\n    mode = "b"\n    parser.addoption("--mode", help=mode)\n')
+    facts = {f.name: f for f in facts_of_change("src/plugin/faulthandler.py", old, new)}
+    assert facts["faulthandler_exit_on_timeout"].note == "Exit the test process if a test takes too long"
+    assert facts["faulthandler_exit_on_timeout"].new == "False"
+    assert facts["--mode"].note is None  # a name bound to two strings says neither
+
+
 def test_a_settings_attribute_is_described_by_the_string_that_follows_it():
     old = ('class SiteConfig(base.Config):\n    site_name = c.Type(str)\n    """The title of the site."""\n\n'
            '    repo_url = c.Optional(c.URL())\n    """A link to the repository."""\n')

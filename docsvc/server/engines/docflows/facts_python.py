@@ -32,7 +32,7 @@ import ast
 import inspect
 import re
 import warnings
-from typing import Iterator
+from typing import Callable, Iterator
 
 from .facts_model import Item
 
@@ -122,8 +122,9 @@ def _flag_names(declarations: list[str]) -> tuple[list[str], bool]:
     return (longs or names), switch
 
 
-def _option(call: ast.Call, callee: str, line: int) -> Item | None:
-    help_text = _text(_kwarg(call, "help")) or ""
+def _option(call: ast.Call, callee: str, line: int, text: Callable[[ast.AST | None], str | None] = _text
+             ) -> Item | None:
+    help_text = text(_kwarg(call, "help")) or ""
     positional = list(call.args)
     if callee == "Option" and positional and not (_text(positional[0]) or "").startswith("-") and \
             not isinstance(positional[0], (ast.List, ast.Tuple)):
@@ -139,7 +140,7 @@ def _option(call: ast.Call, callee: str, line: int) -> Item | None:
     if callee == "option" and declarations and re.fullmatch(r"[A-Za-z][\w-]*", declarations[0]) and \
             (len(call.args) >= 2 or _kwarg(call, "flag", "value_required", "multiple", "description")):
         # cleo: option("dry-run", "d", "Description.", flag=True) is --dry-run
-        described = _text(_kwarg(call, "description")) or (_text(call.args[2]) if len(call.args) > 2 else None)
+        described = text(_kwarg(call, "description")) or (text(call.args[2]) if len(call.args) > 2 else None)
         return Item("flag", f"--{declarations[0]}", "python: cleo option", shown, line, help_text or described or "",
                     key)
     names = [d for d in declarations if d.isidentifier()]
@@ -148,10 +149,23 @@ def _option(call: ast.Call, callee: str, line: int) -> Item | None:
     return None
 
 
+def _named_strings(tree: ast.AST) -> dict[str, str]:
+    """The names the file binds to one string only (``help_timeout = ("Dump the traceback ...")``):
+    a help text is often held so and passed by name."""
+    seen: dict[str, set[str | None]] = {}
+    for node in ast.walk(tree):
+        if isinstance(node, (ast.Assign, ast.AnnAssign)) and node.value is not None:
+            for target in node.targets if isinstance(node, ast.Assign) else [node.target]:
+                if isinstance(target, ast.Name):
+                    seen.setdefault(target.id, set()).add(_text(node.value))
+    return {name: next(iter(values)) for name, values in seen.items() if len(values) == 1 and None not in values}
+
+
 class _Reader(ast.NodeVisitor):
     def __init__(self, public_module: bool, exported: frozenset[str] = frozenset(),
-                 sections: dict[str, tuple[str, ...]] | None = None) -> None:
+                 sections: dict[str, tuple[str, ...]] | None = None, named: dict[str, str] | None = None) -> None:
         self.items: list[Item] = []
+        self.named = named or {}  # names bound to one string (``_named_strings``)
         self.public_module = public_module
         self.exported = exported  # a private module's names that a public package imports
         self.sections = sections or {}  # a settings class -> the fields it stands under (``_sections``)
@@ -165,11 +179,15 @@ class _Reader(ast.NodeVisitor):
     def add(self, *args) -> None:
         self.items.append(Item(*args))
 
+    def text(self, node: ast.AST | None) -> str | None:
+        """A string given as such or by a name bound to one."""
+        return self.named.get(node.id) if isinstance(node, ast.Name) else _text(node)
+
     # -- calls anywhere: options, environment, registries -----------------------------------
     def visit_Call(self, node: ast.Call) -> None:
         callee = _name_of(node).lstrip("_")
         dotted = _dotted(node)
-        option = _option(node, callee, node.lineno) if callee in _OPTION_CALLS else None
+        option = _option(node, callee, node.lineno, self.text) if callee in _OPTION_CALLS else None
         if option is not None:
             self.items.append(option)
         elif callee in ("getenv", "get") and re.search(r"(^|\.)(environ\.get|getenv)$", dotted) and node.args:
@@ -180,10 +198,10 @@ class _Reader(ast.NodeVisitor):
         elif _REGISTRY_CALL.match(callee) and node.args and (name := _text(node.args[0])) and \
                 re.fullmatch(r"[A-Za-z_][\w.-]*", name):
             second = node.args[1] if len(node.args) > 1 else None
-            described = _text(second) if _SENTENCE.match(_text(second) or "") else None
+            described = self.text(second) if _SENTENCE.match(self.text(second) or "") else None
             default = _kwarg(node, "default") or (None if described else second)
             shown, key = _value(default)
-            help_text = _text(_kwarg(node, "help", "description", "doc")) or described or ""
+            help_text = self.text(_kwarg(node, "help", "description", "doc")) or described or ""
             self.add("config", name, f"python: registry call {callee}()", shown, node.lineno, help_text, key)
         self.generic_visit(node)
 
@@ -400,7 +418,8 @@ def python_items(text: str, path: str = "", exported: frozenset[str] = frozenset
     if tree is None:
         return None
     public = _public_module(path)
-    reader = _Reader(public, exported if not public and is_imported(path) else frozenset(), _sections(tree))
+    reader = _Reader(public, exported if not public and is_imported(path) else frozenset(), _sections(tree),
+                     _named_strings(tree))
     try:
         reader.visit(tree)
     except RecursionError:
