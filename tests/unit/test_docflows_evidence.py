@@ -1250,6 +1250,30 @@ def test_a_help_text_held_in_a_variable_is_read_from_its_one_string():
     assert facts["--mode"].note is None  # a name bound to two strings says neither
 
 
+def test_a_new_ini_option_joins_the_one_list_of_those_the_other_plugins_add(repo):
+    remote, mirror = repo
+    core = "".join(f'    parser.addini("{n}_opt", "What the {n} option sets, in words.")\n'
+                   for n in ("alpha", "beta", "delta", "kappa"))
+    faults = 'def setup(parser):\n    parser.addini("zeta_opt", "Zeta, which no page documents at all.")\n'
+    remote.commit({"app/plugins/__init__.py": "", "app/plugins/core.py": "def setup(parser):\n" + core,
+                   "app/plugins/faults.py": faults}, "plugins")
+    base, head = pull_request(remote, mirror, {"app/plugins/faults.py": faults + (
+        '    parser.addini("gamma_opt", "Stop at the first failure of a kind.", default=False)\n')}, "add")
+    page = "Reference\n=========\n" + "".join(f"\n.. confval:: {n}_opt\n\n   {n.title()}.\n"
+                                              for n in ("alpha", "beta", "delta", "kappa"))
+    guide = "Guide\n=====\n\nSet ``alpha_opt`` and ``beta_opt`` in your ini file.\n"
+    index = PageIndex({"docs/reference.rst": page, "docs/guide.rst": guide, **PAGES})
+    result = plan(facts_between(mirror, base, head), index.find, index.read, total_pages=len(index))
+    # its own file's sibling is documented nowhere: the one page listing what the same call adds
+    # in the other plugins gets it, in its order; a page naming two of them is no such list
+    assert [p.path for p in result.pages] == ["docs/reference.rst"]
+    assert "its registry call adds elsewhere" in result.pages[0].reasons[0]
+    assert not result.worth_a_look
+    text = write(result, index.read).files["docs/reference.rst"]
+    assert text == page.replace(".. confval:: kappa_opt", ".. confval:: gamma_opt\n\n"
+                                "   Stop at the first failure of a kind.\n\n.. confval:: kappa_opt")
+
+
 def test_a_settings_attribute_is_described_by_the_string_that_follows_it():
     old = ('class SiteConfig(base.Config):\n    site_name = c.Type(str)\n    """The title of the site."""\n\n'
            '    repo_url = c.Optional(c.URL())\n    """A link to the repository."""\n')

@@ -317,6 +317,9 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
                                 lambda p: speaks_to_users(p, documented))
         elif fact.kind == "symbol" and fact.change == "added":
             fact = _importable(fact, names_imported_by, exports)
+        elif fact.change == "added" and _REGISTRY_RULE.match(fact.rule):
+            fact = _with_family(mirror, head, fact, text_at_head, lambda p: speaks_to_users(p, documented),
+                                exported)
         if fact is not None:
             kept.append(fact)
     deprecation = deprecations.fact()
@@ -436,6 +439,25 @@ def _still_named(mirror, head: str, fact: Fact, items_at: Callable[[str], frozen
         return None
     return Fact(fact.kind, "deprecated", fact.name, fact.path, fact.rule + "; still named in the code",
                 line=fact.line)
+
+
+_REGISTRY_RULE = re.compile(r"^python: registry call (\w+)\(\)$")
+MAX_FAMILY_READ = 40  # files read for the other names a registry call adds
+
+
+def _with_family(mirror, head: str, fact: Fact, text_at: Callable[[str], str | None],
+                 wanted: Callable[[str], bool], exported: frozenset[str]) -> Fact:
+    """The fact with the names its registry call adds in the project's other files: pytest's
+    plugins each call ``parser.addini(...)``, and the docs list every ini option in one place,
+    whatever file adds it. The Writer places a new one among them where its own file's are not
+    documented."""
+    rule = fact.rule
+    callee = _REGISTRY_RULE.match(rule).group(1)
+    family: list[str] = []
+    for path in [p for p in mirror.grep(head, callee, ("*.py",)) if p != fact.path and wanted(p)][:MAX_FAMILY_READ]:
+        family += [i.name for i in python_items(text_at(path) or "", path, exported) or () if i.rule == rule]
+    kin = set(fact.siblings) | {fact.name}
+    return replace(fact, family=tuple(dict.fromkeys(n for n in family if n not in kin)))
 
 
 def _still_there(fact: Fact, path: str, items_at: Callable[[str], frozenset[tuple[str, str]]],

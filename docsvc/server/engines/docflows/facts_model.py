@@ -51,6 +51,7 @@ class Fact:
     importable: tuple[str, ...] = ()  # an added Python symbol: its file and each package __init__ that imports it
     tooling: bool = False  # a file fact about a CI, build or test file: only a page showing its content is about it
     context: tuple[str, ...] = ()  # a nested setting: the keys its section stands under (Item.context)
+    family: tuple[str, ...] = ()  # added through a registry call: what the same call names in other files
 
     def describe(self) -> str:
         if self.change == "renamed":

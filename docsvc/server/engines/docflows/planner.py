@@ -63,6 +63,7 @@ CONCEPTUAL_KINDS = ("flag", "argument", "env", "config", "enum", "route", "opera
 MAX_SHARE = 0.25  # a token on more than this share of the pages is common: no evidence
 MAX_CONCEPTUAL_PAGES = 3  # an added name belongs on the few pages that document most of its siblings
 MAX_LOOKS = 3  # and is worth a look on the next few at most, the pages naming most of its siblings
+FAMILY_LISTED = 3  # names of a registry's family a page lists, at least, to be its list
 _DEPRECATION_WORDS = [w for stem in ("deprecation", "deprecations", "deprecated") for w in (stem, stem.capitalize())]
 MIN_NAMES = 4  # specific changed names a page must speak of to be planned on them alone
 PAGE_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".rest", ".txt", ".adoc", ".asciidoc")
@@ -494,20 +495,22 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
 
 
 def _plan_addition(fact: Fact, docs: _Docs, add, look) -> int:
-    """Plan the pages that document the most siblings of an added name, as code and specifically."""
+    """Plan the pages that document the most siblings of an added name, as code and specifically;
+    where none does, the one page that lists most of the names its registry call adds in other
+    files (pytest's ini options: one reference, whatever plugin adds them)."""
     siblings = [docs.term(s) for s in fact.siblings]
-    if not siblings:
-        return 0
-    by_page: dict[str, list[tuple[str, _Evidence]]] = {}
-    for sibling in dict.fromkeys(siblings):
-        if not docs.specific(sibling):
-            continue
-        for path, ev in docs.about(fact, sibling).items():
-            if ev.as_code and not is_release_page(path):
-                by_page.setdefault(path, []).append((sibling, ev))
+    by_page = _documenting(fact, siblings, docs)
     # A lone documented sibling is enough only for a small family of options; a module's API is
     # documented as a reference, where several of its names stand.
     need = 2 if fact.kind == "symbol" or len(set(siblings)) >= 3 else 1
+    first, looks = MAX_CONCEPTUAL_PAGES, MAX_LOOKS
+    another = f"another {fact.kind} of {fact.path}"
+    if not by_page and fact.family:
+        siblings = [docs.term(s) for s in fact.family]
+        by_page, need, first, looks = _documenting(fact, siblings, docs), FAMILY_LISTED, 1, 0
+        another = f"another {fact.kind} its registry call adds elsewhere"
+    if not by_page:
+        return 0
     ranked = sorted(by_page.items(), key=lambda kv: (-sum(docs.weight(s) for s, _ in kv[1]), kv[0]))
     # A new method of a type (Go's ``Command.Path``, a member of what ``fastify()`` returns) goes into
     # the type's reference, which is made from the code; the pages naming its siblings are guides
@@ -517,9 +520,8 @@ def _plan_addition(fact: Fact, docs: _Docs, add, look) -> int:
     name = docs.term(fact.name)
     for path, found in ranked:
         sibling, ev = found[0]
-        reason = (f"documents {sibling} (line {ev.line}), another {fact.kind} of {fact.path}; {name} is new "
-                  f"beside it [{fact.rule}]")
-        if not method and len(found) >= need and ranked_first < MAX_CONCEPTUAL_PAGES:
+        reason = f"documents {sibling} (line {ev.line}), {another}; {name} is new beside it [{fact.rule}]"
+        if not method and len(found) >= need and ranked_first < first:
             ranked_first += 1
             # The old keys a page about deprecations lists are siblings too, yet a new name is
             # deprecated nowhere. Its place among the first still counts: the pages after it
@@ -529,12 +531,24 @@ def _plan_addition(fact: Fact, docs: _Docs, add, look) -> int:
                 continue
             add(path, "conceptual", 0.6, reason, fact)
             hits += 1
-        elif looked < MAX_LOOKS:  # the pages further down name fewer siblings: a long list is read by no one
+        elif looked < looks:  # the pages further down name fewer siblings: a long list is read by no one
             looked += 1
             look(path, reason + (" — a new method: its reference is made from the code" if method
                                  else " — too few of its siblings documented here" if len(found) < need
                                  else " — other pages document more of its siblings"))
     return hits
+
+
+def _documenting(fact: Fact, names: list[str], docs: _Docs) -> dict[str, list[tuple[str, _Evidence]]]:
+    """The pages (release pages aside) that document these names as code, with the evidence."""
+    by_page: dict[str, list[tuple[str, _Evidence]]] = {}
+    for name in dict.fromkeys(names):
+        if not docs.specific(name):
+            continue
+        for path, ev in docs.about(fact, name).items():
+            if ev.as_code and not is_release_page(path):
+                by_page.setdefault(path, []).append((name, ev))
+    return by_page
 
 
 _SETTING_KINDS = ("flag", "config", "env")

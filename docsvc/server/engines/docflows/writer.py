@@ -352,10 +352,15 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     # siblings in the code (then the one with most of them), after that last block; never a group
     # of far ones only.
     groups: dict[Block, list[tuple[Block, str, int]]] = {}
-    for rank, sibling in enumerate(fact.siblings):
-        term = spoken(sibling, said)
-        for block in _about_blocks(found, lines, term):
-            groups.setdefault(_group_of(found, block, lines)[-1], []).append((block, term, rank))
+    # Where none of its own file's siblings is documented, the names its registry call adds
+    # elsewhere are (pytest's ini options, one list whatever plugin adds them): all as near.
+    for kin, ranked in ((fact.siblings, True), (fact.family, False)):
+        for rank, sibling in enumerate(kin):
+            term = spoken(sibling, said)
+            for block in _about_blocks(found, lines, term):
+                groups.setdefault(_group_of(found, block, lines)[-1], []).append((block, term, rank if ranked else 0))
+        if groups:
+            break
     if not groups:
         draft.open_points.append(f"{path}: {name} is new; its siblings are not documented here in a table, "
                                  "list, directive or section of their own, so no place for it was found")
