@@ -308,6 +308,10 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
     def items_at_head(path: str) -> frozenset[tuple[str, str]]:
         return frozenset((i.kind, i.name) for i in items_of(path, text_at_head(path), None, exported) or ())
 
+    @cache
+    def registry_family(rule: str) -> tuple[tuple[str, str], ...]:
+        return _registry_family(mirror, head, rule, text_at_head, lambda p: speaks_to_users(p, documented), exported)
+
     kept: list[Fact] = []
     for fact in _without_owned(_without_moves(facts)):
         if not _in_javascript_api(fact, js_api):
@@ -318,8 +322,9 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
         elif fact.kind == "symbol" and fact.change == "added":
             fact = _importable(fact, names_imported_by, exports)
         elif fact.change == "added" and _REGISTRY_RULE.match(fact.rule):
-            fact = _with_family(mirror, head, fact, text_at_head, lambda p: speaks_to_users(p, documented),
-                                exported)
+            kin = set(fact.siblings) | {fact.name}
+            fact = replace(fact, family=tuple(dict.fromkeys(
+                name for path, name in registry_family(fact.rule) if path != fact.path and name not in kin)))
         if fact is not None:
             kept.append(fact)
     deprecation = deprecations.fact()
@@ -445,19 +450,15 @@ _REGISTRY_RULE = re.compile(r"^python: registry call (\w+)\(\)$")
 MAX_FAMILY_READ = 40  # files read for the other names a registry call adds
 
 
-def _with_family(mirror, head: str, fact: Fact, text_at: Callable[[str], str | None],
-                 wanted: Callable[[str], bool], exported: frozenset[str]) -> Fact:
-    """The fact with the names its registry call adds in the project's other files: pytest's
+def _registry_family(mirror, head: str, rule: str, text_at: Callable[[str], str | None],
+                     wanted: Callable[[str], bool], exported: frozenset[str]) -> tuple[tuple[str, str], ...]:
+    """(file, name) of everything a registry call (``rule``'s) adds across the project: pytest's
     plugins each call ``parser.addini(...)``, and the docs list every ini option in one place,
-    whatever file adds it. The Writer places a new one among them where its own file's are not
-    documented."""
-    rule = fact.rule
+    whatever file adds it (``Fact.family``)."""
     callee = _REGISTRY_RULE.match(rule).group(1)
-    family: list[str] = []
-    for path in [p for p in mirror.grep(head, callee, ("*.py",)) if p != fact.path and wanted(p)][:MAX_FAMILY_READ]:
-        family += [i.name for i in python_items(text_at(path) or "", path, exported) or () if i.rule == rule]
-    kin = set(fact.siblings) | {fact.name}
-    return replace(fact, family=tuple(dict.fromkeys(n for n in family if n not in kin)))
+    files = [path for path in mirror.grep(head, callee, ("*.py",)) if wanted(path)][:MAX_FAMILY_READ]
+    return tuple((path, item.name) for path in files
+                 for item in python_items(text_at(path) or "", path, exported) or () if item.rule == rule)
 
 
 def _still_there(fact: Fact, path: str, items_at: Callable[[str], frozenset[tuple[str, str]]],
