@@ -1274,6 +1274,19 @@ def test_a_new_ini_option_joins_the_one_list_of_those_the_other_plugins_add(repo
                                 "   Stop at the first failure of a kind.\n\n.. confval:: kappa_opt")
 
 
+def test_directives_two_blank_lines_apart_are_one_run_kept_in_its_order():
+    names = ("alpha", "beta", "delta", "kappa")
+    old = "def setup(parser):\n" + "".join(f'    parser.addini("{n}_opt", "What the {n} option sets, in words.")\n'
+                                           for n in names)
+    new = old + '    parser.addini("gamma_opt", "Stop at the first failure of a kind.")\n'
+    # reST reads two blank lines as one: the run goes on past them, and it is alphabetical
+    page = "Reference\n=========\n" + "\n".join(f"\n.. confval:: {n}_opt\n\n   {n.title()}.\n" for n in names)
+    result, index = planned(facts_of_change("app/plugin.py", old, new), instead_of_options("docs/reference.rst", page))
+    text = write(result, index.read).files["docs/reference.rst"]
+    assert text == page.replace(".. confval:: kappa_opt", ".. confval:: gamma_opt\n\n"
+                                "   Stop at the first failure of a kind.\n\n.. confval:: kappa_opt")
+
+
 def test_a_settings_attribute_is_described_by_the_string_that_follows_it():
     old = ('class SiteConfig(base.Config):\n    site_name = c.Type(str)\n    """The title of the site."""\n\n'
            '    repo_url = c.Optional(c.URL())\n    """A link to the repository."""\n')

@@ -637,19 +637,19 @@ def _plainly_named(line: str, term: str) -> bool:
 
 def _group_of(found: list[Block], block: Block, lines: list[str]) -> list[Block]:
     """The group ``block`` stands in, in page order: the blocks of its kind at its indentation
-    that follow one another with at most a blank line between (a list's items, a table's rows, a
-    run of directives)."""
+    that follow one another with only blank lines between (a list's items, a table's rows, a run
+    of directives; reST and CommonMark read two blank lines as one)."""
     def indent(b: Block) -> int:
         return len(lines[b.start]) - len(lines[b.start].lstrip())
 
     same = sorted((b for b in found if b.kind == block.kind and indent(b) == indent(block)), key=lambda b: b.start)
     group = [block]
     for other in reversed([b for b in same if b.end <= block.start]):
-        if group[0].start - other.end > 1 or any(lines[i].strip() for i in range(other.end, group[0].start)):
+        if any(lines[i].strip() for i in range(other.end, group[0].start)):
             break
         group.insert(0, other)
     for other in (b for b in same if b.start >= block.end):
-        if other.start - group[-1].end > 1 or any(lines[i].strip() for i in range(group[-1].end, other.start)):
+        if any(lines[i].strip() for i in range(group[-1].end, other.start)):
             break
         group.append(other)
     return group
