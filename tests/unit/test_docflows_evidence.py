@@ -1274,17 +1274,19 @@ def test_a_new_ini_option_joins_the_one_list_of_those_the_other_plugins_add(repo
                                 "   Stop at the first failure of a kind.\n\n.. confval:: kappa_opt")
 
 
-def test_directives_two_blank_lines_apart_are_one_run_kept_in_its_order():
+@pytest.mark.parametrize("added", [("gamma",), ("gamma", "epsilon")])
+def test_directives_two_blank_lines_apart_are_one_run_kept_in_its_order(added):
     names = ("alpha", "beta", "delta", "kappa")
     old = "def setup(parser):\n" + "".join(f'    parser.addini("{n}_opt", "What the {n} option sets, in words.")\n'
                                            for n in names)
-    new = old + '    parser.addini("gamma_opt", "Stop at the first failure of a kind.")\n'
-    # reST reads two blank lines as one: the run goes on past them, and it is alphabetical
+    new = old + "".join(f'    parser.addini("{n}_opt", "Stop at the first {n} failure.")\n' for n in added)
+    # reST reads two blank lines as one: the run goes on past them, and it is alphabetical; two
+    # new names keep that order between them too
     page = "Reference\n=========\n" + "\n".join(f"\n.. confval:: {n}_opt\n\n   {n.title()}.\n" for n in names)
     result, index = planned(facts_of_change("app/plugin.py", old, new), instead_of_options("docs/reference.rst", page))
     text = write(result, index.read).files["docs/reference.rst"]
-    assert text == page.replace(".. confval:: kappa_opt", ".. confval:: gamma_opt\n\n"
-                                "   Stop at the first failure of a kind.\n\n.. confval:: kappa_opt")
+    assert text == page.replace(".. confval:: kappa_opt", "".join(
+        f".. confval:: {n}_opt\n\n   Stop at the first {n} failure.\n\n" for n in sorted(added)) + ".. confval:: kappa_opt")
 
 
 def test_a_settings_attribute_is_described_by_the_string_that_follows_it():

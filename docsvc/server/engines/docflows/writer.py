@@ -351,16 +351,24 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     # directives), keyed by the group's last block: the new name joins the group of its nearest
     # siblings in the code (then the one with most of them), after that last block; never a group
     # of far ones only.
-    groups: dict[Block, list[tuple[Block, str, int]]] = {}
-    # Where none of its own file's siblings is documented, the names its registry call adds
-    # elsewhere are (pytest's ini options, one list whatever plugin adds them): all as near.
-    for kin, ranked in ((fact.siblings, True), (fact.family, False)):
-        for rank, sibling in enumerate(kin):
+    def documented(names: list[tuple[int, str]]) -> dict[Block, list[tuple[Block, str, int]]]:
+        """The groups holding blocks about these names, each with its members (block, term, rank)."""
+        groups: dict[Block, list[tuple[Block, str, int]]] = {}
+        for rank, sibling in names:
             term = spoken(sibling, said)
             for block in _about_blocks(found, lines, term):
-                groups.setdefault(_group_of(found, block, lines)[-1], []).append((block, term, rank if ranked else 0))
-        if groups:
-            break
+                groups.setdefault(_group_of(found, block, lines)[-1], []).append((block, term, rank))
+        return groups
+
+    # Where none of its own file's siblings is documented, the names its registry call adds
+    # elsewhere are (pytest's ini options, one list whatever plugin adds them): all as near. Names
+    # the pull request adds just above it count once written in, as its nearest (two new options
+    # keep their order in an alphabetical list).
+    kin = list(enumerate(fact.siblings))
+    if not documented(kin):
+        kin = [(0, n) for n in fact.family]
+    fresh = [(0, n) for n in fact.follows if n not in fact.siblings]
+    groups = documented(kin + fresh) if documented(kin) else {}
     if not groups:
         draft.open_points.append(f"{path}: {name} is new; its siblings are not documented here in a table, "
                                  "list, directive or section of their own, so no place for it was found")
