@@ -31,7 +31,7 @@ from .deprecations import Deprecations
 from .facts_config import STRUCTURED_SUFFIXES, is_env_file, structured_items
 from .facts_model import Fact, Item, member_of, owner_of, token
 from .facts_package import MANIFESTS, package_items
-from .facts_python import imported_names, is_imported, module_names, python_items
+from .facts_python import imported_names, is_imported, module_names, python_items, registry_callee
 from .facts_go import go_items
 from .facts_javascript import javascript_items, package_api
 
@@ -321,7 +321,7 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
                                 lambda p: speaks_to_users(p, documented))
         elif fact.kind == "symbol" and fact.change == "added":
             fact = _importable(fact, names_imported_by, exports)
-        elif fact.change == "added" and _REGISTRY_RULE.match(fact.rule):
+        elif fact.change == "added" and registry_callee(fact.rule):
             kin = set(fact.siblings) | {fact.name}
             fact = replace(fact, family=tuple(dict.fromkeys(
                 name for path, name in registry_family(fact.rule) if path != fact.path and name not in kin)))
@@ -446,7 +446,6 @@ def _still_named(mirror, head: str, fact: Fact, items_at: Callable[[str], frozen
                 line=fact.line)
 
 
-_REGISTRY_RULE = re.compile(r"^python: registry call (\w+)\(\)$")
 MAX_FAMILY_READ = 40  # files read for the other names a registry call adds
 
 
@@ -455,8 +454,7 @@ def _registry_family(mirror, head: str, rule: str, text_at: Callable[[str], str 
     """(file, name) of everything a registry call (``rule``'s) adds across the project: pytest's
     plugins each call ``parser.addini(...)``, and the docs list every ini option in one place,
     whatever file adds it (``Fact.family``)."""
-    callee = _REGISTRY_RULE.match(rule).group(1)
-    files = [path for path in mirror.grep(head, callee, ("*.py",)) if wanted(path)][:MAX_FAMILY_READ]
+    files = [path for path in mirror.grep(head, registry_callee(rule), ("*.py",)) if wanted(path)][:MAX_FAMILY_READ]
     return tuple((path, item.name) for path in files
                  for item in python_items(text_at(path) or "", path, exported) or () if item.rule == rule)
 

@@ -32,17 +32,27 @@ import ast
 import inspect
 import re
 import warnings
+from functools import cached_property
 from typing import Callable, Iterator
 
 from .facts_model import Item
 
-__all__ = ["python_items", "imported_names", "is_imported", "module_names"]
+__all__ = ["python_items", "imported_names", "is_imported", "module_names", "registry_callee"]
 
 # Leading underscores dropped: pytest's own options come through ``group._addoption``.
 _OPTION_CALLS = {"option", "Option", "add_argument", "add_option", "addoption", "argument", "Argument"}
 _ENUM_BASES = {"Enum", "IntEnum", "StrEnum", "Flag", "IntFlag"}
 _SETTINGS_DECORATORS = re.compile(r"(^|\.)(dataclass|dataclasses\.dataclass|s|define|frozen|attrs|mutable)$")
 _SETTINGS_BASES = re.compile(r"(BaseModel|BaseSettings|Config|Settings|Options|Schema)$")
+_REGISTRY_RULE = "python: registry call {}()"
+
+
+def registry_callee(rule: str) -> str | None:
+    """The function a registry fact's rule names (``addini`` of "python: registry call addini()")."""
+    match = re.fullmatch(re.escape(_REGISTRY_RULE).replace(r"\{\}", r"(\w+)"), rule)
+    return match.group(1) if match else None
+
+
 _REGISTRY_CALL = re.compile(r"^(add_\w+|addini|register\w*|define\w*|declare\w*|setting|config_option)$")
 _SENTENCE = re.compile(r"^[A-Za-z(`'\"][^%{}]*?\s\S+\s\S+")  # words, not a value: a help text given second
 _ROUTE_METHODS = {"get", "post", "put", "patch", "delete", "route", "api_route"}
@@ -163,9 +173,9 @@ def _named_strings(tree: ast.AST) -> dict[str, str]:
 
 class _Reader(ast.NodeVisitor):
     def __init__(self, public_module: bool, exported: frozenset[str] = frozenset(),
-                 sections: dict[str, tuple[str, ...]] | None = None, named: dict[str, str] | None = None) -> None:
+                 sections: dict[str, tuple[str, ...]] | None = None, tree: ast.AST | None = None) -> None:
         self.items: list[Item] = []
-        self.named = named or {}  # names bound to one string (``_named_strings``)
+        self._tree = tree  # the file's, read for names bound to strings only when a call passes one
         self.public_module = public_module
         self.exported = exported  # a private module's names that a public package imports
         self.sections = sections or {}  # a settings class -> the fields it stands under (``_sections``)
@@ -181,7 +191,11 @@ class _Reader(ast.NodeVisitor):
 
     def text(self, node: ast.AST | None) -> str | None:
         """A string given as such or by a name bound to one."""
-        return self.named.get(node.id) if isinstance(node, ast.Name) else _text(node)
+        return self._named.get(node.id) if isinstance(node, ast.Name) else _text(node)
+
+    @cached_property
+    def _named(self) -> dict[str, str]:
+        return _named_strings(self._tree) if self._tree is not None else {}
 
     # -- calls anywhere: options, environment, registries -----------------------------------
     def visit_Call(self, node: ast.Call) -> None:
@@ -202,7 +216,7 @@ class _Reader(ast.NodeVisitor):
             default = _kwarg(node, "default") or (None if described else second)
             shown, key = _value(default)
             help_text = self.text(_kwarg(node, "help", "description", "doc")) or described or ""
-            self.add("config", name, f"python: registry call {callee}()", shown, node.lineno, help_text, key)
+            self.add("config", name, _REGISTRY_RULE.format(callee), shown, node.lineno, help_text, key)
         self.generic_visit(node)
 
     def visit_Subscript(self, node: ast.Subscript) -> None:
@@ -419,7 +433,7 @@ def python_items(text: str, path: str = "", exported: frozenset[str] = frozenset
         return None
     public = _public_module(path)
     reader = _Reader(public, exported if not public and is_imported(path) else frozenset(), _sections(tree),
-                     _named_strings(tree))
+                     tree)
     try:
         reader.visit(tree)
     except RecursionError:

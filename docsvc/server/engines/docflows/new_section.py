@@ -63,10 +63,15 @@ def section_end(lines: list[str], section: Block) -> int:
 
 def heading_start(lines: list[str], section: Block) -> int:
     """Where a section begins with the label or anchor that stands before its heading."""
-    start = section.start - (len(section.mark) - 1 if not section.mark.startswith("#") else 0)  # its overline
+    start = section.start - _overlined(section)
     while start > 0 and _LABEL.match(lines[start - 1]):
         start -= 1
     return start
+
+
+def _overlined(section: Block) -> int:
+    """1 for a reST title with an overline above it (its mark is the character twice), else 0."""
+    return int(not section.mark.startswith("#") and len(section.mark) == 2)
 
 
 def shaped_section(model: SectionModel, lines: list[str], code: set[int], rst: bool, name: str,
@@ -80,7 +85,7 @@ def shaped_section(model: SectionModel, lines: list[str], code: set[int], rst: b
     body_start = section.start + 1
     if not section.mark.startswith("#"):  # underlined (reST, a Markdown setext heading), maybe overlined too
         rule = section.mark[0] * max(len(heading.strip()), 3)
-        head = [rule] * (len(section.mark) - 1) + head + [rule]
+        head = [rule] * _overlined(section) + head + [rule]
         body_start += 1
     fields: list[tuple[int, str]] = []  # (line of the sibling's field, the new one's)
     prose_at = None  # the sibling's first line of prose, the help text's place

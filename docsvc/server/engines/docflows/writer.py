@@ -364,11 +364,10 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     # elsewhere are (pytest's ini options, one list whatever plugin adds them): all as near. Names
     # the pull request adds just above it count once written in, as its nearest (two new options
     # keep their order in an alphabetical list).
-    kin = list(enumerate(fact.siblings))
-    if not documented(kin):
-        kin = [(0, n) for n in fact.family]
-    fresh = [(0, n) for n in fact.follows if n not in fact.siblings]
-    groups = documented(kin + fresh) if documented(kin) else {}
+    groups = documented(list(enumerate(fact.siblings))) or documented([(0, n) for n in fact.family])
+    if groups:
+        for key, members in documented([(0, n) for n in fact.follows if n not in fact.siblings]).items():
+            groups.setdefault(key, []).extend(members)
     if not groups:
         draft.open_points.append(f"{path}: {name} is new; its siblings are not documented here in a table, "
                                  "list, directive or section of their own, so no place for it was found")
@@ -560,12 +559,13 @@ def _after_description(lines: list[str], block: Block) -> int:
             i += step
         if not 0 <= i < len(lines) or lines[i].lstrip().startswith(".."):
             return None
-        near = i
+        heading = False  # the next section's title, not a description
         while 0 <= i < len(lines) and lines[i].strip():
+            heading = heading or is_underline(lines[i])
             i += step
+        if heading:
+            return None
         far = i
-        if any(is_underline(lines[k]) for k in range(min(near, far - step), max(near, far - step) + 1)):
-            return None  # the next section's heading, not a description
         while 0 <= i < len(lines) and not lines[i].strip():
             i += step
         return far, i
