@@ -1201,8 +1201,7 @@ def test_a_setting_documented_in_sections_of_their_own_gets_one_shaped_like_its_
     assert page.split("\n")[27:39] == [
         "```", "", "### `installer.re-resolve`", "", "**Type**: `boolean`", "", "**Default**: `true`", "",
         "**Environment Variable**: `POETRY_INSTALLER_RE_RESOLVE`", "", "(solver-settings)=", ""]
-    assert "Introduced" not in page.split("### `installer.re-resolve`")[1].split("###")[0]
-    assert draft.open_points == []
+    # (its version mark: tests/unit/test_docflows_release.py)
 
 
 @pytest.mark.parametrize(("path", "page", "section"), [

@@ -18,6 +18,7 @@ from ..engines.docflows.changed_names import changed_code, name_changes
 from ..engines.docflows.drafts import fact_view, kept_versions, suggest_screenshots, unified_diff
 from ..engines.docflows.editor import review
 from ..engines.docflows.facts import facts_between, token
+from ..engines.docflows.release import release_of
 from ..engines.docflows.linked_pages import linked_pages, links_near_changes
 from ..engines.docflows.planner import plan
 from ..engines.docflows.writer import reword, write
@@ -79,7 +80,7 @@ def run_generate(ctx: JobContext) -> dict:
                 "seconds": round(time.monotonic() - started, 3)}
 
     ctx.progress("drafting the edits")
-    draft = write(planned, read)
+    draft = write(planned, read, release_of(code, base, head))
     renames = [(token(f.old), token(f.name)) for f in facts if f.change == "renamed"]
     tree = set(docs.tree(docs_commit, "."))
     exists = lambda p: p in tree or p in draft.files  # noqa: E731

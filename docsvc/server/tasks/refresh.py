@@ -8,6 +8,7 @@ from ..db.tables import Integration, Item, utcnow
 from ..engines.docflows.drafts import fact_view, keep_version, unified_diff
 from ..engines.docflows.editor import review
 from ..engines.docflows.facts import facts_between, token
+from ..engines.docflows.release import release_of
 from ..engines.docflows.planner import plan
 from ..engines.docflows.writer import write
 from ..engines.git import Mirror
@@ -46,7 +47,8 @@ def run_refresh(ctx: JobContext) -> dict:
     facts = [f for f in facts_between(code, data["base_sha"], head, documented=documents_file(pages))
              if (f.kind, f.change, f.name) not in known]
     read = pages.read
-    draft = write(plan(facts, pages.find, read, total_pages=len(pages)), read) if facts else None
+    draft = write(plan(facts, pages.find, read, total_pages=len(pages)), read,
+                  release_of(code, data["base_sha"], head)) if facts else None
     changed = {p: t for p, t in (draft.files.items() if draft else ()) if t != read(p)}
     cost = COST_WITH_UPDATE if changed else COST
     for path, text in changed.items():

@@ -7,8 +7,9 @@ sibling's field lines (``**Default**: `x```, ``- **Type:** `boolean```, ``+ Defa
 those the code answers for the new name: its default; its type when the sibling's is a boolean and
 so is the new default; a field that spells the sibling's name in another form
 (``POETRY_INSTALLER_MAX_WORKERS``), spelled so for the new one. The description is the code's
-help text, where the sibling's prose stands. Nothing else is copied: the sibling's prose, notes,
-examples and "introduced in" lines are its own. Without a default or a help text there is nothing
+help text, where the sibling's prose stands. Nothing else is copied: the sibling's prose, notes
+and examples are its own; where the sections mark the release they came in ("*Introduced in
+1.2.0*"), the new one is marked with the coming release, as they are. Without a default or a help text there is nothing
 to say, and no section is made.
 """
 
@@ -19,8 +20,10 @@ from dataclasses import dataclass
 
 from .planner import spellings
 from .structure import Block, is_underline
+from .version_marks import Mark, first_mark, mark_of
 
-__all__ = ["SectionModel", "titled_by", "shaped_section", "section_end", "heading_start", "states_a_default"]
+__all__ = ["SectionModel", "titled_by", "shaped_section", "section_end", "heading_start", "states_a_default",
+           "section_mark"]
 
 # A field line: a label, bold or after a list marker or a reST field list's colon, a colon, a value.
 _FIELD = re.compile(r"^(?P<lead>\s*(?:[-*+]\s+(?:[*_]{2})?|[*_]{2}|:)(?P<label>[A-Za-z][A-Za-z ]{0,30}?)"
@@ -75,32 +78,19 @@ def _overlined(section: Block) -> int:
 
 
 def shaped_section(model: SectionModel, lines: list[str], code: set[int], rst: bool, name: str,
-                   description: str, default: str | None) -> list[str] | None:
+                   description: str, default: str | None, mark: tuple[str, bool] | None = None) -> list[str] | None:
     """The new section's lines, heading first, in the shape of ``model``'s; None when the code
-    gives neither a default nor a help text for it."""
+    gives neither a default nor a help text for it. ``mark``: its version mark, and whether it
+    goes before the prose (``section_mark``)."""
     section, term = model.section, model.term
     heading = _ATTRIBUTES.sub("", re.sub(rf"(?<![\w-]){re.escape(term)}(?![\w-])", lambda _: name,
                                          lines[section.start], count=1))
     head = [heading]
-    body_start = section.start + 1
     if not section.mark.startswith("#"):  # underlined (reST, a Markdown setext heading), maybe overlined too
         rule = section.mark[0] * max(len(heading.strip()), 3)
         head = [rule] * _overlined(section) + head + [rule]
-        body_start += 1
-    fields: list[tuple[int, str]] = []  # (line of the sibling's field, the new one's)
-    prose_at = None  # the sibling's first line of prose, the help text's place
-    for i in range(body_start, section_end(lines, section)):
-        line = lines[i]
-        if not line.strip() or _LABEL.match(line):
-            continue
-        field = _FIELD.match(line) if i not in code else None
-        if field is None:
-            if prose_at is None:
-                prose_at = i
-            continue
-        new = _field(field, term, name, default, rst)
-        if new is not None:
-            fields.append((i, new))
+    found, prose_at = _body(lines, section, code)  # prose_at: the help text's place
+    fields = [(i, new) for i, field in found for new in [_field(field, term, name, default, rst)] if new is not None]
     if not description and not any(_is_default(lines[i]) for i, _ in fields):
         return None
     tight = any(b - a == 1 for (a, _), (b, _) in zip(fields, fields[1:]))  # a list of fields, not paragraphs
@@ -109,11 +99,46 @@ def shaped_section(model: SectionModel, lines: list[str], code: set[int], rst: b
     chunks = []
     if before:
         chunks.append("\n".join(before) if tight else "\n\n".join(before))
+    if mark and mark[1]:
+        chunks.append(mark[0])
     if description:
         chunks.append(description)
     if after:
         chunks.append("\n".join(after) if tight else "\n\n".join(after))
+    if mark and not mark[1]:
+        chunks.append(mark[0])
     return head + [""] + "\n\n".join(chunks).split("\n")
+
+
+def _body_start(section: Block) -> int:
+    return section.start + (1 if section.mark.startswith("#") else 2)  # past an underline too
+
+
+def _body(lines: list[str], section: Block, code: set[int]) -> tuple[list[tuple[int, re.Match]], int | None]:
+    """A section's field lines and its first line of prose; a version mark is neither."""
+    fields, prose_at = [], None
+    for i in range(_body_start(section), section_end(lines, section)):
+        line = lines[i]
+        if not line.strip() or _LABEL.match(line) or (i not in code and mark_of(line)):
+            continue
+        field = _FIELD.match(line) if i not in code else None
+        if field is None:
+            prose_at = i if prose_at is None else prose_at
+        else:
+            fields.append((i, field))
+    return fields, prose_at
+
+
+def section_mark(lines: list[str], sections: list[Block], code: set[int]) -> tuple[Mark, bool] | None:
+    """The first version mark the sections give themselves (``version_marks``), and whether it
+    stands before its section's prose."""
+    for section in sections:
+        mark = first_mark(lines, (i for i in range(_body_start(section), section_end(lines, section))
+                                  if i not in code))
+        if mark is not None:
+            prose_at = _body(lines, section, code)[1]
+            return mark, prose_at is None or mark.line < prose_at
+    return None
 
 
 def states_a_default(lines: list[str], section: Block) -> bool:

@@ -38,10 +38,12 @@ from pathlib import PurePosixPath
 from typing import Callable
 
 from .facts_model import WARNS, Fact
-from .new_section import SectionModel, heading_start, section_end, shaped_section, states_a_default, titled_by
+from .new_section import (SectionModel, heading_start, section_end, section_mark, shaped_section, states_a_default,
+                          titled_by)
 from .planner import Plan, as_code, is_identifier, mentions, plain, prose, spoken, token
 from .quoting import requote, worded_like
 from .structure import Block, blocks, enclosing, is_rst, is_underline
+from .version_marks import Mark, first_mark
 
 __all__ = ["Draft", "write", "reword"]
 
@@ -72,7 +74,9 @@ def reword(line: str, old: str, new: str) -> str:
     return _word(old).sub(new, line)
 
 
-def write(plan: Plan, read: Callable[[str], str | None]) -> Draft:
+def write(plan: Plan, read: Callable[[str], str | None], release: str | None = None) -> Draft:
+    """The planned pages edited; ``release``: the release the change ships in, when the code says
+    (``release.release_between``), for the version marks of new items."""
     draft = Draft()
     for page in plan.pages:
         text = read(page.path)
@@ -85,7 +89,7 @@ def write(plan: Plan, read: Callable[[str], str | None]) -> Draft:
         lines = text.split("\n")
         for fact in page.facts:
             # One line an element for the next fact's look at the page, whatever an edit inserted.
-            lines = "\n".join(_apply(fact, page.path, lines, draft)).split("\n")
+            lines = "\n".join(_apply(fact, page.path, lines, draft, release)).split("\n")
         new_text = "\n".join(lines)
         if new_text != text:
             draft.files[page.path] = new_text
@@ -94,7 +98,7 @@ def write(plan: Plan, read: Callable[[str], str | None]) -> Draft:
     return draft
 
 
-def _apply(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
+def _apply(fact: Fact, path: str, lines: list[str], draft: Draft, release: str | None = None) -> list[str]:
     if fact.change == "renamed":
         old = spoken(fact.old, _said(lines))
         new = token(fact.name) if old == token(fact.old) else token(fact.name).rsplit(".", 1)[-1]
@@ -112,7 +116,7 @@ def _apply(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     if fact.change == "default-changed":
         return _redefault(fact, path, lines, draft)
     if fact.change == "added":
-        return _add(fact, path, lines, draft)
+        return _add(fact, path, lines, draft, release)
     if fact.change == "help-changed":
         return _reword_help(fact, path, lines, draft)
     return lines
@@ -332,7 +336,7 @@ def _sections_about(found: list[Block], name: str) -> list[Block]:
 NEAREST_SIBLINGS = 3  # an addition joins a group holding one of its three nearest siblings in the code
 
 
-def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
+def _add(fact: Fact, path: str, lines: list[str], draft: Draft, release: str | None) -> list[str]:
     name = token(fact.name)
     text = "\n".join(lines)
     if any(mentions(text, n) for n in {name, name.rsplit(".", 1)[-1]}):
@@ -344,7 +348,7 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     # A section of its own where each of its nearest siblings has one: that is where the page
     # documents them (a list of their names beside is its table of contents).
     added = _add_section(fact, path, lines, found, said, name, description, default if _literal(default) else None,
-                         draft)
+                         draft, release)
     if added is not None:
         return added
     # Sibling blocks by the group they stand in (a list's items, a table's rows, a run of
@@ -403,6 +407,10 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
         draft.open_points.append(f"{path}: describe {name} beside {sibling}; the code gives no help text for it")
         return lines
     group = _group_of(found, block, lines)
+    marked = _directive_mark(lines, [b for b, _, _ in sorted(best, key=lambda m: m[2])] + group) \
+        if block.kind == "directive" else None
+    if marked and release:
+        new = _with_mark(new, marked[0].for_release(release), marked[1])
     at, beside = _place(fact, name, group, best, lines, said)
     # Blocks that stand apart (directives, option entries, reST items, a loose list's items) keep a
     # blank line on each side; a table's rows and a tight list's items stand together.
@@ -413,6 +421,7 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
             ([""] if at < len(lines) and lines[at].strip() else [])
     draft.notes.append(f"{path}: added {_noun(block)} for {name} {beside} "
                        "[rule: addition in the format of its neighbours, in their order]")
+    _unmarked(marked and marked[0], release, path, name, draft)
     return lines[:at] + new + lines[at:]
 
 
@@ -429,7 +438,8 @@ def _chosen_few(fact: Fact, path: str, name: str, beside: str, said: Callable[[s
 
 
 def _add_section(fact: Fact, path: str, lines: list[str], found: list[Block], said: Callable[[str], bool],
-                 name: str, description: str, default: str | None, draft: Draft) -> list[str] | None:
+                 name: str, description: str, default: str | None, draft: Draft, release: str | None
+                 ) -> list[str] | None:
     """The page with a new section for ``name`` where each of its siblings has its own (at least
     two of them, headed alike, one among its nearest in the code); None when there is no such
     place or nothing the code says to put in it (``new_section``)."""
@@ -452,7 +462,9 @@ def _add_section(fact: Fact, path: str, lines: list[str], found: list[Block], sa
     if nearest.shortened:  # the page titles its siblings by their last part: so this one too
         name = name.rsplit(".", 1)[-1]
     code = {i for b in found if b.kind == "code" for i in range(b.start, b.end)}
-    new = shaped_section(nearest, lines, code, rst, name, description, default)
+    marked = section_mark(lines, [m.section for m in sorted(peers, key=lambda m: (m.rank, m.section.start))], code)
+    mark = marked[0].for_release(release) if marked and release else None
+    new = shaped_section(nearest, lines, code, rst, name, description, default, mark and (mark, marked[1]))
     if new is None:
         draft.open_points.append(f"{path}: describe {name} in a section beside the one on {nearest.term}; the code "
                                  "gives no help text or default for it")
@@ -464,7 +476,16 @@ def _add_section(fact: Fact, path: str, lines: list[str], found: list[Block], sa
         ([""] if at < len(lines) and lines[at].strip() else [])
     draft.notes.append(f"{path}: added a section for {name} {beside} "
                        "[rule: addition in the format of its neighbours, in their order]")
+    _unmarked(marked and marked[0], release, path, name, draft)
     return lines[:at] + new + lines[at:]
+
+
+def _unmarked(mark: Mark | None, release: str | None, path: str, name: str, draft: Draft) -> None:
+    """An open point where the siblings of a new item mark the release they came in and the code
+    does not say which release this change ships in (``release``)."""
+    if mark is not None and release is None:
+        draft.open_points.append(f"{path}: {name} is new and its siblings say the release they came in "
+                                 f"({mark.text.strip()}): mark it with the release this change ships in")
 
 
 def _loose(found: list[Block], lines: list[str], group: list[Block]) -> bool:
@@ -701,6 +722,26 @@ _OPTION_LINE = re.compile(r"^\s+:([\w-]+):(?:\s+(.*?))?\s*$")
 # The values Sphinx's autodoc options take from a fixed set (member-order, class-doc-from); any
 # other value (``:members: a, b``, ``:exclude-members: x``) names the sibling's own members.
 _AUTODOC_CHOICES = {"alphabetical", "groupwise", "bysource", "class", "init", "both"}
+
+
+def _directive_mark(lines: list[str], directives: list[Block]) -> tuple[Mark, bool] | None:
+    """The first version mark in these directives' bodies (``.. versionadded:: 8.4``), and whether
+    it stands before the body's text (its options aside)."""
+    for block in directives:
+        mark = first_mark(lines, range(block.start + 1, block.end))
+        if mark is not None:
+            return mark, not any(lines[i].strip() and not _OPTION_LINE.match(lines[i])
+                                 for i in range(block.start + 1, mark.line))
+    return None
+
+
+def _with_mark(new: list[str], mark: str, before: bool) -> list[str]:
+    """A new directive with its version mark in its body: before its text (after the blank line
+    that ends its options) or after everything, as the sibling has it."""
+    if before and "" in new:
+        at = new.index("") + 1
+        return new[:at] + [mark, ""] + new[at:]
+    return new + ["", mark]
 
 
 def _rendering_option(line: str) -> bool:
