@@ -1223,6 +1223,31 @@ def test_a_new_section_is_headed_as_its_siblings_are_underlined_or_overlined(pat
     assert text == page.replace(solver, section + solver)
 
 
+@pytest.mark.parametrize(("path", "page", "section"), [
+    ("docs/server.md",  # an anchor under the heading, made from the name in kebab case
+     "# Server\n\n### `bodyLimit`\n<a id=\"factory-body-limit\"></a>\n\n+ Default: `1048576`\n\n"
+     "### `connectionTimeout`\n<a id=\"factory-connection-timeout\"></a>\n\n+ Default: `0`\n\n"
+     "## Instance\n\nText.\n",
+     "### `keepAliveTimeout`\n<a id=\"factory-keep-alive-timeout\"></a>\n\n+ Default: `72000`\n\n"),
+    ("docs/server.md",  # the heading's own attribute, made from the name as it is
+     "# Server\n\n### `bodyLimit` { #opt-bodyLimit }\n\n+ Default: `1048576`\n\n"
+     "### `connectionTimeout` { #opt-connectionTimeout }\n\n+ Default: `0`\n\n## Instance\n\nText.\n",
+     "### `keepAliveTimeout` { #opt-keepAliveTimeout }\n\n+ Default: `72000`\n\n"),
+    ("docs/server.rst",  # a reST label above the heading; a label not made from the name is not copied
+     "Server\n======\n\n.. _opt-body-limit:\n\nbodyLimit\n---------\n\n:Default: ``1048576``\n\n"
+     ".. _timeouts:\n\n.. _opt-connection-timeout:\n\nconnectionTimeout\n-----------------\n\n:Default: ``0``\n\n"
+     ".. _instance:\n\nInstance\n========\n\nText.\n",  # (the next heading keeps its label)
+     ".. _opt-keep-alive-timeout:\n\nkeepAliveTimeout\n----------------\n\n:Default: ``72000``\n\n"),
+])
+def test_a_new_sections_anchor_is_made_from_its_name_as_its_siblings_are(path, page, section):
+    old = 'DEFAULTS = {\n    "bodyLimit": 1048576,\n    "connectionTimeout": 0,\n}\n'
+    new = old.replace('"connectionTimeout": 0,\n', '"connectionTimeout": 0,\n    "keepAliveTimeout": 72000,\n')
+    result, index = planned(facts_of_change("src/app/config.py", old, new), instead_of_options(path, page))
+    text = write(result, index.read).files[path]
+    following = "## Instance\n" if path.endswith(".md") else ".. _instance:\n\nInstance\n========\n"
+    assert text == page.replace(following, section + following)
+
+
 def test_a_list_of_the_siblings_names_beside_their_sections_is_no_place_to_describe_a_new_one():
     toc = "# Configuration\n\n- `installer.max-workers`\n- `installer.parallel`\n- `solver.lazy-wheel`\n"
     old = ('default_config = {\n    "installer": {\n        "max-workers": None,\n        "parallel": True,\n'

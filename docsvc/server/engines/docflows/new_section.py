@@ -65,10 +65,12 @@ def section_end(lines: list[str], section: Block) -> int:
 
 
 def heading_start(lines: list[str], section: Block) -> int:
-    """Where a section begins with the label or anchor that stands before its heading."""
-    start = section.start - _overlined(section)
-    while start > 0 and _LABEL.match(lines[start - 1]):
-        start -= 1
+    """Where a section begins with the labels or anchors that stand before its heading (reST's a
+    blank line apart)."""
+    start = k = section.start - _overlined(section)
+    while k > 0 and (_LABEL.match(lines[k - 1]) or not lines[k - 1].strip()):
+        k -= 1
+        start = k if _LABEL.match(lines[k]) else start
     return start
 
 
@@ -83,12 +85,17 @@ def shaped_section(model: SectionModel, lines: list[str], code: set[int], rst: b
     gives neither a default nor a help text for it. ``mark``: its version mark, and whether it
     goes before the prose (``section_mark``)."""
     section, term = model.section, model.term
-    heading = _ATTRIBUTES.sub("", re.sub(rf"(?<![\w-]){re.escape(term)}(?![\w-])", lambda _: name,
-                                         lines[section.start], count=1))
+    heading = re.sub(rf"(?<![\w-]){re.escape(term)}(?![\w-])", lambda _: name, lines[section.start], count=1)
+    attributes = _ATTRIBUTES.search(heading)  # `{ #anchor }`: kept where it is made from the name
+    if attributes:
+        made = _anchored(attributes.group(), term, name)
+        heading = heading[:attributes.start()] + (made if made and made != attributes.group() else "")
     head = [heading]
     if not section.mark.startswith("#"):  # underlined (reST, a Markdown setext heading), maybe overlined too
-        rule = section.mark[0] * max(len(heading.strip()), 3)
+        rule = section.mark[0] * max(len(_ATTRIBUTES.sub("", heading).strip()), 3)
         head = [rule] * _overlined(section) + head + [rule]
+    head = _labels(lines, range(heading_start(lines, section), section.start - _overlined(section)), term, name) \
+        + head + _labels(lines, _leading_labels(lines, section), term, name)
     found, prose_at = _body(lines, section, code)  # prose_at: the help text's place
     fields = [(i, new) for i, field in found for new in [_field(field, term, name, default, rst)] if new is not None]
     if not description and not any(_is_default(lines[i]) for i, _ in fields):
@@ -108,6 +115,42 @@ def shaped_section(model: SectionModel, lines: list[str], code: set[int], rst: b
     if mark and not mark[1]:
         chunks.append(mark[0])
     return head + [""] + "\n\n".join(chunks).split("\n")
+
+
+def _leading_labels(lines: list[str], section: Block) -> range:
+    """The labels or anchors right below a heading (``<a id="factory-http"></a>``)."""
+    end = _body_start(section)
+    while end < len(lines) and _LABEL.match(lines[end]):
+        end += 1
+    return range(_body_start(section), end)
+
+
+def _labels(lines: list[str], span: range, term: str, name: str) -> list[str]:
+    """The new section's own labels or anchors, made from the sibling's in ``span`` as they are
+    made from its name, the blank lines after them kept; a label not made from the name (a group's:
+    ``.. _timeouts:``) is not copied, nor what stands before it."""
+    made: list[str] = []
+    for i in span:
+        label = _anchored(lines[i], term, name) if lines[i].strip() else ""
+        made = [] if label is None else made + [label] if made or label else made
+    return made
+
+
+# How pages make an anchor from a name: kebab or snake case (camelCase split), lower case, as is.
+_SPELLS = (lambda n: re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "-", n).replace("_", "-").replace(".", "-").lower(),
+           lambda n: re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", n).replace("-", "_").replace(".", "_").lower(),
+           str.lower, str)
+
+
+def _anchored(text: str, term: str, name: str) -> str | None:
+    """A label or anchor of the sibling's made for the new name as it was made from the sibling's
+    (``factory-connection-timeout`` of ``connectionTimeout``: ``factory-handler-timeout``); None
+    when it is not made from the name."""
+    for spell in _SPELLS:
+        found = list(re.finditer(rf"(?<![A-Za-z0-9]){re.escape(spell(term))}(?![A-Za-z0-9])", text))
+        if len(found) == 1:
+            return text[:found[0].start()] + spell(name) + text[found[0].end():]
+    return None
 
 
 def _body_start(section: Block) -> int:
