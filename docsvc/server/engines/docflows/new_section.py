@@ -7,10 +7,12 @@ sibling's field lines (``**Default**: `x```, ``- **Type:** `boolean```, ``+ Defa
 those the code answers for the new name: its default; its type when the sibling's is a boolean and
 so is the new default; a field that spells the sibling's name in another form
 (``POETRY_INSTALLER_MAX_WORKERS``), spelled so for the new one. The description is the code's
-help text, where the sibling's prose stands. Nothing else is copied: the sibling's prose, notes
-and examples are its own; where the sections mark the release they came in ("*Introduced in
-1.2.0*"), the new one is marked with the coming release, as they are. Without a default or a help text there is nothing
-to say, and no section is made.
+help text, where the sibling's prose stands. Its labels and anchors (``<a id="factory-body-limit">``,
+``{ #opt-bodyLimit }``, ``.. _opt-body-limit:``) are made from its name as the sibling's are from
+the sibling's; one not made from a name (a group's) is not copied. Where the sections mark the
+release they came in ("*Introduced in 1.2.0*"), the new one gets that mark with the coming
+release. Nothing else is copied: the sibling's prose, notes and examples are its own. Without a
+default or a help text there is nothing to say, and no section is made.
 """
 
 from __future__ import annotations

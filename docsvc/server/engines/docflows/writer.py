@@ -19,7 +19,11 @@ it, and what no rule covers is said plainly and left for a person. The page is r
   prose. Where two sections document its siblings alike, the one whose heading names the changed
   file's folder (``themes/readthedocs/``: "readthedocs") gets it. Where its siblings have no such
   group but a section each, headed alike (``### `installer.parallel```), it gets a section of its
-  own in their order, shaped like the nearest one's, with only what the code says (``new_section``).
+  own in their order, shaped like the nearest one's, with only what the code says (``new_section``),
+  its label or anchor made from its name as theirs are from theirs (``factory-handler-timeout``).
+  Where its siblings say the release they came in ("*Introduced in 1.2.0*", ``.. versionadded::``),
+  it gets that mark with the release the change ships in (``release``, ``version_marks``), or an
+  open point where the code does not say which release that is.
   An autodoc directive needs no help text (autodoc reads the docstring): it copies its sibling's
   rendering options (``:members:``), and names the symbol as its siblings are named
   (``pytest.PytestFDWarning``). A page that documents only some of a new symbol's siblings chose
