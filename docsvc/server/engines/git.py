@@ -223,23 +223,29 @@ class Mirror:
         lines that start with ``-`` (lost), ``+`` (gained) or a space (``context`` lines of context
         around them), from the first ``limit`` bytes of the diff: enough to know which names a
         change touches and what stands beside them."""
+        return [hunk for _, hunk in self.file_hunks(base, head, wanted, context, limit)]
+
+    def file_hunks(self, base: str, head: str, wanted: Callable[[str], bool], context: int = 0,
+                   limit: int = 8 << 20) -> list[tuple[str, list[str]]]:
+        """``changed_hunks``, each with the path of its file (the new one; the old for a deletion)."""
         out = _run(["-c", "core.quotePath=off", "diff", f"-U{max(0, int(context))}", "--no-color", "--no-ext-diff",
                     "--no-renames", "--end-of-options", base, head], cwd=self.path)[:limit]
-        hunks: list[list[str]] = []
-        keep, header, old = False, False, ""
+        hunks: list[tuple[str, list[str]]] = []
+        keep, header, old, path = False, False, "", ""
         for line in out.decode("utf-8", "replace").split("\n"):
             if line.startswith("diff "):  # a file's header, up to its first hunk
                 keep, header = False, True
             elif line.startswith("@@"):
                 header = False
                 if keep:
-                    hunks.append([])
+                    hunks.append((path, []))
             elif header and line.startswith("--- "):
                 old = line[6:] if line.startswith("--- a/") else ""
             elif header and line.startswith("+++ "):
-                keep = wanted(line[6:] if line.startswith("+++ b/") else old)
+                path = line[6:] if line.startswith("+++ b/") else old
+                keep = wanted(path)
             elif keep and not header and hunks and line[:1] in ("+", "-", " "):
-                hunks[-1].append(line)  # a removed "-- x" shows as "--- x": content, not a header
+                hunks[-1][1].append(line)  # a removed "-- x" shows as "--- x": content, not a header
         return hunks
 
     def changed_blobs(self, base: str, head: str, folder: str) -> dict[str, str | None]:

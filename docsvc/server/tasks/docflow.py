@@ -17,10 +17,11 @@ from ..db.tables import Integration, Item, RepoState, utcnow
 from ..engines.docflows.changed_names import changed_code, name_changes
 from ..engines.docflows.drafts import fact_view, kept_versions, suggest_screenshots, unified_diff
 from ..engines.docflows.editor import review
+from ..engines.docflows.expected_output import outputs_between
 from ..engines.docflows.facts import facts_between, token
-from ..engines.docflows.release import release_of
 from ..engines.docflows.linked_pages import linked_pages, links_near_changes
 from ..engines.docflows.planner import plan
+from ..engines.docflows.release import release_of
 from ..engines.docflows.writer import reword, write
 from ..engines.git import Mirror
 from ..jobs.registry import JobContext, JobFailure, handler
@@ -62,10 +63,11 @@ def run_generate(ctx: JobContext) -> dict:
     names = name_changes(hunks)
     read = pages.read
     links = linked_pages(links_near_changes(hunks), pages.texts, read)
+    outputs = outputs_between(code, base, head, code_changed=bool(hunks))
 
     ctx.progress(f"planning the docs change for {len(facts)} fact(s) and {len(names.counts)} changed name(s)")
     planned = plan(facts, pages.find, read, total_pages=len(pages), names=names, family=pages.family,
-                   links=links)
+                   links=links, outputs=outputs)
     rounds: list[dict[str, Any]] = [{
         "round": 1, "stage": "Information Architect", "at": utcnow().isoformat(),
         "summary": f"{len(planned.pages)} page(s) planned" if planned.pages else planned.verdict,

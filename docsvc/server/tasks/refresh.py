@@ -8,8 +8,8 @@ from ..db.tables import Integration, Item, utcnow
 from ..engines.docflows.drafts import fact_view, keep_version, unified_diff
 from ..engines.docflows.editor import review
 from ..engines.docflows.facts import facts_between, token
-from ..engines.docflows.release import release_of
 from ..engines.docflows.planner import plan
+from ..engines.docflows.release import release_of
 from ..engines.docflows.writer import write
 from ..engines.git import Mirror
 from ..jobs.registry import JobContext, JobFailure, handler

@@ -20,7 +20,10 @@ evidence. Per change:
   a public function that now warns (``warned``): the pages that name it (direct; pointed out);
 - a link to a section of a docs page in or beside the changed code (a warning's "see
   https://…/deprecations.html#x"): that page, for review (``linked_pages``); a link to a whole page
-  is worth a look.
+  is worth a look;
+- output the tests' expectations lose (``expected_output``: a help screen's ``[NAME]`` now
+  ``name``): the pages whose examples (code blocks) show it, for review, unless it is shown on a
+  quarter of the pages or more.
 
 A parameter counts only where the page also speaks of its function or class: its bare name
 (``src``, ``default``) is everybody's word.
@@ -48,6 +51,7 @@ from typing import Callable, Iterable, Mapping
 
 from .changed_names import NameChanges
 from .deprecations import is_deprecations_page, speaks_of_deprecations
+from .expected_output import OutputChange, example_lines, shown_at
 from .facts_model import WARNS, Fact, member_of, owner_of, token
 from .linked_pages import Link
 from .quoting import find_quote
@@ -66,6 +70,8 @@ MAX_LOOKS = 3  # and is worth a look on the next few at most, the pages naming m
 FAMILY_LISTED = 3  # names of a registry's family a page lists, at least, to be its list
 _DEPRECATION_WORDS = [w for stem in ("deprecation", "deprecations", "deprecated") for w in (stem, stem.capitalize())]
 MIN_NAMES = 4  # specific changed names a page must speak of to be planned on them alone
+MAX_SHOWN_SHARE = 0.25  # of the pages: a changed output span shown on more of them tells none apart
+MIN_SHOWN = 3  # ... unless on this many pages at most
 PAGE_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".rest", ".txt", ".adoc", ".asciidoc")
 
 _RELEASE_PAGE = re.compile(r"(?i)(^|/)[^/]*(change[-_]?log|changes|histor(?:y|ical)|news|release[-_]?notes?|"
@@ -362,12 +368,13 @@ class _Docs:
 
 def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable[[str], str | None],
          total_pages: int | None = None, names: NameChanges | None = None,
-         family: Callable[[str], dict[str, set[str]]] | None = None, links: Iterable[Link] = ()) -> Plan:
+         family: Callable[[str], dict[str, set[str]]] | None = None, links: Iterable[Link] = (),
+         outputs: Iterable[OutputChange] = ()) -> Plan:
     """``find(term)`` gives candidate pages from the docs; ``read(path)`` their text;
     ``total_pages`` how many pages the docs hold (for how common a token is); ``names`` the
     identifiers on the code's changed lines (``changed_names``); ``family(prefix)`` the pages
     naming a family of codes (``PageIndex.family``); ``links`` the pages the changed code links
-    to (``linked_pages``)."""
+    to (``linked_pages``); ``outputs`` the output the tests' expectations lose (``expected_output``)."""
     facts = list(facts)
     docs = _Docs(find, read, total_pages or 0)
     if not total_pages:  # without a count, every page any term reaches stands for the docs
@@ -476,6 +483,7 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
         _plan_by_names(names.counts, docs, pages, add, look)
         if family is not None:
             _plan_by_family(names.gained, docs, family, add)
+    _plan_by_output(outputs, docs, add)
     for link in links:
         if is_release_page(link.page):
             continue
@@ -631,6 +639,33 @@ def _plan_by_names(names: Mapping[str, int], docs: _Docs, planned: dict[str, Pla
             add(path, "related", 0.5, reason, None)
         else:
             look(path, reason + " — too few to plan it")
+
+
+def _plan_by_output(outputs: Iterable[OutputChange], docs: _Docs, add) -> None:
+    """Plan for review the pages whose examples (code blocks) show output the tests no longer
+    expect: what the program prints changed there, and how to show it now is a person's call. A
+    span shown on more than ``MAX_SHOWN_SHARE`` of the pages (``MIN_SHOWN`` at least) is the
+    whole docs' and tells no page apart."""
+    examples: dict[str, dict[int, str]] = {}
+    shown: dict[str, list[tuple[OutputChange, int]]] = {}
+    for change in outputs:
+        found = {}
+        for path in dict.fromkeys(docs.find(change.old)):
+            if is_release_page(path):
+                continue
+            if path not in examples:
+                examples[path] = example_lines(path, docs.read(path) or "")
+            line = shown_at(examples[path], change.old)
+            if line is not None:
+                found[path] = line
+        if len(found) <= max(MIN_SHOWN, docs.total * MAX_SHOWN_SHARE):
+            for path, line in found.items():
+                shown.setdefault(path, []).append((change, line))
+    for path, changes in sorted(shown.items()):
+        listed = "; ".join(f"{c.old!r} (line {line}) is now {c.new!r} in {c.path}" for c, line in changes[:3]) + \
+            ("; …" if len(changes) > 3 else "")
+        add(path, "related", 0.5, f"shows output the tests now expect otherwise: {listed} [tests' expected output]",
+            None)
 
 
 def quoted_line(text: str, words: str) -> int | None:

@@ -1,0 +1,109 @@
+"""What the tests expect the program to print, changed by the pull request: a docs page that shows
+the old output in an example shows what the program no longer prints.
+
+A test that checks what users see (a help screen's ``[OPTIONS] [NAME]``, an error message, a
+summary line) changes with that output: the expected text loses a span and gains another
+(``[NAME]`` → ``name``), the rest of the line kept. The lost span, with a token of context on each
+side, is what to look for in the pages' example output (their code blocks; ``planner``). Only what
+a test expects counts: a span inside a string literal of a test's code, or anywhere in a test's
+data file (an expected output kept as a file), never its calls and asserts; and only a span of
+four characters at least that holds a word (``TEXT``, ``spam``), not a quote or a comma. A line
+counts only when it and its replacement are mostly alike: a rewritten test line changes no output.
+"""
+
+from __future__ import annotations
+
+import difflib
+import re
+from dataclasses import dataclass
+from pathlib import PurePosixPath
+from typing import Iterable, Iterator
+
+from .facts import CODE_SUFFIXES, is_test_file
+from .structure import blocks
+
+__all__ = ["OutputChange", "output_changes", "outputs_between", "example_lines", "shown_at"]
+
+_TOKEN = re.compile(r"\w+|[^\w\s]")
+_WORD = re.compile(r"[A-Za-z]\w+")
+_STRING = re.compile(r"""(['"`])(?:\\.|(?!\1).)*\1""")  # one line's string literals, as most languages write them
+MIN_SPAN = 4  # characters of the lost span, at least
+ALIKE = 0.5  # how alike (difflib's ratio of their tokens) a lost line and its replacement are, at least
+
+
+@dataclass(frozen=True)
+class OutputChange:
+    old: str  # the lost span with a token of context on each side, as the old expectation has it
+    new: str  # the same place in the new expectation
+    path: str  # the test file
+
+
+def outputs_between(mirror, base: str, head: str, code_changed: bool) -> list[OutputChange]:
+    """The output spans the tests of the change from ``base`` to ``head`` in a git mirror
+    (``engines.git.Mirror``) expect otherwise; none when the change touches no user-facing code
+    (``code_changed``): what users see is the code's doing, and a change to tests alone changes
+    none of it."""
+    return output_changes(mirror.file_hunks(base, head, is_test_file)) if code_changed else []
+
+
+def output_changes(hunks: Iterable[tuple[str, list[str]]]) -> list[OutputChange]:
+    """The output spans the tests' expectations lose, each once, in the order met."""
+    found: dict[str, OutputChange] = {}
+    for path, hunk in hunks:
+        code = PurePosixPath(path).suffix.lower() in CODE_SUFFIXES
+        for old, new in _replaced(hunk):
+            for change in _spans(old, new, path, code):
+                found.setdefault(change.old, change)
+    return list(found.values())
+
+
+def _replaced(hunk: list[str]) -> Iterator[tuple[str, str]]:
+    """The lines a hunk replaces one for one: a run of lost lines followed by as many gained ones."""
+    i = 0
+    while i < len(hunk):
+        if not hunk[i].startswith("-"):
+            i += 1
+            continue
+        j = i
+        while j < len(hunk) and hunk[j].startswith("-"):
+            j += 1
+        k = j
+        while k < len(hunk) and hunk[k].startswith("+"):
+            k += 1
+        if k - j == j - i:
+            yield from zip((line[1:] for line in hunk[i:j]), (line[1:] for line in hunk[j:k]))
+        i = k
+
+
+def _spans(old: str, new: str, path: str, code: bool) -> Iterator[OutputChange]:
+    a, b = list(_TOKEN.finditer(old)), list(_TOKEN.finditer(new))
+    matcher = difflib.SequenceMatcher(None, [t.group() for t in a], [t.group() for t in b], autojunk=False)
+    if matcher.ratio() < ALIKE:
+        return
+    strings = [m.span() for m in _STRING.finditer(old)] if code else None
+    for op, i1, i2, j1, j2 in matcher.get_opcodes():
+        if op == "equal" or i1 == i2 or not any(_WORD.fullmatch(t.group()) for t in a[i1:i2]):
+            continue
+        lost = (a[i1].start(), a[i2 - 1].end())
+        if lost[1] - lost[0] < MIN_SPAN:
+            continue
+        if strings is not None and not any(x < lost[0] and lost[1] < y for x, y in strings):
+            continue  # the test's code, not what it expects
+        yield OutputChange(_between(old, a, i1 - 1, i2 + 1), _between(new, b, j1 - 1, j2 + 1), path)
+
+
+def _between(text: str, tokens: list[re.Match], first: int, end: int) -> str:
+    """The text from token ``first`` to the one before ``end``, as written, within the line."""
+    first, end = max(0, first), min(len(tokens), end)
+    return text[tokens[first].start():tokens[end - 1].end()] if first < end else ""
+
+
+def example_lines(path: str, text: str) -> dict[int, str]:
+    """A page's example lines (its code blocks'), by their line number (1-based)."""
+    lines = text.split("\n")
+    return {i + 1: lines[i] for b in blocks(path, text) if b.kind == "code" for i in range(b.start, b.end)}
+
+
+def shown_at(examples: dict[int, str], span: str) -> int | None:
+    """The first example line (1-based) that shows ``span``."""
+    return next((n for n, line in examples.items() if span in line), None)
