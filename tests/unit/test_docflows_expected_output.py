@@ -25,6 +25,8 @@ def test_what_a_test_expects_is_in_its_strings_and_its_data_files():
         ]),
         ("tests/assets/help.md", ["-* `--name TEXT`: [default: World]", "+* `--name <str>`: [default: World]"]),
         ("tests/test_api.py", ['-    client.send_request(timeout=5)', '+    client.send_message(timeout=5)']),
+        ("tests/test_git.py", ['-    clone("git@github.com:owner/repo.git")', '+    clone("git@localhost:owner/repo.git")',
+                               '-    get("https://httpstatuses.com/404")', '+    get("https://developer.mozilla.org/404")']),
     ]
     assert output_changes(hunks) == [
         OutputChange("[NAME]", "[name]", "tests/test_cli.py"),
