@@ -32,6 +32,7 @@ _STRING = re.compile(r"""(['"`])(?:\\.|(?!\1).)*\1""")  # one line's string lite
 _ADDRESS = re.compile(r"""(?:[A-Za-z][\w+.-]*://|[\w.-]+@[\w.-]+:)[^\s'"`<>]*""")  # a URL, a git@host: address
 MIN_SPAN = 4  # characters of the lost span, at least
 ALIKE = 0.5  # how alike (difflib's ratio of their tokens) a lost line and its replacement are, at least
+MAX_LINE = 1000  # characters: a longer line (a minified fixture) is no output a page shows, and costly to compare
 
 
 @dataclass(frozen=True)
@@ -74,7 +75,8 @@ def _replaced(hunk: list[str]) -> Iterator[tuple[str, str]]:
         while k < len(hunk) and hunk[k].startswith("+"):
             k += 1
         if k - j == j - i:
-            yield from zip((line[1:] for line in hunk[i:j]), (line[1:] for line in hunk[j:k]))
+            pairs = zip((line[1:] for line in hunk[i:j]), (line[1:] for line in hunk[j:k]))
+            yield from ((old, new) for old, new in pairs if len(old) <= MAX_LINE and len(new) <= MAX_LINE)
         i = k
 
 
