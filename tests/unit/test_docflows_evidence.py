@@ -1215,12 +1215,19 @@ def test_a_setting_documented_in_sections_of_their_own_gets_one_shaped_like_its_
      "re_resolve\n==========\n\n:Default: ``true``\n\n"),
 ])
 def test_a_new_section_is_headed_as_its_siblings_are_underlined_or_overlined(path, page, section):
-    old = 'DEFAULTS = {\n    "max_workers": 4,\n    "parallel": True,\n}\n'
-    new = old.replace('"parallel": True,\n', '"parallel": True,\n    "re_resolve": True,\n')
-    result, index = planned(facts_of_change("src/app/config.py", old, new), instead_of_options(path, page))
-    text = write(result, index.read).files[path]
     solver = "Solver\n======\n" if path.endswith(".md") else "======\nSolver\n======\n"
-    assert text == page.replace(solver, section + solver)
+    assert _with_setting_added(path, page, {"max_workers": 4, "parallel": True}, "re_resolve", True) == \
+        page.replace(solver, section + solver)
+
+
+def _with_setting_added(path: str, page: str, settings: dict, name: str, value) -> str:
+    """The page as the Writer leaves it when a settings mapping of ``settings`` gains ``name``."""
+    def source(items: dict) -> str:
+        return "DEFAULTS = {\n" + "".join(f"    {k!r}: {v!r},\n" for k, v in items.items()) + "}\n"
+
+    old, new = source(settings), source({**settings, name: value})
+    result, index = planned(facts_of_change("src/app/config.py", old, new), instead_of_options(path, page))
+    return write(result, index.read).files[path]
 
 
 @pytest.mark.parametrize(("path", "page", "section"), [
@@ -1240,12 +1247,9 @@ def test_a_new_section_is_headed_as_its_siblings_are_underlined_or_overlined(pat
      ".. _opt-keep-alive-timeout:\n\nkeepAliveTimeout\n----------------\n\n:Default: ``72000``\n\n"),
 ])
 def test_a_new_sections_anchor_is_made_from_its_name_as_its_siblings_are(path, page, section):
-    old = 'DEFAULTS = {\n    "bodyLimit": 1048576,\n    "connectionTimeout": 0,\n}\n'
-    new = old.replace('"connectionTimeout": 0,\n', '"connectionTimeout": 0,\n    "keepAliveTimeout": 72000,\n')
-    result, index = planned(facts_of_change("src/app/config.py", old, new), instead_of_options(path, page))
-    text = write(result, index.read).files[path]
     following = "## Instance\n" if path.endswith(".md") else ".. _instance:\n\nInstance\n========\n"
-    assert text == page.replace(following, section + following)
+    assert _with_setting_added(path, page, {"bodyLimit": 1048576, "connectionTimeout": 0}, "keepAliveTimeout",
+                               72000) == page.replace(following, section + following)
 
 
 def test_a_list_of_the_siblings_names_beside_their_sections_is_no_place_to_describe_a_new_one():
