@@ -1,11 +1,11 @@
 """The line a page gives an item to say which release it came in, and the same line for a new one.
 
-A page that marks some of its items so (``.. versionadded:: 8.4``, MyST's ``{versionadded} 1.2``,
-"NEW: **New in version 1.4.**", "*Introduced in 1.2.0*", "_First available in v3.5.0_") marks
-the items added since it began to: a new item gets the mark of its siblings, with the release the
-change ships in (``release``), written as the page writes versions. A mark is a line of its own
-that says nothing else: "First available in v1.9.0, default changed in v2.0.0" is history, not a
-mark to copy.
+A page that marks some of its items so (``.. versionadded:: 8.4``, "NEW: **New in version
+1.4.**", "*Introduced in 1.2.0*", "_First available in v3.5.0_") marks the items added since it
+began to: a new item gets the mark of its siblings, with the release the change ships in
+(``release``), written as the page writes versions. A mark is a line of its own that says nothing
+else: "First available in v1.9.0, default changed in v2.0.0" is history, not a mark to copy; and
+MyST's fenced ``{versionadded}`` is a block of lines, not a line, so it is not copied.
 """
 
 from __future__ import annotations
@@ -19,7 +19,7 @@ from .release import in_form
 __all__ = ["Mark", "mark_of", "first_mark"]
 
 _VERSION = re.compile(r"(?<![\w.])v?\d+(?:\.\d+)+(?![\w-])")
-_DIRECTIVE = re.compile(r"^\s*(?:\.\.\s+versionadded::|(?:```|:::)\{versionadded\})\s*v?\d+(?:\.\d+)+\s*$")
+_DIRECTIVE = re.compile(r"^\s*\.\.\s+versionadded::\s*v?\d+(?:\.\d+)+\s*$")
 # What a mark says besides its version and markup: these words only.
 _MARK_WORDS = {"new", "in", "version", "added", "introduced", "first", "available", "since"}
 
