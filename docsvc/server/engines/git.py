@@ -217,17 +217,13 @@ class Mirror:
                 i += 2
         return changes
 
-    def changed_hunks(self, base: str, head: str, wanted: Callable[[str], bool], context: int = 0,
-                      limit: int = 8 << 20) -> list[list[str]]:
-        """The hunks of the files ``wanted(path)`` picks, from ``base`` to ``head``, each a list of
-        lines that start with ``-`` (lost), ``+`` (gained) or a space (``context`` lines of context
-        around them), from the first ``limit`` bytes of the diff: enough to know which names a
-        change touches and what stands beside them."""
-        return [hunk for _, hunk in self.file_hunks(base, head, wanted, context, limit)]
-
     def file_hunks(self, base: str, head: str, wanted: Callable[[str], bool], context: int = 0,
                    limit: int = 8 << 20) -> list[tuple[str, list[str]]]:
-        """``changed_hunks``, each with the path of its file (the new one; the old for a deletion)."""
+        """The hunks of the files ``wanted(path)`` picks, from ``base`` to ``head``, each with the
+        path of its file (the new one; the old for a deletion) and its lines, which start with ``-``
+        (lost), ``+`` (gained) or a space (``context`` lines of context around them), from the first
+        ``limit`` bytes of the diff: enough to know which names a change touches and what stands
+        beside them."""
         out = _run(["-c", "core.quotePath=off", "diff", f"-U{max(0, int(context))}", "--no-color", "--no-ext-diff",
                     "--no-renames", "--end-of-options", base, head], cwd=self.path)[:limit]
         hunks: list[tuple[str, list[str]]] = []

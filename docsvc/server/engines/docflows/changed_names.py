@@ -18,11 +18,11 @@ import re
 from collections import Counter
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import Callable
+from typing import Callable, Iterable
 
 from .facts import CODE_SUFFIXES, speaks_to_users
 
-__all__ = ["NameChanges", "changed_code", "name_changes", "names_in"]
+__all__ = ["NameChanges", "CONTEXT", "changed_code", "code_hunks", "name_changes", "names_in"]
 
 _NAME = re.compile(r"""(?x)
     (?<![\w-])--[A-Za-z][\w-]+           # an option
@@ -52,12 +52,16 @@ CONTEXT = 2  # lines of context kept beside each change: what a changed statemen
 
 
 def changed_code(mirror, base: str, head: str, documented: Callable[[str], bool] | None = None) -> list[list[str]]:
-    """The hunks of the code files that speak to users (no tests, no infrastructure unless the
-    docs document it), from ``base`` to ``head`` in a git mirror, with ``CONTEXT`` lines of context."""
-    def wanted(path: str) -> bool:
-        return PurePosixPath(path).suffix.lower() in CODE_SUFFIXES and speaks_to_users(path, documented)
+    """``code_hunks`` of the change from ``base`` to ``head`` in a git mirror (``engines.git.Mirror``)."""
+    return code_hunks(mirror.file_hunks(base, head, lambda _: True, CONTEXT), documented)
 
-    return mirror.changed_hunks(base, head, wanted, CONTEXT)
+
+def code_hunks(diff: Iterable[tuple[str, list[str]]], documented: Callable[[str], bool] | None = None
+               ) -> list[list[str]]:
+    """The hunks of the code files that speak to users (no tests, no infrastructure unless the
+    docs document it) among a diff's (``Mirror.file_hunks``, with ``CONTEXT`` lines of context)."""
+    return [hunk for path, hunk in diff
+            if PurePosixPath(path).suffix.lower() in CODE_SUFFIXES and speaks_to_users(path, documented)]
 
 
 def name_changes(hunks: list[list[str]]) -> NameChanges:
@@ -69,7 +73,7 @@ def name_changes(hunks: list[list[str]]) -> NameChanges:
 
 
 def _not_moved(lines: list[str]) -> list[str]:
-    """The changed lines (``-``/``+`` first, as in ``Mirror.changed_hunks``) without the
+    """The changed lines (``-``/``+`` first, as in ``Mirror.file_hunks``) without the
     lines the change only moved: lost in one place and gained, the same but for spacing, in
     another (code moved to a new module changes nothing a page says)."""
     texts = [(line[0], " ".join(line[1:].split())) for line in lines]

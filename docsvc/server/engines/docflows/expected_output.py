@@ -21,6 +21,7 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Iterable, Iterator
 
+from .changed_names import CONTEXT
 from .facts import CODE_SUFFIXES, is_test_file
 from .structure import blocks
 
@@ -47,13 +48,16 @@ def outputs_between(mirror, base: str, head: str, code_changed: bool) -> list[Ou
     (``engines.git.Mirror``) expect otherwise; none when the change touches no user-facing code
     (``code_changed``): what users see is the code's doing, and a change to tests alone changes
     none of it."""
-    return output_changes(mirror.file_hunks(base, head, is_test_file)) if code_changed else []
+    return output_changes(mirror.file_hunks(base, head, is_test_file, CONTEXT)) if code_changed else []
 
 
-def output_changes(hunks: Iterable[tuple[str, list[str]]]) -> list[OutputChange]:
-    """The output spans the tests' expectations lose, each once, in the order met."""
+def output_changes(diff: Iterable[tuple[str, list[str]]]) -> list[OutputChange]:
+    """The output spans the tests' expectations lose, each once, in the order met, from a diff's
+    hunks (``Mirror.file_hunks``: path and lines, with or without context); other files' are passed over."""
     found: dict[str, OutputChange] = {}
-    for path, hunk in hunks:
+    for path, hunk in diff:
+        if not is_test_file(path):
+            continue
         code = PurePosixPath(path).suffix.lower() in CODE_SUFFIXES
         for old, new in _replaced(hunk):
             for change in _spans(old, new, path, code):

@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass
+from typing import Callable
 
 from .planner import spellings
 from .structure import Block, is_underline
@@ -139,9 +140,12 @@ def _labels(lines: list[str], span: range, term: str, name: str) -> list[str]:
 
 
 # How pages make an anchor from a name: kebab or snake case (camelCase split), lower case, as is.
-_SPELLS = (lambda n: re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "-", n).replace("_", "-").replace(".", "-").lower(),
-           lambda n: re.sub(r"(?<=[a-z0-9])(?=[A-Z])", "_", n).replace("-", "_").replace(".", "_").lower(),
-           str.lower, str)
+def _joined(separator: str) -> Callable[[str], str]:
+    """A name's words joined by ``separator``, in lower case (``connectionTimeout``: ``connection-timeout``)."""
+    return lambda name: re.sub(r"[-_.]", separator, re.sub(r"(?<=[a-z0-9])(?=[A-Z])", separator, name)).lower()
+
+
+_SPELLS = (_joined("-"), _joined("_"), str.lower, str)
 
 
 def _anchored(text: str, term: str, name: str) -> str | None:

@@ -469,7 +469,7 @@ def _add_section(fact: Fact, path: str, lines: list[str], found: list[Block], sa
     # the version mark of its nearest peers first, else of any section headed alike
     alike = [m.section for m in sorted(peers, key=lambda m: (m.rank, m.section.start))] + \
         [b for b in found if b.kind == "section" and b.mark == nearest.section.mark]
-    marked = section_mark(lines, alike, code)
+    marked = section_mark(lines, list(dict.fromkeys(alike)), code)  # each section read once
     mark = marked[0].for_release(release) if marked and release else None
     new = shaped_section(nearest, lines, code, rst, name, description, default, mark and (mark, marked[1]))
     if new is None:
