@@ -7,6 +7,7 @@ git's own reason instead of hanging on a password question.
 from __future__ import annotations
 
 import fcntl
+import functools
 import hashlib
 import os
 import re
@@ -113,6 +114,26 @@ def remote_url(location: str) -> str:
     if "://" in location or (":" in location and not Path(location).exists()):
         return location
     return str(Path(location).expanduser().resolve())
+
+
+_SHA = re.compile(r"[0-9a-f]{40}|[0-9a-f]{64}")
+
+
+@functools.lru_cache(maxsize=4)
+def _tree(path: Path, commit: str, folder: str) -> dict[str, str]:
+    args = ["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", commit]
+    if folder not in ("", "."):
+        args += ["--", folder.rstrip("/") + "/"]
+    out = _run(args, cwd=path)
+    files = {}
+    for entry in out.split(b"\0"):
+        if not entry:
+            continue
+        meta, _, name = entry.partition(b"\t")
+        mode, kind, blob = meta.split()
+        if kind == b"blob" and mode != b"120000":  # files, not symlinks or submodules
+            files[name.decode("utf-8", "replace")] = blob.decode()
+    return files
 
 
 @dataclass(frozen=True)
@@ -277,19 +298,9 @@ class Mirror:
 
     def tree(self, commit: str, folder: str) -> dict[str, str]:
         """path -> blob id of every file under ``folder`` (``.`` for the whole tree)."""
-        args = ["ls-tree", "-r", "-z", "--full-tree", "--end-of-options", commit]
-        if folder not in ("", "."):
-            args += ["--", folder.rstrip("/") + "/"]
-        out = _run(args, cwd=self.path)
-        files = {}
-        for entry in out.split(b"\0"):
-            if not entry:
-                continue
-            meta, _, path = entry.partition(b"\t")
-            mode, kind, blob = meta.split()
-            if kind == b"blob" and mode != b"120000":  # files, not symlinks or submodules
-                files[path.decode("utf-8", "replace")] = blob.decode()
-        return files
+        if _SHA.fullmatch(commit):  # a commit's tree never changes: a docflow reads each several times
+            return dict(_tree(self.path, commit, folder))
+        return _tree.__wrapped__(self.path, commit, folder)
 
     def read_blobs(self, blobs: Iterable[str]) -> Iterator[tuple[str, bytes]]:
         """(blob id, content) for each id, through one ``git cat-file --batch`` process."""
