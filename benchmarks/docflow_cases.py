@@ -33,6 +33,7 @@ import subprocess
 import sys
 import tempfile
 from pathlib import Path
+from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
 SCORER = ROOT.parent / "shared" / "tools" / "docflow_eval.py"
@@ -70,15 +71,36 @@ def _version(tag: str) -> tuple[int, ...]:
     return tuple(int(n) for n in re.findall(r"\d+", tag))
 
 
-def release_pairs(repo: Path, pattern: str, count: int) -> list[tuple[str, str]]:
-    """The newest ``count`` feature releases (patch 0), each with the release just before it."""
+def release_pairs(repo: Path, pattern: str, count: int, keep: Callable[[str, str], bool] = lambda a, b: True
+                  ) -> list[tuple[str, str]]:
+    """The newest ``count`` feature releases (patch 0) that ``keep`` accepts, each with the release
+    just before it."""
     tags = sorted((t for t in git(repo, "tag").split() if re.fullmatch(pattern, t)), key=_version)
     pairs = []
-    for before, tag in zip(tags, tags[1:]):
+    for before, tag in reversed(list(zip(tags, tags[1:]))):
         version = _version(tag)
         if version[2:3] in ((), (0,)) and version[:2] != _version(before)[:2]:  # X.Y or X.Y.0, a new X.Y
-            pairs.append((before, tag))
-    return pairs[-count:]
+            if len(pairs) == count:
+                break
+            if keep(before, tag):
+                pairs.append((before, tag))
+    return pairs[::-1]
+
+
+def has_folder(repo: Path, rev: str, folder: str) -> bool:
+    """Whether ``folder`` holds anything at ``rev``."""
+    return bool(git(repo, "ls-tree", "--name-only", rev, "--", folder.rstrip("/") + "/").strip())
+
+
+def keeps_docs(repo: Path, docs: str, base: str, head: str) -> bool:
+    """Whether the docs folder stands at both ends of a case. Where the project moved its docs
+    elsewhere, the pages it changed are no longer under the folder (an empty truth: a case the
+    engine is wrongly blamed for) and the moved pages would reach the pull request as code."""
+    if has_folder(repo, base, docs) and has_folder(repo, head, docs):
+        return True
+    print(f"warning: {docs}/ is missing at {base if not has_folder(repo, base, docs) else head}: "
+          f"{base}..{head} is left out (the docs moved?)", file=sys.stderr)
+    return False
 
 
 def commits_touching_tests_only(repo: Path, base: str, head: str, count: int) -> list[str]:
@@ -107,7 +129,7 @@ def commits_changing_code_and_docs(repo: Path, rules, count: int, history: int) 
         pages = [p for p in paths if not rules.is_code_change(p) and p.startswith(rules.docs + "/")
                  and rules.page.search(p) and not rules.changelog.search(p)]
         code = [p for p in paths if rules.is_code_change(p) and CODE.search(p) and not TEST_PATH.search(p)]
-        if pages and code:
+        if pages and code and keeps_docs(repo, rules.docs, f"{sha}^", sha):
             found.append(sha)
     if len(found) <= count:
         return found
@@ -128,9 +150,9 @@ def build(repo: Path, project: str, out: Path, docs: str, pairs: int, negatives:
           commits: int = 0, history: int = 1000) -> dict:
     scorer = _scorer()
     rules = scorer.Rules({"docs_path": docs})
-    chosen = release_pairs(repo, pattern, pairs) if pairs else []
+    chosen = release_pairs(repo, pattern, pairs, lambda old, new: keeps_docs(repo, docs, old, new)) if pairs else []
     if pairs and not chosen:
-        raise SystemExit(f"error: no release tags in {repo} match {pattern!r}")
+        raise SystemExit(f"error: no release tags in {repo} match {pattern!r} with {docs}/ at both ends")
     snapshots: list[tuple[str, str, str]] = []  # (ref, source, commit-ish in REPO)
     for old, new in chosen:
         for tag in (old, new):
