@@ -140,13 +140,16 @@ def test_an_alias_bomb_is_refused_fast_with_its_reason():
     assert len(notes) == 1 and "app/config.yaml: not read" in notes[0] and "aliases expand" in notes[0]
 
 
+REPO_CI = "on:\n  push: {}\njobs:\n  test:\n    runs-on: ubuntu-latest\n"
+
+
 @pytest.fixture
 def repo(tmp_path: Path):
     remote = GitRemote(tmp_path, "app", {
         "app/cli.py": 'import click\n@click.option("--port", default=8080, help="Port.")\ndef main(port): ...\n',
         "app/api.py": "class Client:\n    pass\n\nclass Session:\n    pass\n",
         "pyproject.toml": '[project]\nname = "app"\nversion = "1.0"\n',
-        ".github/workflows/ci.yml": "on:\n  push: {}\njobs:\n  test:\n    runs-on: ubuntu-latest\n",
+        ".github/workflows/ci.yml": REPO_CI,
     })
     mirror = Mirror.for_url(tmp_path / "data", str(remote.bare))
     return remote, mirror
@@ -162,6 +165,41 @@ def test_a_change_to_ci_and_packaging_only_gives_no_facts(repo):
     # ... unless the docs name the file itself
     facts = facts_between(mirror, base, head, documented=lambda p: p == ".github/workflows/ci.yml")
     assert {f.path for f in facts} == {".github/workflows/ci.yml"}
+
+
+RELEASING = ("# Releasing\n\nRun the [release workflow](https://github.com/o/app/actions/workflows/ci.yml) by hand.\n\n"
+             "![CI](https://github.com/o/app/actions/workflows/ci.yml/badge.svg)\n")
+
+
+@pytest.mark.parametrize(("files", "expected"), [
+    ({".github/workflows/ci.yml": None}, ["docs/releasing.md:3: actions/workflows/ci.yml is still mentioned; the "
+                                          "pull request removes it",
+                                          "docs/releasing.md:5: actions/workflows/ci.yml is still mentioned; the "
+                                          "pull request removes it"]),
+    ({".github/workflows/ci.yml": None, ".github/workflows/tests.yml": REPO_CI}, "renamed"),
+])
+def test_a_workflow_that_goes_is_followed_where_pages_link_its_runs(repo, files, expected):
+    remote, mirror = repo
+    base, head = pull_request(remote, mirror, files, "workflows")
+    pages = {"docs/releasing.md": RELEASING, **{k: PAGES[k] for k in list(PAGES)[1:]}}
+    index = PageIndex(pages)
+    facts = facts_between(mirror, base, head, documented=lambda p: "/" in p and bool(index.find(p)))
+    result = plan(facts, index.find, index.read, total_pages=len(index))
+    assert [(p.path, p.mode) for p in result.pages] == [("docs/releasing.md", "direct")]
+    draft = write(result, index.read)
+    if expected == "renamed":  # the address of its runs is renamed with it, the badge's too
+        assert draft.files["docs/releasing.md"] == RELEASING.replace("workflows/ci.yml", "workflows/tests.yml")
+    else:  # where it went is a person's call
+        assert draft.open_points == expected and "docs/releasing.md" not in draft.files
+
+
+def test_a_workflow_that_changes_is_no_reason_to_look_at_the_pages_linking_its_runs(repo):
+    remote, mirror = repo
+    base, head = pull_request(remote, mirror, {".github/workflows/ci.yml": REPO_CI + "  lint:\n    runs-on: x\n"},
+                              "lint")
+    pages = {"docs/releasing.md": RELEASING, **{k: PAGES[k] for k in list(PAGES)[1:]}}
+    index = PageIndex(pages)
+    assert facts_between(mirror, base, head, documented=lambda p: "/" in p and bool(index.find(p))) == []
 
 
 def test_an_extra_is_the_one_packaging_fact_and_plans_the_page_listing_the_others(repo):

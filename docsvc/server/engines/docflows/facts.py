@@ -29,7 +29,7 @@ from typing import Callable, Iterable, Mapping
 
 from .deprecations import Deprecations
 from .facts_config import STRUCTURED_SUFFIXES, is_env_file, structured_items
-from .facts_model import Fact, Item, member_of, owner_of, token
+from .facts_model import Fact, Item, file_forms, member_of, owner_of, token
 from .facts_package import MANIFESTS, package_items
 from .facts_python import imported_names, is_imported, module_names, python_items, registry_callee
 from .facts_go import go_items
@@ -279,7 +279,8 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
     packaged: tuple[list[Item], list[Item]] = ([], [])
     manifests: list[str] = []
     for status, old_path, new_path in mirror.changed_files(base, head):
-        if status in "RDM" and documented and documented(old_path):
+        # a workflow that goes breaks the links to its runs too; one that changes stays where they lead
+        if status in "RDM" and documented and any(map(documented, file_forms(old_path) if status != "M" else [old_path])):
             named_files.append(_file_fact(status, old_path, new_path))
         speaks = speaks_to_users(new_path, documented)
         # packaging is no documentation, save for the extras users install

@@ -6,11 +6,13 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Fact", "Item", "member_of", "owner_of", "token", "WARNS"]
+__all__ = ["Fact", "Item", "file_forms", "member_of", "owner_of", "token", "WARNS",
+           "written_as"]
 
 WARNS = "deprecation warning added in its body"  # the rule of a function deprecated where it stands
 
 _PARAMETER = re.compile(r"([\w.]+)\((\w+)\)")  # a Python parameter: owner(name)
+_WORKFLOW = re.compile(r"\.github/workflows/([^/]+\.ya?ml)")
 
 
 def token(name: str) -> str:
@@ -97,3 +99,15 @@ def member_of(fact: Fact) -> str | None:
     """The type or factory a method belongs to (``Stream.read`` → ``Stream``, ``fastify.addHook`` →
     ``fastify``); None for any other fact."""
     return fact.name.rsplit(".", 1)[0] if fact.kind == "symbol" and "." in fact.name else None
+
+
+def file_forms(path: str) -> list[str]:
+    """How pages name a repository file: by its path, and a GitHub Actions workflow also by the
+    address of its runs (``https://github.com/o/r/actions/workflows/release.yml``, a badge's)."""
+    workflow = _WORKFLOW.fullmatch(path)
+    return [path, f"actions/workflows/{workflow.group(1)}"] if workflow else [path]
+
+
+def written_as(path: str, said) -> str:
+    """The form of a file's path (``file_forms``) that ``said(form)`` finds on the page, else the path."""
+    return next((form for form in file_forms(path) if said(form)), path)

@@ -41,7 +41,7 @@ from dataclasses import dataclass, field
 from pathlib import PurePosixPath
 from typing import Callable
 
-from .facts_model import WARNS, Fact
+from .facts_model import WARNS, Fact, file_forms, written_as
 from .new_section import (SectionModel, heading_start, section_end, section_mark, shaped_section, states_a_default,
                           titled_by)
 from .planner import Plan, as_code, is_identifier, mentions, plain, prose, spoken, token
@@ -103,9 +103,17 @@ def write(plan: Plan, read: Callable[[str], str | None], release: str | None = N
 
 
 def _apply(fact: Fact, path: str, lines: list[str], draft: Draft, release: str | None = None) -> list[str]:
-    if fact.change == "renamed":
+    if fact.change == "renamed" and fact.kind == "file":
+        old = written_as(fact.old, _said(lines))  # a workflow's runs address renamed as its file is
+        form, forms = file_forms(fact.old).index(old), file_forms(fact.name)
+        if form >= len(forms):  # a workflow moved out of the workflows: its runs are nowhere now
+            draft.open_points.append(f"{path}: {old} leads nowhere now; the pull request moves it to {fact.name}")
+            return lines
+        new = forms[form]
+    elif fact.change == "renamed":
         old = spoken(fact.old, _said(lines))
         new = token(fact.name) if old == token(fact.old) else token(fact.name).rsplit(".", 1)[-1]
+    if fact.change == "renamed":
         pattern, count = _word(old), 0
         for i, line in enumerate(lines):
             lines[i], n = pattern.subn(new, line)
@@ -223,7 +231,7 @@ MAX_MENTIONS_LISTED = 5  # mentions left listed one by one (path:line), the rest
 
 
 def _remove(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
-    name = spoken(fact.name, _said(lines))
+    name = written_as(fact.name, _said(lines)) if fact.kind == "file" else spoken(fact.name, _said(lines))
     # An option, setting or variable that is gone is gone; a function or class may have moved, but
     # its API-reference directive (autoclass, autofunction) cannot stand without it.
     kinds = () if fact.change == "deprecated" else ("row", "item", "directive", "option") \
