@@ -27,10 +27,15 @@ def test_what_a_test_expects_is_in_its_strings_and_its_data_files():
         ("tests/test_api.py", ['-    client.send_request(timeout=5)', '+    client.send_message(timeout=5)']),
         ("tests/test_git.py", ['-    clone("git@github.com:owner/repo.git")', '+    clone("git@localhost:owner/repo.git")',
                                '-    get("https://httpstatuses.com/404")', '+    get("https://developer.mozilla.org/404")']),
+        # what a table-driven test feeds the program is its fixture; what it wants is output
+        ("pkg/archive_test.go", ['-\t\t\tName:    "bin.tar.gz",', '+\t\t\tName:    "bin.tgz",',
+                                 '-\t\t\tformat="tar.gz",', '+\t\t\tformat="tgz",',
+                                 '-\t\t\twant:    "archive bin.tar.gz written",', '+\t\t\twant:    "archive bin.tgz written",']),
     ]
     assert output_changes(hunks) == [
         OutputChange("[NAME]", "[name]", "tests/test_cli.py"),
         OutputChange("name TEXT`", "name <str>`", "tests/assets/help.md"),
+        OutputChange(".tar.gz written", ".tgz written", "pkg/archive_test.go"),
     ]
 
 

@@ -5,7 +5,8 @@ A test that checks what users see (a help screen's ``[OPTIONS] [NAME]``, an erro
 summary line) changes with that output: the expected text loses a span and gains another
 (``[NAME]`` → ``name``), the rest of the line kept. The lost span, with a token of context on each
 side, is what to look for in the pages' example output (their code blocks; ``planner``). Only what
-a test expects counts: a span inside a string literal of a test's code, or anywhere in a test's
+a test expects counts: a span inside a string literal of a test's code (not one a field, keyword or
+variable named for an input holds: ``Name: "bin.tar.gz"`` is a fixture), or anywhere in a test's
 data file (an expected output kept as a file), never its calls and asserts; and only a span of
 four characters at least that holds a word (``TEXT``, ``spam``), not a quote or a comma, and not
 in a URL or a ``git@host:`` address (a test's fake host or link: on the five corpora such spans
@@ -30,6 +31,10 @@ __all__ = ["OutputChange", "output_changes", "outputs_between", "example_lines",
 _TOKEN = re.compile(r"\w+|[^\w\s]")
 _WORD = re.compile(r"[A-Za-z]\w+")
 _STRING = re.compile(r"""(['"`])(?:\\.|(?!\1).)*\1""")  # one line's string literals, as most languages write them
+# What a string is the value of, written just before it: a field, a keyword argument, an assignment
+_KEY = re.compile(r"""(\w+)['"]?\s*(?::=|[:=])\s*$""")
+# ... and the keys that hold what a test expects rather than what it feeds the program
+_EXPECTING = re.compile(r"(?i)expect|want|output|stdout|stderr|result|message|msg|err|golden|snapshot|match")
 _ADDRESS = re.compile(r"""(?:[A-Za-z][\w+.-]*://|[\w.-]+@[\w.-]+:)[^\s'"`<>]*""")  # a URL, a git@host: address
 MIN_SPAN = 4  # characters of the lost span, at least
 ALIKE = 0.5  # how alike (difflib's ratio of their tokens) a lost line and its replacement are, at least
@@ -89,7 +94,7 @@ def _spans(old: str, new: str, path: str, code: bool) -> Iterator[OutputChange]:
     matcher = difflib.SequenceMatcher(None, [t.group() for t in a], [t.group() for t in b], autojunk=False)
     if matcher.ratio() < ALIKE:
         return
-    strings = [m.span() for m in _STRING.finditer(old)] if code else None
+    strings = [m.span() for m in _STRING.finditer(old) if _expected(old[:m.start()])] if code else None
     for op, i1, i2, j1, j2 in matcher.get_opcodes():
         if op == "equal" or i1 == i2 or not any(_WORD.fullmatch(t.group()) for t in a[i1:i2]):
             continue
@@ -101,6 +106,15 @@ def _spans(old: str, new: str, path: str, code: bool) -> Iterator[OutputChange]:
         if any(x <= lost[0] and lost[1] <= y for x, y in (m.span() for m in _ADDRESS.finditer(old))):
             continue  # a test's host or link: its fixture, as often as not
         yield OutputChange(_between(old, a, i1 - 1, i2 + 1), _between(new, b, j1 - 1, j2 + 1), path)
+
+
+def _expected(before: str) -> bool:
+    """Whether a string literal preceded by ``before`` on its line may be what a test expects: not
+    the value of a field, keyword or variable named for what the test feeds the program (Go's
+    table-driven ``Name: "bin.tar.gz",``, ``format="zip"``), unless the name says it is expected
+    (``want:``, ``expected_output =``)."""
+    key = _KEY.search(before)
+    return key is None or bool(_EXPECTING.search(key.group(1)))
 
 
 def _between(text: str, tokens: list[re.Match], first: int, end: int) -> str:
