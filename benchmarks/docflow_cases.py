@@ -96,11 +96,11 @@ def keeps_docs(repo: Path, docs: str, base: str, head: str) -> bool:
     """Whether the docs folder stands at both ends of a case. Where the project moved its docs
     elsewhere, the pages it changed are no longer under the folder (an empty truth: a case the
     engine is wrongly blamed for) and the moved pages would reach the pull request as code."""
-    if has_folder(repo, base, docs) and has_folder(repo, head, docs):
-        return True
-    print(f"warning: {docs}/ is missing at {base if not has_folder(repo, base, docs) else head}: "
-          f"{base}..{head} is left out (the docs moved?)", file=sys.stderr)
-    return False
+    missing = [rev for rev in (base, head) if not has_folder(repo, rev, docs)]
+    if missing:
+        print(f"warning: {docs}/ is missing at {missing[0]}: {base}..{head} is left out (the docs moved?)",
+              file=sys.stderr)
+    return not missing
 
 
 def commits_touching_tests_only(repo: Path, base: str, head: str, count: int) -> list[str]:

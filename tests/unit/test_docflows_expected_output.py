@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
+from docsvc.server.engines.docflows.changed_names import diff_of
 from docsvc.server.engines.docflows.expected_output import OutputChange, output_changes, outputs_between
 from docsvc.server.engines.docflows.planner import PageIndex, plan
 from docsvc.server.engines.git import Mirror
@@ -78,7 +79,7 @@ def test_the_output_a_pull_request_changes_is_read_from_its_tests_when_it_change
         mirror.fetch()
         head = mirror.head("main")
         code_changed = any(not p.startswith("tests/") for p in files)
-        return outputs_between(mirror, base, head, code_changed)
+        return outputs_between(diff_of(mirror, base, head), code_changed)
 
     assert outputs_of({"src/app/cli.py": "def main(): return 1\n", "tests/test_cli.py": new_test}) == [
         OutputChange("[NAME]", "[name]", "tests/test_cli.py")]

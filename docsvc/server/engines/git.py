@@ -16,7 +16,7 @@ import subprocess
 from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Iterator
+from typing import Iterable, Iterator
 
 from .egress import Egress, EgressRefused
 
@@ -238,13 +238,12 @@ class Mirror:
                 i += 2
         return changes
 
-    def file_hunks(self, base: str, head: str, wanted: Callable[[str], bool], context: int = 0,
-                   limit: int = 8 << 20) -> list[tuple[str, list[str]]]:
-        """The hunks of the files ``wanted(path)`` picks, from ``base`` to ``head``, each with the
-        path of its file (the new one; the old for a deletion) and its lines, which start with ``-``
-        (lost), ``+`` (gained) or a space (``context`` lines of context around them), from the first
-        ``limit`` bytes of the diff: enough to know which names a change touches and what stands
-        beside them."""
+    def file_hunks(self, base: str, head: str, context: int = 0, limit: int = 8 << 20
+                   ) -> list[tuple[str, list[str]]]:
+        """The hunks of the change from ``base`` to ``head``, each with the path of its file (the new
+        one; the old for a deletion) and its lines, which start with ``-`` (lost), ``+`` (gained) or a
+        space (``context`` lines of context around them), from the first ``limit`` bytes of the diff:
+        enough to know which names a change touches and what stands beside them."""
         out = _run(["-c", "core.quotePath=off", "diff", f"-U{max(0, int(context))}", "--no-color", "--no-ext-diff",
                     "--no-renames", "--end-of-options", base, head], cwd=self.path)[:limit]
         hunks: list[tuple[str, list[str]]] = []
@@ -260,7 +259,7 @@ class Mirror:
                 old = line[6:] if line.startswith("--- a/") else ""
             elif header and line.startswith("+++ "):
                 path = line[6:] if line.startswith("+++ b/") else old
-                keep = wanted(path)
+                keep = True
             elif keep and not header and hunks and line[:1] in ("+", "-", " "):
                 hunks[-1][1].append(line)  # a removed "-- x" shows as "--- x": content, not a header
         return hunks

@@ -14,10 +14,10 @@ import time
 from typing import Any
 
 from ..db.tables import Integration, Item, RepoState, utcnow
-from ..engines.docflows.changed_names import CONTEXT, code_hunks, name_changes
+from ..engines.docflows.changed_names import code_hunks, diff_of, name_changes
 from ..engines.docflows.drafts import fact_view, kept_versions, suggest_screenshots, unified_diff
 from ..engines.docflows.editor import review
-from ..engines.docflows.expected_output import output_changes
+from ..engines.docflows.expected_output import outputs_between
 from ..engines.docflows.facts import facts_between, token
 from ..engines.docflows.linked_pages import linked_pages, links_near_changes
 from ..engines.docflows.planner import plan
@@ -59,13 +59,12 @@ def run_generate(ctx: JobContext) -> dict:
     notes: list[str] = []
     documented = documents_file(pages)
     facts = facts_between(code, base, head, documented=documented, notes=notes)
-    diff = code.file_hunks(base, head, lambda _: True, CONTEXT)  # one diff for the code and the tests
+    diff = diff_of(code, base, head)
     hunks = code_hunks(diff, documented)
     names = name_changes(hunks)
     read = pages.read
     links = linked_pages(links_near_changes(hunks), pages.texts, read)
-    # What users see is the code's doing: a change to tests alone changes none of it.
-    outputs = output_changes(diff) if hunks else []
+    outputs = outputs_between(diff, code_changed=bool(hunks))
     del diff
 
     ctx.progress(f"planning the docs change for {len(facts)} fact(s) and {len(names.counts)} changed name(s)")

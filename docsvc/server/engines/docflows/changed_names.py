@@ -22,7 +22,7 @@ from typing import Callable, Iterable
 
 from .facts import CODE_SUFFIXES, speaks_to_users
 
-__all__ = ["NameChanges", "CONTEXT", "changed_code", "code_hunks", "name_changes", "names_in"]
+__all__ = ["NameChanges", "changed_code", "code_hunks", "diff_of", "name_changes", "names_in"]
 
 _NAME = re.compile(r"""(?x)
     (?<![\w-])--[A-Za-z][\w-]+           # an option
@@ -51,15 +51,22 @@ class NameChanges:
 CONTEXT = 2  # lines of context kept beside each change: what a changed statement links to (``linked_pages``)
 
 
+def diff_of(mirror, base: str, head: str) -> list[tuple[str, list[str]]]:
+    """The hunks of every file the change from ``base`` to ``head`` in a git mirror
+    (``engines.git.Mirror``) touches, with ``CONTEXT`` lines of context: one diff read for the code
+    (``code_hunks``) and for the tests (``expected_output.outputs_between``)."""
+    return mirror.file_hunks(base, head, CONTEXT)
+
+
 def changed_code(mirror, base: str, head: str, documented: Callable[[str], bool] | None = None) -> list[list[str]]:
-    """``code_hunks`` of the change from ``base`` to ``head`` in a git mirror (``engines.git.Mirror``)."""
-    return code_hunks(mirror.file_hunks(base, head, lambda _: True, CONTEXT), documented)
+    """``code_hunks`` of the change from ``base`` to ``head`` in a git mirror."""
+    return code_hunks(diff_of(mirror, base, head), documented)
 
 
 def code_hunks(diff: Iterable[tuple[str, list[str]]], documented: Callable[[str], bool] | None = None
                ) -> list[list[str]]:
     """The hunks of the code files that speak to users (no tests, no infrastructure unless the
-    docs document it) among a diff's (``Mirror.file_hunks``, with ``CONTEXT`` lines of context)."""
+    docs document it) among a diff's (``diff_of``)."""
     return [hunk for path, hunk in diff
             if PurePosixPath(path).suffix.lower() in CODE_SUFFIXES and speaks_to_users(path, documented)]
 

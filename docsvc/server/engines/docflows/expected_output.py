@@ -22,7 +22,6 @@ from dataclasses import dataclass
 from pathlib import PurePosixPath
 from typing import Iterable, Iterator
 
-from .changed_names import CONTEXT
 from .facts import CODE_SUFFIXES, is_test_file
 from .structure import blocks
 
@@ -48,12 +47,11 @@ class OutputChange:
     path: str  # the test file
 
 
-def outputs_between(mirror, base: str, head: str, code_changed: bool) -> list[OutputChange]:
-    """The output spans the tests of the change from ``base`` to ``head`` in a git mirror
-    (``engines.git.Mirror``) expect otherwise; none when the change touches no user-facing code
-    (``code_changed``): what users see is the code's doing, and a change to tests alone changes
-    none of it."""
-    return output_changes(mirror.file_hunks(base, head, is_test_file, CONTEXT)) if code_changed else []
+def outputs_between(diff: Iterable[tuple[str, list[str]]], code_changed: bool) -> list[OutputChange]:
+    """The output spans the tests of a change (its ``changed_names.diff_of``) expect otherwise; none
+    when the change touches no user-facing code (``code_changed``): what users see is the code's
+    doing, and a change to tests alone changes none of it."""
+    return output_changes(diff) if code_changed else []
 
 
 def output_changes(diff: Iterable[tuple[str, list[str]]]) -> list[OutputChange]:

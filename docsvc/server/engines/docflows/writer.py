@@ -103,24 +103,8 @@ def write(plan: Plan, read: Callable[[str], str | None], release: str | None = N
 
 
 def _apply(fact: Fact, path: str, lines: list[str], draft: Draft, release: str | None = None) -> list[str]:
-    if fact.change == "renamed" and fact.kind == "file":
-        old = written_as(fact.old, _said(lines))  # a workflow's runs address renamed as its file is
-        form, forms = file_forms(fact.old).index(old), file_forms(fact.name)
-        if form >= len(forms):  # a workflow moved out of the workflows: its runs are nowhere now
-            draft.open_points.append(f"{path}: {old} leads nowhere now; the pull request moves it to {fact.name}")
-            return lines
-        new = forms[form]
-    elif fact.change == "renamed":
-        old = spoken(fact.old, _said(lines))
-        new = token(fact.name) if old == token(fact.old) else token(fact.name).rsplit(".", 1)[-1]
     if fact.change == "renamed":
-        pattern, count = _word(old), 0
-        for i, line in enumerate(lines):
-            lines[i], n = pattern.subn(new, line)
-            count += n
-        if count:
-            draft.notes.append(f"{path}: renamed {old} to {new} ({count} place(s)) [rule: rename in place]")
-        return lines
+        return _rename(fact, path, lines, draft)
     if fact.change == "deprecated" and fact.rule == WARNS:
         return _warned(fact, path, lines, draft)
     if fact.change in ("removed", "deprecated"):
@@ -228,6 +212,26 @@ def _about(line: str, name: str) -> bool:
 MAX_BLOCK_LINES = 12  # a longer row, item or directive may say more than the removed name: a person decides
 MAX_SECTION_LINES = 40  # a section titled by the name alone is about it, however many lines it takes
 MAX_MENTIONS_LISTED = 5  # mentions left listed one by one (path:line), the rest in one point
+
+
+def _rename(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
+    if fact.kind == "file":
+        old = written_as(fact.old, _said(lines))  # a workflow's runs address renamed as its file is
+        form, forms = file_forms(fact.old).index(old), file_forms(fact.name)
+        if form >= len(forms):  # a workflow moved out of the workflows: its runs are nowhere now
+            draft.open_points.append(f"{path}: {old} leads nowhere now; the pull request moves it to {fact.name}")
+            return lines
+        new = forms[form]
+    else:
+        old = spoken(fact.old, _said(lines))
+        new = token(fact.name) if old == token(fact.old) else token(fact.name).rsplit(".", 1)[-1]
+    pattern, count = _word(old), 0
+    for i, line in enumerate(lines):
+        lines[i], n = pattern.subn(new, line)
+        count += n
+    if count:
+        draft.notes.append(f"{path}: renamed {old} to {new} ({count} place(s)) [rule: rename in place]")
+    return lines
 
 
 def _remove(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
