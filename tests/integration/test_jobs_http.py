@@ -106,7 +106,9 @@ def test_a_long_poll_notices_the_end_of_a_job_run_by_another_process(setup):
                                                                        locked_by=None, finished_at=utcnow()))
             session.commit()
 
-    threading.Timer(0.3, finish).start()
+    # The finish comes 0.6 s after the timer starts: on a loaded machine the request itself may take
+    # a few tenths of a second to reach the service, which then waits the rest (0.25 s at least).
+    threading.Timer(0.6, finish).start()
     answer = httpx.get(f"{service.base_url}/api/v1/jobs/{job_id}", params={"wait": "8"},
                        headers={"Authorization": f"Bearer {key}"}, timeout=30)
     assert answer.json()["status"] == "completed" and answer.json()["result"] == {"ok": True}
