@@ -4,7 +4,7 @@ Used by convert.py and validate.py (``--e2e``). ``Service()`` starts ``docsvc-se
 free port with a fresh SQLite database and data directory and makes an organisation with
 ``docsvc-server init`` (tests/support.py's LocalService); ``service.run(args)`` times one
 ``docsvc ARGS...`` in a fresh process: wall seconds from its start to its exit (the output file is
-written before it exits) and its peak RSS. The service's own time is in the wall time; its memory
+written before it exits) and its peak RSS; ``service.floor(FILE, N)`` the least that path can take. The service's own time is in the wall time; its memory
 is not in the RSS (another process).
 """
 
@@ -33,6 +33,16 @@ class Service:
         self._svc = LocalService(db_url=f"sqlite:///{self.dir / 'bench.db'}", workdir=self.dir / "work").start()
         self.key = self._svc.admin("init", "--org", "Bench", "--admin-email", "bench@example.test")
         self.env = clean_env(DOCSVC_API_KEY=self.key, DOCSVC_BASE_URL=self._svc.base_url)
+        self._floor = None
+
+    def floor(self, upload: Path, size: int, repeat: int = 1) -> float:
+        """The transport floor for a job that sends ``upload`` and gets ``size`` bytes back
+        (benchmarks/_transport_floor.py): the least any Python CLI over HTTP adds to the engine."""
+        if self._floor is None:
+            from _transport_floor import Floor
+
+            self._floor = Floor()
+        return self._floor.run(upload, size, repeat)
 
     def run(self, args: list[str], timeout: float = 600) -> dict:
         """``docsvc ARGS``: {"wall", "rss_mb", "code", "stderr"}."""
@@ -65,6 +75,8 @@ class Service:
 
     def close(self) -> None:
         try:
+            if self._floor is not None:
+                self._floor.close()
             self._svc.stop()
         finally:
             self._tmp.cleanup()
