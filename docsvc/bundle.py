@@ -17,6 +17,10 @@ to point there.
 * A target is pulled in once and referenced from everywhere else, which is also what ends a cycle
   between files: the second visit is an internal reference, never another copy.
 * ``example``, ``default``, ``enum``, ``const`` and an example's ``value`` are data, not references.
+* A file reference stays inside the spec's tree (``boundary``): the git work tree holding the spec;
+  outside git, the current folder when the spec is in it, else the spec's own folder. Links are
+  followed before the check, and nothing under ``.git/`` is read. A pull request in CI cannot make
+  the CLI upload the runner's files (``$ref: /etc/passwd``, ``../../.config/docsvc/config.yaml``).
 * Remote references (``http(s)://``) are refused unless ``allow_remote``; then they are fetched
   with a time and size bound, and a remote document may only reference other URLs.
 * A text with no reference to another file is returned as it is, byte for byte, and a glance at
@@ -39,7 +43,8 @@ from typing import Any, Callable, Iterator
 from urllib.parse import unquote, urljoin, urlsplit
 from urllib.request import url2pathname
 
-__all__ = ["Bundled", "BundleError", "Unreadable", "bundle", "dump", "external_refs", "may_have_external_refs",
+__all__ = ["Bundled", "BundleError", "Unreadable", "boundary", "bundle", "dump", "external_refs",
+           "may_have_external_refs",
            "read_text", "read_bytes", "decode", "fetch_remote", "REMOTE_TIMEOUT", "REMOTE_MAX_BYTES"]
 
 REMOTE_TIMEOUT = 15.0  # seconds for one remote document, all of it
@@ -243,10 +248,23 @@ class _Refused(Exception):
     """A reference the bundler will not follow; the message is the reason."""
 
 
+def boundary(spec: Path) -> tuple[Path, str]:
+    """(the folder a spec's file references must stay in, how to name it in an error)."""
+    spec = spec.resolve()
+    for folder in spec.parents:
+        if (folder / ".git").exists():
+            return folder, "the git repository holding the spec"
+    here = Path.cwd().resolve()
+    if spec.is_relative_to(here):
+        return here, "the current folder (the spec is in no git repository)"
+    return spec.parent, "the spec's folder (it is in no git repository, nor in the current folder)"
+
+
 class _Bundler:
     def __init__(self, path: Path, root: dict, allow_remote: bool, fetch: Callable[[str], str]) -> None:
         self.path = path
         self.root_key = str(path.resolve())
+        self.boundary, self.boundary_name = boundary(path)
         self.root = root
         self.allow_remote = allow_remote
         self.fetch = fetch
@@ -344,7 +362,16 @@ class _Bundler:
                            "with --allow-remote-refs)")
         else:
             local = unquote(address)
-        return str((Path(doc).parent / local).resolve()), pointer
+        return self.inside((Path(doc).parent / local).resolve()), pointer
+
+    def inside(self, file: Path) -> str:
+        """``file`` (resolved: links followed) when it is inside the boundary and not in ``.git/``."""
+        if not file.is_relative_to(self.boundary):
+            raise _Refused(f"{file} is outside {self.boundary}, {self.boundary_name}; a reference may only "
+                           "name a file inside it")
+        if ".git" in file.relative_to(self.boundary).parts:
+            raise _Refused(f"{file} is inside .git/, which is never read")
+        return str(file)
 
     def error(self, doc: str, src: str, ref: str, reason: str) -> BundleError:
         return BundleError(f"{self.shown(doc)}: $ref {ref} at {src or '/'}: {reason}")

@@ -95,7 +95,9 @@ x/defs:
 
 @pytest.fixture
 def split(tmp_path) -> Path:
+    """A split spec in a git repository (api/ references ../common.json: inside the repository)."""
     write(tmp_path, SPLIT)
+    subprocess.run(["git", "init", "-q", str(tmp_path)], check=True)
     return tmp_path / "api" / "openapi.yaml"
 
 
@@ -289,3 +291,43 @@ def test_a_component_that_references_a_file_holding_no_mapping_gets_that_value(t
     })
     bundled = yaml.safe_load(bundle(tmp_path / "api.yaml").text)
     assert bundled["components"]["schemas"]["X"] == "just a string"
+
+
+def _spec_referencing(ref: str) -> str:
+    return (f"openapi: 3.0.3\ninfo: {{title: T, version: '1'}}\npaths:\n  /a:\n    $ref: '{ref}'\n")
+
+
+@pytest.mark.parametrize("ref", ["/etc/passwd", "../outside.yaml", "file:///etc/passwd", "../repo/../outside.yaml",
+                                 "link.yaml", "link-dir/pet.yaml", ".git/config", "sub/../.git/config"])
+def test_file_references_stay_inside_the_repository_holding_the_spec(tmp_path, ref):
+    """A pull request's spec cannot make the CLI upload the runner's files: a reference leading out of
+    the repository (a path, a file: URL, a link) or into .git/ is refused, one line, nothing read."""
+    repo = tmp_path / "repo"
+    write(tmp_path, {"outside.yaml": "get: {responses: {'200': {description: secret}}}\n",
+                     "elsewhere/pet.yaml": "get: {responses: {'200': {description: secret}}}\n",
+                     "repo/spec.yaml": _spec_referencing(ref), "repo/sub/x.yaml": "{}\n"})
+    subprocess.run(["git", "init", "-q", str(repo)], check=True)
+    (repo / "link.yaml").symlink_to(tmp_path / "outside.yaml")
+    (repo / "link-dir").symlink_to(tmp_path / "elsewhere")
+    with pytest.raises(BundleError) as caught:
+        bundle(repo / "spec.yaml")
+    message = str(caught.value)
+    assert message.startswith(f"{repo / 'spec.yaml'}: $ref {ref} at /paths/~1a: ") and "\n" not in message
+    assert ("is outside" in message and "the git repository holding the spec" in message) or "inside .git/" in message
+    assert "secret" not in message
+
+
+def test_outside_git_references_stay_in_the_current_folder_or_else_the_specs_own(tmp_path, monkeypatch):
+    write(tmp_path, {"project/api/spec.yaml": _spec_referencing("../common.yaml"),
+                     "project/common.yaml": "get: {responses: {'200': {description: shared}}}\n"})
+    spec = tmp_path / "project" / "api" / "spec.yaml"
+    monkeypatch.chdir(tmp_path / "project")  # the spec is in the current folder: ../common.yaml too
+    assert "shared" in bundle(spec).text
+    monkeypatch.chdir(tmp_path / "project" / "api")  # only the spec's folder now
+    with pytest.raises(BundleError, match=r"is outside .*api, the current folder"):
+        bundle(spec)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    monkeypatch.chdir(elsewhere)  # the spec is not in the current folder: its own folder is the bound
+    with pytest.raises(BundleError, match=r"is outside .*api, the spec's folder"):
+        bundle(spec)
