@@ -10,6 +10,8 @@ from __future__ import annotations
 from http import HTTPStatus
 from typing import Any
 
+from ..credentials import hidden
+
 PROBLEM_JSON = "application/problem+json"
 
 
@@ -25,6 +27,7 @@ class Problem(Exception):
         headers: dict[str, str] | None = None,
         extra: dict[str, Any] | None = None,
     ) -> None:
+        detail = hidden(detail)  # a detail may quote a repository's URL, token and all
         super().__init__(detail)
         self.status = status
         self.detail = detail

@@ -262,6 +262,30 @@ def test_unreachable_repository_fails_with_gits_reason_and_keeps_the_index(repos
     assert repos.repo(never)["state"] == "Not synced yet"
 
 
+def test_a_token_in_a_repository_url_is_never_shown(repos: Repos, inbox: Inbox):
+    """The URL works with its token (git uses it as given); lists, a failed sync's error, its
+    progress and the sync-request email show ``***`` in its place."""
+    token = "ghp_SECRETTOKEN123"
+    code = f"https://x-access-token:{token}@127.0.0.1:1/acme/app.git"  # nothing listens: the sync fails
+    docs = f"https://oauth2:{token}@127.0.0.1:1/acme/docs.git"
+    repo_id = int(repos.svc.admin("integrations", "add", "--org", "Acme", "--name", "tokens", "--code-repo", code,
+                                  "--docs-repo", docs))
+    listed = repos.repo(repo_id)
+    assert listed["code_repo"] == "https://***@127.0.0.1:1/acme/app.git"
+    assert listed["docs_repo"] == "https://***@127.0.0.1:1/acme/docs.git"
+    for command in (("admin", "integrations", "list"), ("admin", "integrations", "list", "--json")):
+        shown = repos.cli(*command, key=repos.admin_key)
+        assert shown.returncode == 0 and "***@127.0.0.1:1/acme/app.git" in shown.stdout
+        assert token not in shown.stdout + shown.stderr
+    failed = repos.cli("sync", "--integration-id", str(repo_id), "--json")
+    assert failed.returncode == 1 and "Repository unreachable: code repository https://***@127.0.0.1:1" in failed.stderr
+    assert token not in failed.stdout + failed.stderr
+    before = len(inbox.messages)
+    assert repos.cli("repos", "request-sync", str(repo_id)).returncode == 0
+    body = inbox.messages[before].content.decode()
+    assert "Code: https://***@127.0.0.1:1/acme/app.git" in body and token not in body
+
+
 def test_unknown_integration_is_404(repos: Repos):
     result = repos.cli("sync", "--integration-id", "9999")
     assert result.returncode == 1 and result.stderr.strip() == "Error: Integration 9999 not found"

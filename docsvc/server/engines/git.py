@@ -18,6 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
 
+from ...credentials import hidden
 from .egress import Egress, EgressRefused
 
 _ENV = {"GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "true", "SSH_ASKPASS": "true", "LC_ALL": "C",
@@ -26,7 +27,11 @@ FETCH_TIMEOUT = 600
 
 
 class GitError(Exception):
-    """A git command failed; the message is git's own reason (its last stderr lines)."""
+    """A git command failed; the message is git's own reason (its last stderr lines), with any URL's
+    credentials hidden: it reaches jobs' errors, answers and logs."""
+
+    def __init__(self, message: str) -> None:
+        super().__init__(hidden(message))
 
 
 class RemoteRefused(GitError):

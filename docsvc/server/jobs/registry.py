@@ -8,6 +8,8 @@ from typing import Any, Callable
 
 from sqlalchemy.orm import Session, sessionmaker
 
+from ...credentials import hidden
+
 __all__ = ["JobContext", "JobFailure", "LeaseLost", "handler", "get_handler", "HANDLERS"]
 
 # Where ``JobContext.complete`` leaves the result for the worker's commit fence (``worker.py``).
@@ -59,7 +61,7 @@ class JobContext:
 
     def progress(self, message: str, *, done: int | None = None, total: int | None = None) -> None:
         """Record progress; the worker writes it to the job row (throttled)."""
-        self.report(message=message, done=done, total=total)
+        self.report(message=hidden(message), done=done, total=total)  # messages name repositories
 
 
 Handler = Callable[[JobContext], dict]

@@ -14,6 +14,7 @@ from typing import Callable
 from sqlalchemy import event
 from sqlalchemy.orm import Session, sessionmaker
 
+from ...credentials import hidden
 from . import queue
 from .registry import RESULT_KEY, JobContext, JobFailure, LeaseLost, get_handler
 
@@ -182,14 +183,14 @@ class WorkerPool:
                 finally:
                     progress.close()
             except JobFailure as exc:
-                error = {"title": exc.title, "detail": exc.detail}
+                error = {"title": exc.title, "detail": hidden(exc.detail)}  # it may quote a repository's URL
             except LeaseLost:
                 log.warning("job %s (%s) attempt %d was taken over after its lease ran out; its work is dropped",
                             job.id, job.kind, job.attempts)
                 return
             except Exception as exc:
                 log.exception("job %s (%s) crashed", job.id, job.kind)
-                error = {"title": "Internal error", "detail": f"{type(exc).__name__}: {exc}"}
+                error = {"title": "Internal error", "detail": hidden(f"{type(exc).__name__}: {exc}")}
         if ctx.completed and error is None:
             return  # the handler's last commit completed the job with its effects
         with self.sessions() as session:

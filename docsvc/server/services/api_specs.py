@@ -22,6 +22,7 @@ from ..engines.egress import Egress
 from ..engines.git import GitError, UnsafePath, branch_url, push_branch, repo_path
 from ..jobs import queue
 from ..problems import Problem, invalid, is_int
+from ...credentials import hidden
 from ..storage import FileStore
 from .accounts import AdminError, Caller
 from .items import get_item
@@ -35,7 +36,7 @@ SPECS = ("corrected", "prepped")  # API values of ``spec``; the CLI's --spec pre
 
 def config_view(config: ApiSpecConfig) -> dict[str, Any]:
     return {"integration_id": config.integration_id, "integration": config.integration.name,
-            "repository": config.integration.code_repo, "branch": config.branch or config.integration.code_branch,
+            "repository": hidden(config.integration.code_repo), "branch": config.branch or config.integration.code_branch,
             "path": config.path, **{stage: getattr(config, stage) for stage in STAGES}}
 
 

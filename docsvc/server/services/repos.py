@@ -20,6 +20,7 @@ from ..db.tables import Integration, Job, Organization, OutboxMail, RepoState, S
 from ..engines.egress import Egress
 from ..engines.git import GitError, Mirror, remote_url
 from ..jobs import queue
+from ...credentials import hidden
 from ..problems import Problem, not_found
 from .accounts import Caller
 from .integrations import code_host
@@ -97,8 +98,8 @@ def repo_view(integration: Integration, state: RepoState | None) -> dict:
         "integration_id": integration.id,
         "name": integration.name,
         "code_host": host,
-        "code_repo": integration.code_repo,
-        "docs_repo": integration.docs_repo,
+        "code_repo": hidden(integration.code_repo),
+        "docs_repo": hidden(integration.docs_repo),
         "state": label,
         "behind": behind,
         "behind_code": state.behind_code if state else None,
@@ -156,8 +157,8 @@ def request_sync(session: Session, caller: Caller, integration_id: int, smtp_url
     view = repo_view(integration, state)
     body = (f"{requester.name} <{requester.email}> asks for a sync of the repository {integration.name!r} "
             f"in {org.name}.\n\nState: {view['state']}\nLast sync: {view['last_synced_at'] or 'never'}\n"
-            f"Code: {integration.code_repo} ({integration.code_branch})\n"
-            f"Docs: {integration.docs_repo} ({integration.docs_branch}) /{integration.docs_path}\n\n"
+            f"Code: {view['code_repo']} ({integration.code_branch})\n"
+            f"Docs: {view['docs_repo']} ({integration.docs_branch}) /{integration.docs_path}\n\n"
             f"Start it with: docsvc sync --integration-id {integration.id}\n")
     session.add(SyncRequest(org_id=caller.org_id, integration_id=integration.id, user_id=caller.user_id,
                             day=now.date()))

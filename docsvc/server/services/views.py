@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from typing import Any
 
+from ...credentials import hidden
 from ..db.session import rfc3339
 from ..db.tables import Integration, Item, Release, User
 from .accounts import ROLE_NAMES
@@ -54,9 +55,9 @@ def integration_view(integration: Integration) -> dict[str, Any]:
     return {
         "id": integration.id,
         "name": integration.name,
-        "code_repo": integration.code_repo,
+        "code_repo": hidden(integration.code_repo),
         "code_branch": integration.code_branch,
-        "docs_repo": integration.docs_repo,
+        "docs_repo": hidden(integration.docs_repo),
         "docs_branch": integration.docs_branch,
         "docs_path": integration.docs_path,
         "preview_url": integration.preview_url,
