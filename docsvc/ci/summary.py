@@ -12,6 +12,7 @@ from __future__ import annotations
 import re
 from urllib.parse import quote
 
+from ..credentials import hidden
 from .operations import Outcome
 
 __all__ = ["SUMMARY_LIMIT", "md", "render"]
@@ -22,17 +23,22 @@ _STATE = {"completed": "Completed", "failed": "Failed", "running": "Still runnin
           "dry-run": "Dry run: nothing was sent", "skipped": "Skipped"}
 # CommonMark lets a backslash escape any ASCII punctuation; these are the ones that mean something
 # anywhere in a line (emphasis, code, links and images, HTML, entities, table cells, strikethrough).
-_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>|~&])")
+_SPECIAL = re.compile(r"([\\`*_{}\[\]()<>|~&$])")  # $: GitHub's math
 # ... and these only at the start of one (a heading, a list item, a numbered item).
 _LEADING = re.compile(r"^(\s*)(?:([#+\-])|(\d{1,9})([.)])(?=\s|$))")
 _BREAKS = re.compile(r"[\r\n\u2028\u2029\x0b\x0c\x85]+")
 _CONTROL = re.compile(r"[\x00-\x08\x0e-\x1f\x7f]")
+# What GitHub makes live in plain text: @mentions (a summary posted as a pull-request comment would
+# notify the team named) and bare links (``https://…``, ``www.…``). A zero-width space after the @,
+# and inside the scheme's ``://`` or after ``www``, keeps the text as it reads and dead.
+_LIVE = re.compile(r"@|(?<=[A-Za-z]):(?=//)|(?i:\bwww)(?=\.)")
+_ZWSP = "&#8203;"
 
 
 def md(text: object) -> str:
     """``text`` as literal Markdown on one line: specials backslash-escaped, line breaks as spaces."""
-    one_line = _BREAKS.sub(" ", _CONTROL.sub("", str(text)))
-    escaped = _SPECIAL.sub(r"\\\1", one_line)
+    one_line = _BREAKS.sub(" ", _CONTROL.sub("", hidden(str(text))))
+    escaped = _LIVE.sub(lambda m: m.group(0) + _ZWSP, _SPECIAL.sub(r"\\\1", one_line))
     return _LEADING.sub(lambda m: m.group(1) + (f"\\{m.group(2)}" if m.group(2) else f"{m.group(3)}\\{m.group(4)}"),
                         escaped)
 
@@ -41,6 +47,7 @@ def link(url: str | None, text: str | None = None) -> str:
     """A link to an http(s) address; anything else is shown as escaped text, never followed."""
     if not url:
         return ""
+    url = hidden(url)
     if not re.match(r"^https?://", url, re.I):
         return md(url)
     return f"[{md(text or url)}]({quote(url, safe=':/?#[]@!$&*+,;=%~-._')})"

@@ -140,6 +140,26 @@ def test_text_from_the_service_cannot_drive_the_log_or_the_summary(tmp_path):
     assert "\\|cell\\|" in text and "\\<img src=x onerror=alert\\(1\\)\\>" in text
 
 
+def test_a_token_in_a_url_the_service_quotes_reaches_neither_the_log_nor_the_summary(tmp_path):
+    """Defence in depth: the service hides them itself (docsvc.credentials), and so does the CI layer."""
+    summary = tmp_path / "summary.md"
+    detail = "code repository https://x-access-token:ghp_SECRET@github.com/acme/app.git: fatal: gone"
+    answers = iter([job_done(None, "failed", {"title": "Repository unreachable", "detail": detail})])
+    import httpx
+
+    from docsvc.client.testing import MockAPI
+
+    def answer(request):
+        if request.url.path == "/api/v1/sync":
+            return httpx.Response(202, json={"status": "queued", "job_id": JOB})
+        return httpx.Response(200, json=next(answers))
+
+    code, log, _ = run(["sync", "--integration-id", "1"], api=MockAPI(answer),
+                       env={"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary)})
+    assert code == 1 and "ghp_SECRET" not in log + summary.read_text()
+    assert "https://***@github.com/acme/app.git" in log
+
+
 def test_gitlab_log_shows_control_characters_instead_of_obeying_them(tmp_path):
     api = routes({("POST", "/api/v1/sync"): (202, {"status": "queued", "job_id": JOB}),
                   ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done(None, "failed", {
@@ -244,6 +264,11 @@ def test_a_fork_pull_request_without_the_secret_is_skipped_with_a_notice(tmp_pat
     ("[x](javascript:alert(1))", "\\[x\\]\\(javascript:alert\\(1\\)\\)"),
     ("line\r\nbreak", "line break"),
     ("&lt;entity", "\\&lt;entity"),
+    ("cc @acme/security-team", "cc @&#8203;acme/security-team"),  # no mention, no notification
+    ("login at https://evil.example/x", "login at https:&#8203;//evil.example/x"),  # no autolink
+    ("or www.evil.example", "or www&#8203;.evil.example"),
+    ("costs $x$ and $$y$$", "costs \\$x\\$ and \\$\\$y\\$\\$"),  # no math
+    ("from https://u:ghp_SECRET@h/r.git", "from https:&#8203;//\\*\\*\\*@&#8203;h/r.git"),  # no token
 ])
 def test_markdown_escaping(text, shown):
     from docsvc.ci.summary import md

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Iterator, Mapping, TextIO
 
 from ...controls import escape_controls
+from ...credentials import hidden
 
 
 @dataclass(frozen=True)
@@ -45,7 +46,7 @@ class Reporter:
 
     def emit(self, line: str) -> None:
         """One line exactly as given: for the reporter's own commands."""
-        self.stream.write(line + "\n")
+        self.stream.write(hidden(line) + "\n")  # a message may quote a repository URL with its token
         self.stream.flush()
 
     def escape(self, line: str) -> str:

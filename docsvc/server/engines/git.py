@@ -373,15 +373,21 @@ def push_branch(location: str, base: str, branch: str, files: dict[str, str], me
 
 
 def branch_url(location: str, base_branch: str, branch: str) -> str:
-    """Where a person opens the pull request for ``branch``: the host's compare page, or the local path."""
-    from urllib.parse import urlparse
+    """Where a person opens the pull request for ``branch``: the host's compare page, or the local path.
+    Never with the credentials a URL may carry (``https://user:token@host/...``)."""
+    from urllib.parse import urlsplit
 
-    match = re.match(r"^(?:https?://|git@)([^/:]+)[/:](.+?)(?:\.git)?/?$", location)
-    if match:
-        host, project = match.groups()
+    parts = urlsplit(location)
+    if parts.scheme in ("http", "https", "ssh", "git") and parts.hostname:
+        host, project = parts.hostname + (f":{parts.port}" if parts.port and parts.scheme != "ssh" else ""), parts.path
+    else:
+        scp = re.match(r"^[^@/:]+@([^/:]+):(.+)$", location)  # git@host:owner/project.git
+        host, project = scp.groups() if scp else (None, None)
+    project = re.sub(r"(?:\.git)?/*$", "", (project or "").strip("/"))
+    if host and project:
         if "gitlab" in host:
             return f"https://{host}/{project}/-/merge_requests/new?merge_request[source_branch]={branch}"
         return f"https://{host}/{project}/compare/{base_branch}...{branch}?expand=1"
-    if urlparse(location).scheme in ("", "file"):
+    if parts.scheme in ("", "file"):
         return f"file://{remote_url(location)}#{branch}"
-    return f"{location}#{branch}"
+    return f"{hidden(location)}#{branch}"
