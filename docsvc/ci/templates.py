@@ -8,7 +8,8 @@ all render the same files."""
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+import re
+from dataclasses import dataclass, field, fields
 from pathlib import Path
 
 from .settings import INPUTS, OPERATIONS, OUTPUTS
@@ -34,9 +35,27 @@ OUTPUT_DESCRIPTIONS = {
 KINDS = ("github", "gitlab", "jenkins")
 
 
+_NAME = r"[A-Za-z0-9_.-]+"
+_RELATIVE_PATH = r"(?!.*(?:^|/)\.\.(?:/|$))[A-Za-z0-9_.@+-]+(?:/[A-Za-z0-9_.@+-]+)*/?"
+# What each text option may hold, and how to say so. They are written as they are into YAML values,
+# Groovy strings, comments and HTML, so each is held to the characters its kind of name uses: none
+# can end the string or the line it stands in (a quote, a newline, ``: ``, `` #``) or add markup.
+SHAPES = {
+    "action": (rf"{_NAME}/[A-Za-z0-9_./-]+@[A-Za-z0-9_./-]+|\./{_RELATIVE_PATH}",
+               "OWNER/REPO@REF or ./PATH"),
+    "screenshots_dir": (_RELATIVE_PATH, "a relative path of letters, digits and . _ - @ + /"),
+    "spec_file": (_RELATIVE_PATH, "a relative path of letters, digits and . _ - @ + /"),
+    "job_name": (r"[A-Za-z0-9_-]+", "letters, digits, _ and -"),
+    "credentials_id": (_NAME, "letters, digits, . _ and -"),
+    "gitlab_project": (rf"{_NAME}(?:/{_NAME})+", "GROUP/PROJECT"),
+    "repository": (r"(?:https://|ssh://)[A-Za-z0-9_.@:/~+-]+", "an https:// or ssh:// Git URL"),
+}
+
+
 @dataclass(frozen=True)
 class InitOptions:
-    """Options of ``docsvc ci init``; the defaults give the committed examples."""
+    """Options of ``docsvc ci init``; the defaults give the committed examples. A text option that
+    does not have its shape (``SHAPES``) is a ValueError naming it."""
 
     integration_id: int = 1
     action: str = "docsvc/docsvc-action@v1"
@@ -50,6 +69,14 @@ class InitOptions:
     gitlab_project: str = "docsvc/docsvc-action"
     repository: str = "https://github.com/docsvc/docsvc-action.git"
     extra: dict = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        for option in fields(self):
+            if option.name in SHAPES:
+                pattern, shape = SHAPES[option.name]
+                value = getattr(self, option.name)
+                if not (isinstance(value, str) and re.fullmatch(pattern, value)):
+                    raise ValueError(f"--{option.name.replace('_', '-')}: {value!r} is not {shape}")
 
 
 # Where each kind's files go in the user's repository.

@@ -47,9 +47,12 @@ def init(kind: str, directory: Path, integration_id: int, action: str, screensho
     """[addition] Render the KIND templates (github, gitlab, jenkins) into a repository."""
     from ..ci.templates import InitOptions, render_kind
 
-    files = render_kind(kind, InitOptions(integration_id=integration_id, action=action,
-                                          screenshots_dir=screenshots_dir, spec_file=spec_file, job_name=job_name,
-                                          credentials_id=credentials_id))
+    try:
+        options = InitOptions(integration_id=integration_id, action=action, screenshots_dir=screenshots_dir,
+                              spec_file=spec_file, job_name=job_name, credentials_id=credentials_id)
+    except ValueError as exc:
+        raise CliExit(str(exc), exit_codes.USAGE) from None
+    files = render_kind(kind, options)
     if to_stdout:
         for path, text in files.items():
             click.echo(f"# --- {path}\n{text}", nl=False)

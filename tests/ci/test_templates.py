@@ -161,3 +161,33 @@ def test_ci_init_defaults_are_the_committed_examples(tmp_path, kind):
     assert run_cli("ci", "init", kind, "--dir", str(tmp_path), key=None, base_url=None).returncode == 0
     for path in render_kind(kind):
         assert (tmp_path / path).read_text() == (EXAMPLES / kind / path).read_text()
+
+
+@pytest.mark.parametrize("option, value", [
+    ("--spec-file", "a.yaml\n    evil: true"),  # a new YAML key
+    ("--spec-file", "a.yaml # comment"),
+    ("--spec-file", "/etc/openapi.yaml"),
+    ("--spec-file", "../outside/openapi.yaml"),
+    ("--screenshots-dir", "shots: {x: 1}"),
+    ("--credentials-id", "a'); sh('id"),  # out of the Groovy string
+    ("--job-name", "docsvc\nscript: [id]"),
+    ("--action", "docsvc/docsvc-action@v1\n      with: {x: 1}"),
+    ("--action", "not an action"),
+])
+def test_ci_init_refuses_a_value_that_could_leave_its_place_in_the_file(tmp_path, option, value):
+    """Option values are written into YAML, Groovy strings, comments and HTML as they are: each is
+    held to its kind of name, so none can add a key, end a string or run a command."""
+    done = run_cli("ci", "init", "jenkins" if option == "--credentials-id" else "github", "--dir", str(tmp_path),
+                   option, value, key=None, base_url=None)
+    assert done.returncode == 2 and done.stderr.startswith(f"Error: {option}: ") and done.stderr.count("\n") == 1
+    assert not any(tmp_path.iterdir())
+
+
+@pytest.mark.parametrize("option, value", [
+    ("--spec-file", "api/v2/openapi.yaml"), ("--screenshots-dir", "e2e/shots/"), ("--action", "./.github/actions/docsvc"),
+    ("--action", "acme/docsvc-action@0123456789abcdef0123456789abcdef01234567"), ("--credentials-id", "docsvc.key-2"),
+])
+def test_ci_init_takes_the_names_people_use(tmp_path, option, value):
+    done = run_cli("ci", "init", "github", "--dir", str(tmp_path), option, value, key=None, base_url=None)
+    assert done.returncode == 0, done.stderr
+    assert value in (tmp_path / ".github" / "workflows" / "docsvc.yml").read_text() or option == "--credentials-id"
