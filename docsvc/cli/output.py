@@ -11,7 +11,7 @@ from typing import Any, Callable, Iterable
 
 import click
 
-from ..controls import escape_controls
+from ..controls import escape_controls, escape_line
 
 
 def _model_data(value: Any) -> Any:
@@ -66,15 +66,28 @@ def status(message: str) -> None:
 
 
 def columns(rows: list[list[str]]) -> list[str]:
-    """Left-aligned columns separated by two spaces; empty cells collapse."""
+    """Left-aligned columns separated by two spaces, one row a line (a cell's newlines and tabs shown
+    as ``\\n`` and ``\\t``), aligned by the width a terminal gives each character (CJK and most
+    emoji take two columns, combining marks none); empty cells collapse."""
     if not rows:
         return []
-    widths = [max(len(row[i]) for row in rows) for i in range(len(rows[0]))]
+    rows = [[escape_line(str(cell)) for cell in row] for row in rows]
+    widths = [max(_width(row[i]) for row in rows) for i in range(len(rows[0]))]
     out = []
     for row in rows:
-        cells = [cell.ljust(widths[i]) if i < len(row) - 1 else cell for i, cell in enumerate(row)]
+        cells = [cell + " " * (widths[i] - _width(cell)) if i < len(row) - 1 else cell for i, cell in enumerate(row)]
         out.append("  ".join(cells).rstrip())
     return out
+
+
+def _width(text: str) -> int:
+    """Terminal columns ``text`` takes."""
+    if text.isascii():
+        return len(text)
+    import unicodedata
+
+    return sum(0 if unicodedata.combining(c) or c == "\u200b" else 2 if unicodedata.east_asian_width(c) in "WF"
+               else 1 for c in text)
 
 
 def stdin_is_tty() -> bool:

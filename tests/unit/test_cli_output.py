@@ -39,3 +39,20 @@ def test_an_error_from_outside_is_escaped_too_and_json_stays_exact():
     assert (done.exit_code, done.stderr.splitlines()[-1]) == (1, f"Error: the service said: {SHOWN}")
     done = CliRunner().invoke(command, ["--json"])
     assert json.loads(done.stdout.split("\n+ ")[0]) == {"path": HOSTILE}
+
+
+def test_a_listing_keeps_one_item_a_line_whatever_a_title_holds():
+    """A title with a newline would add a row that reads as another item (``99  Approved by
+    security``); a tab would shift the columns. Both are shown, escaped, in their cell."""
+    from docsvc.cli.output import columns
+
+    lines = columns([["9", "Real title\n99  Approved by security team\tdone", "draft"], ["10", "other", "done"]])
+    assert lines[0] == "9   Real title\\n99  Approved by security team\\tdone  draft"
+    assert len(lines) == 2 and lines[1].startswith("10  other ") and lines[1].index("done") == lines[0].index("draft")
+
+
+def test_columns_align_by_the_width_a_terminal_gives_each_character():
+    from docsvc.cli.output import columns
+
+    lines = columns([["日本語 🎉", "a"], ["ascii", "b"], ["e\u0301te", "c"]])  # wide CJK and emoji; a combining accent
+    assert lines == ["日本語 🎉  a", "ascii      b", "e\u0301te        c"]
