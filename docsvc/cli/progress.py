@@ -75,12 +75,22 @@ class JobProgress:
 
 def wait_for_job(api, ref, label: str, timeout: float | None = None):
     """Wait for a job with progress; its result, or one ``Error: <label> failed: ...`` line and exit 1.
-    A timeout raises JobTimeoutError (exit 8, mapped by the root command)."""
+    A timeout raises JobTimeoutError (exit 8, mapped by the root command); with ``--json``, the job
+    as it stood is printed first."""
     from .. import exit_codes
+    from ..client import JobTimeoutError
     from .context import CliExit
 
-    with JobProgress(label) as progress:
-        job = api.jobs.wait(ref.job_id, timeout=timeout, on_progress=progress.update)
+    try:
+        with JobProgress(label) as progress:
+            job = api.jobs.wait(ref.job_id, timeout=timeout, on_progress=progress.update)
+    except JobTimeoutError as exc:
+        # A script that asked for --json gets the job it can poll later on stdout, beside exit 8.
+        if click.get_current_context(silent=True) and click.get_current_context().params.get("as_json"):
+            from .output import emit
+
+            emit(exc.job, True, str)
+        raise
     if job.status == "failed":
         error = job.error
         raise CliExit(f"{label} failed: {error.title}: {error.detail}" if error else f"{label} failed",

@@ -28,10 +28,12 @@ def test_killed_during_a_sync_the_job_reruns_and_the_index_is_whole(service, tmp
     cli = lambda *args: run_cli(*args, key=key, base_url=service.base_url)  # noqa: E731
 
     # --timeout bounds the request that starts the job too: leave it room on a loaded machine.
-    waited = cli("sync", "--integration-id", repo_id, "--timeout", "0.8")
+    waited = cli("sync", "--integration-id", repo_id, "--timeout", "0.8", "--json")
     assert waited.returncode == 8, waited.stderr
     job_id = re.search(r"job ([0-9a-f-]{36})", waited.stderr).group(1)
     assert f"Error: job {job_id} is still queued; stopped waiting after 0.8 s" in waited.stderr
+    stood = json.loads(waited.stdout)  # --json: the job to poll later, for a script
+    assert stood["job_id"] == job_id and stood["status"] == "queued"
 
     auth = {"Authorization": f"Bearer {key}"}
     deadline = time.monotonic() + 120
