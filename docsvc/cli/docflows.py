@@ -105,7 +105,7 @@ def _worth_a_look(result: dict) -> list[str]:
 @click.argument("tool", type=click.Choice(["docflows"]))
 @click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
 @click.option("--stat", is_flag=True, help="files with added/removed lines, Reviewed marks and check findings")
-@json_option
+@json_option  # the summary, with the diff's text under "diff" unless --stat
 def diff(tool: str, item_id: int, stat: bool, as_json: bool) -> None:
     """Show a suggestion's unified diff against the docs repository (added lines green, removed red)."""
     api = client()
@@ -122,6 +122,9 @@ def diff(tool: str, item_id: int, stat: bool, as_json: bool) -> None:
             lines.append(f"pull request: {pr.state} {pr.url}" if pr and pr.url else "pull request: none yet")
             return lines
 
+        if as_json and not stat:  # the diff itself too: --stat is the summary alone
+            emit({**summary.model_dump(mode="json"), "diff": api.docflows.get_diff(item_id)}, True, str)
+            return
         emit(summary, as_json, render)
         return
     text = api.docflows.get_diff(item_id)

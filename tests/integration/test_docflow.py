@@ -60,6 +60,10 @@ def test_a_pull_request_becomes_a_suggestion_with_a_real_diff(project):
                      "+- `DEPLOY_REGION`: defaults to `eu-west-1`"]:
         assert expected in lines, expected
     assert "\x1b[" not in diff.stdout  # no colour off a terminal
+    as_data = json.loads(project("items", "diff", "docflows", suggestion, "--json").stdout)
+    assert as_data["diff"].splitlines() == lines[:len(as_data["diff"].splitlines())]  # the same diff, for scripts
+    assert [f["path"] for f in as_data["files"]] == ["docs/cli.md", "docs/env.md"]
+    assert "diff" not in json.loads(project("items", "diff", "docflows", suggestion, "--stat", "--json").stdout)
 
     stat = project("items", "diff", "docflows", suggestion, "--stat")
     assert stat.stdout.splitlines() == ["  docs/cli.md  +4 -4", "  docs/env.md  +1 -0", "pull request: none yet"]
