@@ -45,8 +45,6 @@ def ask(question: str, timeout: float | None, as_json: bool) -> None:
 
     Wraps POST /chats. The answer is extractive (sentences quoted from the docs, chosen by the
     question's words; no language model). The chat is saved: see it again with docsvc chat show ID."""
-    from docsvc.models.chats import Chat
-
     if not question.strip():
         raise click.BadParameter("must not be empty", param_hint="QUESTION")
     api = client()
@@ -54,7 +52,7 @@ def ask(question: str, timeout: float | None, as_json: bool) -> None:
     result = wait_for_job(api, ref, "chat", timeout)
     if "chat_id" not in result:
         raise CliExit("chat: the service's result holds no chat", exit_codes.FAILED)
-    answer = Chat.model_validate({"id": result["chat_id"], **result})
+    answer = api.chats.get(result["chat_id"])  # the saved chat, as `chat show` prints it (title, dates...)
     if not as_json:
         status(f"Chat {answer.id} saved")
     emit(answer, as_json, render)

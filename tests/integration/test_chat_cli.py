@@ -77,6 +77,9 @@ def test_json_carries_answer_and_citations(org):
     assert answer["answer"] == "Invoices are emailed on the first day of each month. [1]"
     assert [(c["path"], c["start_line"], c["end_line"]) for c in answer["citations"]] == [
         ("docs/billing.md", 3, 3)]
+    # the saved chat, whole: as `chat show --json` prints it
+    assert answer == json.loads(cli(org, "chat", "show", str(answer["id"]), "--json").stdout)
+    assert answer["title"] and answer["created_at"]
 
 
 def test_no_matching_passage_is_said_and_still_saved(org):
