@@ -252,8 +252,10 @@ def approve(tool, item_id, release_id, new_release, writer, notes, section, cate
 
         return approve_draft(item_id, notes, section, category, note, as_json)
     writer = writer or "me"
-    if (release_id is None) == (new_release is None):
-        raise click.UsageError("give exactly one of --release or --new-release: a release is required")
+    if release_id is not None and new_release is not None:
+        raise click.UsageError("give one of --release or --new-release, not both")
+    if release_id is None and new_release is None:
+        raise click.UsageError("a release is required: give --release ID or --new-release NAME")
     if writer != "me" and not writer.isdigit():
         raise click.BadParameter("expected a user ID or 'me'", param_hint="--writer")
     answer = client().docflows.approve(item_id, release_id=release_id, new_release_name=new_release,

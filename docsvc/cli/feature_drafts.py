@@ -136,7 +136,8 @@ def release_notes(tool, item_id, notes, section, category, note, release_id, as_
         given = [name for name, value in (("--section", section), ("--category", category), ("--note", note),
                                           ("--release", release_id)) if value is not None]
         if given:
-            raise click.UsageError(f"{', '.join(given)} change the decision: give --notes include or --notes skip too")
+            raise click.UsageError(f"{' and '.join(given)} {'changes' if len(given) == 1 else 'change'} the release-notes "
+                                   "decision: give --notes include or --notes skip with it")
         decision = api.get_release_notes(item_id)
     else:
         decision = api.set_release_notes(item_id, release_notes=notes, rn_section=section, rn_category=category,

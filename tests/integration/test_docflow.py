@@ -244,3 +244,10 @@ def test_outside_text_reaches_the_terminal_escaped(project):
     assert f"PR #12: {shown}" in listed.stdout
     # the data stays as given: --json escapes it the JSON way
     assert f"PR #12: {title}" in [i["title"] for i in json.loads(project("items", "list", "docflows", "--json").stdout)]
+
+
+def test_approve_says_which_release_option_is_wrong(project):
+    both = project("items", "approve", "docflows", "1", "--release", "1", "--new-release", "x")
+    assert both.returncode == 2 and "give one of --release or --new-release, not both" in both.stderr
+    neither = project("items", "approve", "docflows", "1")
+    assert neither.returncode == 2 and "a release is required: give --release ID or --new-release NAME" in neither.stderr

@@ -71,7 +71,9 @@ def test_suggested_then_taken_in_chromium(project):
 @pytest.mark.parametrize("route, reason", [
     ("http://example.com/settings", "only pages under the preview host"),
     ("http://10.0.0.1/admin", "only pages under the preview host"),
-    ("file:///etc/passwd", "not file addresses"),
+    ("file:///etc/passwd", "not file: addresses"),
+    ("settings", "not a path without a leading /"),
+    ("", "a route is empty: give the page's path"),
 ])
 def test_addresses_outside_the_preview_are_refused(project, route, reason):
     cli, suggestion, _ = project

@@ -92,7 +92,7 @@ def test_a_good_draft_is_decided_approved_and_joins_the_queue_with_its_badge(pro
     assert refused.returncode == 1
     assert "'Games' is not one of your product categories; allowed: Billing, Exports, CLI, Other" in refused.stderr
     usage = project("items", "release-notes", "feature-drafts", draft, "--section", "bug")
-    assert usage.returncode == 2 and "give --notes include or --notes skip too" in usage.stderr
+    assert usage.returncode == 2 and "--section changes the release-notes decision: give --notes include or --notes skip with it" in usage.stderr
 
     changed = project("items", "release-notes", "feature-drafts", draft, "--notes", "include", "--section", "feature",
                       "--category", "exports", "--note", "Export every report as one ZIP.")

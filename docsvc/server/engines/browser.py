@@ -45,14 +45,16 @@ def resolve(route: str, base: str) -> str:
     allowed = urlparse(base)
     if allowed.scheme not in ("http", "https"):
         raise ScreenshotError(f"the preview URL {base} is not http or https")
+    if not route.strip():
+        raise ScreenshotError("a route is empty: give the page's path, such as / or /settings")
     if route.startswith("/") and not route.startswith("//"):
         target = urljoin(base if base.endswith("/") else base + "/", route.lstrip("/"))
     else:
         target = route
     parsed = urlparse(target)
     if parsed.scheme not in ("http", "https"):
-        raise ScreenshotError(f"{route}: only pages of the preview ({allowed.netloc}) can be shot, not "
-                              f"{parsed.scheme or 'this'} addresses")
+        kind = f"{parsed.scheme}: addresses" if parsed.scheme else "a path without a leading /"
+        raise ScreenshotError(f"{route}: only pages of the preview ({allowed.netloc}) can be shot, not {kind}")
     if (parsed.scheme, parsed.hostname, parsed.port) != (allowed.scheme, allowed.hostname, allowed.port):
         raise ScreenshotError(f"{route}: only pages under the preview host {allowed.netloc} can be shot")
     return target
