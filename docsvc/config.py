@@ -10,6 +10,7 @@ project file holds it. YAML is imported only when a file exists, to keep start-u
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
@@ -22,6 +23,7 @@ __all__ = [
     "MissingApiKey",
     "Settings",
     "check_base_url",
+    "key_problem",
     "git_tracks",
     "load_settings",
     "mask_key",
@@ -38,6 +40,8 @@ USER_SOURCE = "user config"  # a value from the per-user config is labelled "use
 DEFAULT_BASE_URL = "http://127.0.0.1:8080"
 MISSING_KEY_MESSAGE = "Error: DOCSVC_API_KEY missing"
 _FILE_KEYS = ("api_key", "base_url", "integration_id")
+# What a key may contain: visible ASCII, so it is a valid HTTP header value.
+KEY_CHARS = re.compile(r"[\x21-\x7e]+")
 
 
 class ConfigError(Exception):
@@ -80,6 +84,18 @@ def mask_key(key: str | None) -> str:
     if len(key) < 12:
         return "*" * len(key)
     return f"{key[:4]}…{key[-2:]}"
+
+
+def key_problem(key: str) -> str | None:
+    """Why ``key`` (an API key or another token sent in a header) cannot be sent, or None.
+
+    A header carries only visible ASCII: a key pasted with a space, a control character or a
+    non-ASCII look-alike is refused up front, by callers that name where it came from, rather
+    than deep inside the HTTP library. The message never shows the key."""
+    if KEY_CHARS.fullmatch(key):
+        return None
+    return ("must be printable ASCII without spaces "
+            "(check for a stray space, quote, control or non-ASCII character)")
 
 
 def check_base_url(value: str, source: str) -> str:
@@ -203,9 +219,8 @@ def load_settings(env: Mapping[str, str] | None = None, cwd: Path | None = None,
             if name not in values and value and value.strip():
                 values[name], sources[name] = value.strip(), source
     key = values.get("api_key")
-    if key is not None and any(c.isspace() or not c.isprintable() for c in key):
-        # A header cannot carry it; say so here rather than fail deep inside the HTTP library.
-        raise ConfigError(f"{sources['api_key']}: the API key contains spaces or control characters")
+    if key is not None and (problem := key_problem(key)) is not None:
+        raise ConfigError(f"{sources['api_key']}: the API key {problem}")
     base_url = DEFAULT_BASE_URL
     if "base_url" in values:
         base_url = check_base_url(values["base_url"], sources["base_url"])

@@ -13,7 +13,6 @@ import hashlib
 import logging
 import os
 import random
-import re
 import ssl
 import time
 import uuid
@@ -23,7 +22,7 @@ from urllib.parse import quote
 import httpx
 
 import docsvc
-from docsvc.config import DEFAULT_BASE_URL
+from docsvc.config import DEFAULT_BASE_URL, KEY_CHARS
 from docsvc.endpoints import Endpoint, by_name
 
 from ._response import cast_to, describe, next_link, read_body, status_error
@@ -39,8 +38,6 @@ API_PREFIX = "/api/v1"
 USER_AGENT = f"docsvc-cli/{docsvc.__version__}"
 # A slow start is a network problem worth reporting soon; a slow answer may be real work.
 DEFAULT_TIMEOUT = httpx.Timeout(60.0, connect=10.0)
-# What a key may contain: visible ASCII, so it is a valid header value.
-_KEY_CHARS = re.compile(r"[\x21-\x7e]+")
 # Environment variables naming a CA bundle, in the order requests and curl users expect.
 _CA_BUNDLE_VARS = ("REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE")
 
@@ -191,7 +188,7 @@ class BaseClient:
     ) -> None:
         if not api_key:
             raise ValueError("api_key is required")
-        if not _KEY_CHARS.fullmatch(api_key):
+        if not KEY_CHARS.fullmatch(api_key):
             # Caught here because httpx and h11 would quote the header, key included, in
             # their own error messages. The message names the usual causes, not the key.
             raise ValueError("api_key must be printable ASCII without spaces "

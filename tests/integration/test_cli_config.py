@@ -94,6 +94,33 @@ def test_malformed_file_is_one_line_exit_2(tmp_path, text, message):
     assert (result.returncode, result.stderr) == (2, message)
 
 
+def one_error_line(result, code: int) -> str:
+    """The one ``Error: ...`` line of a refused command (no traceback), after checking its exit code."""
+    assert result.returncode == code, result.stderr
+    assert "Traceback" not in result.stderr and result.stderr.startswith("Error: "), result.stderr
+    assert len(result.stderr.splitlines()) == 1, result.stderr
+    return result.stderr.strip()
+
+
+@pytest.mark.parametrize("key", ["é", "dsv_café", "dsv_ k"])
+def test_a_non_ascii_key_is_one_line_naming_its_source_exit_2(tmp_path, key):
+    url = f"http://127.0.0.1:{free_port()}"
+    line = one_error_line(run_cli("mywork", key=key, base_url=url, cwd=tmp_path), 2)
+    assert line.startswith("Error: $DOCSVC_API_KEY: the API key must be printable ASCII") and key not in line
+    (tmp_path / "docsvc.yaml").write_text(f"api_key: {key}\n")
+    line = one_error_line(run_cli("mywork", key=None, base_url=url, cwd=tmp_path), 2)
+    assert line.startswith("Error: ./docsvc.yaml: the API key must be printable ASCII") and key not in line
+
+
+def test_login_refuses_a_non_ascii_key_and_saves_nothing(tmp_path):
+    config = tmp_path / "config"
+    result = run_cli("login", "--with-token", key=None, base_url=f"http://127.0.0.1:{free_port()}", cwd=tmp_path,
+                     input="é\n", env={"DOCSVC_CONFIG_DIR": str(config)})
+    line = one_error_line(result, 2)
+    assert line.startswith("Error: the API key read from stdin must be printable ASCII") and "é" not in line
+    assert not (config / "config.yaml").exists()
+
+
 def test_warns_when_git_tracks_the_file(tmp_path):
     (tmp_path / "docsvc.yaml").write_text(f"api_key: dsv_k\nbase_url: http://127.0.0.1:{free_port()}\n")
     subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)

@@ -115,10 +115,18 @@ def test_base_url_without_an_http_scheme_is_refused(tmp_path, url, message):
     assert str(info.value) == message
 
 
-@pytest.mark.parametrize("key", ["dsv_a b", "dsv_a\x00b", "dsv_a\nb"])
+@pytest.mark.parametrize("key", ["dsv_a b", "dsv_a\x00b", "dsv_a\nb", "dsv_é", "é", "dsv_\u00a0k", "dsv_\udcff"])
 def test_a_key_that_no_header_can_carry_is_refused(tmp_path, key):
-    with pytest.raises(ConfigError, match=r"^\$DOCSVC_API_KEY: the API key contains spaces or control characters$"):
+    with pytest.raises(ConfigError) as info:
         load_settings(env={**no_user(tmp_path), "DOCSVC_API_KEY": key}, cwd=tmp_path)
+    assert str(info.value).startswith("$DOCSVC_API_KEY: the API key must be printable ASCII without spaces")
+    assert key.strip() not in str(info.value)
+
+
+def test_a_non_ascii_key_in_the_user_config_names_the_file(tmp_path):
+    env = user_file(tmp_path, "api_key: dsv_caf\u00e9\n")
+    with pytest.raises(ConfigError, match=r"^user config .*config\.yaml: the API key must be printable ASCII"):
+        load_settings(env=env, cwd=tmp_path)
 
 
 def test_a_trailing_newline_is_not_part_of_the_key(tmp_path):
