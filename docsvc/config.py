@@ -144,7 +144,13 @@ def read_user_config(env: Mapping[str, str] | None = None) -> tuple[Path, dict]:
 
 
 def _read_file(path: Path, label: str | None = None) -> dict:
-    """The mapping in a settings file; errors name it by ``label`` (default: its file name)."""
+    """The mapping in a settings file; errors name it by ``label`` (default: its file name).
+
+    PyYAML's safe loader, not the bounded ``specload``: aliases load as shared references, in
+    time and memory linear in the text, and only expanding them costs more. Nothing here walks
+    or prints a value that is not a scalar (see ``_parse_integration_id``), so a billion-laughs
+    file is refused at once; ``specload`` would add its JSON-first reading (which refuses the
+    YAML flow mapping ``{api_key: k}``) and ~10 ms of imports to every command."""
     label = label or path.name
     import yaml  # lazy: only when the file exists
 
@@ -152,6 +158,8 @@ def _read_file(path: Path, label: str | None = None) -> dict:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"{label}: cannot be read ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{label}: not UTF-8 text (byte {exc.start})") from None
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
@@ -174,7 +182,10 @@ def _parse_integration_id(value: object, path: Path) -> int | None:
         return None
     # bool is an int in Python; `integration_id: yes` is not an id.
     if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise ConfigError(f"{path.name}: integration_id must be an integer, got {value!r}")
+        # A list or mapping is named, never shown: YAML aliases make it share its parts, and
+        # printing it would expand them (a billion-laughs file would hang the command).
+        shown = repr(value) if isinstance(value, (bool, float)) else f"a {type(value).__name__}"
+        raise ConfigError(f"{path.name}: integration_id must be an integer, got {shown}")
     try:
         number = int(str(value).strip())
     except ValueError:

@@ -94,6 +94,12 @@ def test_malformed_file_is_one_line_exit_2(tmp_path, text, message):
     assert (result.returncode, result.stderr) == (2, message)
 
 
+def test_a_file_that_is_not_utf8_is_one_line_exit_2(tmp_path):
+    (tmp_path / "docsvc.yaml").write_bytes(b"\xff\xfe\x00")
+    result = run_cli("mywork", key=None, base_url=None, cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (2, "Error: docsvc.yaml: not UTF-8 text (byte 0)\n")
+
+
 def one_error_line(result, code: int) -> str:
     """The one ``Error: ...`` line of a refused command (no traceback), after checking its exit code."""
     assert result.returncode == code, result.stderr

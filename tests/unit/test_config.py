@@ -38,6 +38,7 @@ def test_environment_beats_the_file(tmp_path, env, file, expected_key, expected_
     ("integration_id: true\n", "docsvc.yaml: integration_id must be an integer, got True"),
     ("integration_id: -3\n", "docsvc.yaml: integration_id must be a positive integer, got -3"),
     ("api_key: 12345\n", "docsvc.yaml: api_key must be a string"),
+    ("integration_id: [1, 2]\n", "docsvc.yaml: integration_id must be an integer, got a list"),
 ])
 def test_malformed_file_names_the_file_and_the_key(tmp_path, text, message):
     write(tmp_path, text)
@@ -45,6 +46,30 @@ def test_malformed_file_names_the_file_and_the_key(tmp_path, text, message):
         load_settings(env=no_user(tmp_path), cwd=tmp_path)
     assert str(info.value).startswith(message)
     assert "\n" not in str(info.value)
+
+
+@pytest.mark.parametrize("raw", [b"\xff\xfe\x00", b"api_key: caf\xe9\n"])
+def test_a_file_that_is_not_utf8_names_the_file(tmp_path, raw):
+    (tmp_path / "docsvc.yaml").write_bytes(raw)
+    with pytest.raises(ConfigError, match=r"^docsvc\.yaml: not UTF-8 text \(byte \d+\)$"):
+        load_settings(env=no_user(tmp_path), cwd=tmp_path)
+    (tmp_path / "docsvc.yaml").unlink()
+    (tmp_path / "user").mkdir()
+    (tmp_path / "user" / "config.yaml").write_bytes(raw)
+    with pytest.raises(ConfigError, match=r"/user/config\.yaml: not UTF-8 text"):
+        load_settings(env=no_user(tmp_path), cwd=tmp_path)
+
+
+BILLION_LAUGHS = "a: &a [x, x, x, x, x, x, x, x, x]\n" + "".join(
+    f"{n}: &{n} [{', '.join([f'*{p}'] * 9)}]\n" for p, n in zip("abcdefgh", "bcdefghi"))
+
+
+@pytest.mark.parametrize("key", ["api_key", "base_url", "integration_id"])
+def test_an_alias_bomb_in_the_file_is_refused_at_once(tmp_path, key):
+    write(tmp_path, BILLION_LAUGHS + f"{key}: *i\n")  # 9^9 nodes once expanded
+    with pytest.raises(ConfigError) as info:
+        load_settings(env=no_user(tmp_path), cwd=tmp_path)
+    assert str(info.value).startswith(f"docsvc.yaml: {key} must be") and len(str(info.value)) < 100
 
 
 def test_integration_id_from_the_file(tmp_path):
