@@ -14,6 +14,7 @@ import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
+from urllib.parse import urlsplit
 
 __all__ = [
     "CONFIG_FILE",
@@ -29,6 +30,7 @@ __all__ = [
     "mask_key",
     "read_user_config",
     "user_config_path",
+    "without_password",
     "write_user_config",
 ]
 
@@ -98,18 +100,29 @@ def key_problem(key: str) -> str | None:
             "(check for a stray space, quote, control or non-ASCII character)")
 
 
+def without_password(url: str) -> str:
+    """``url`` as it may be shown: a password in it (``https://user:secret@host``) masked. A regex,
+    not a URL parser, so that it works on the malformed URLs that error messages quote."""
+    return re.sub(r"((?:^|://)[^/?#@:]*:)[^/?#@]*@", r"\1***@", url, count=1)
+
+
 def check_base_url(value: str, source: str) -> str:
-    """The base URL without a trailing slash; a URL without an http(s) scheme is a ConfigError that
-    names where it came from and what to write instead."""
+    """The base URL without a trailing slash; a URL without an http(s) scheme, or one that does not
+    parse, is a ConfigError that names where it came from and what to write instead."""
     url = value.strip()
+    shown = without_password(url)
     scheme, sep, rest = url.partition("://")
     if not sep:
-        url = url.rstrip("/")
-        raise ConfigError(f"{source}: base URL {url!r} has no scheme; write http://{url} or https://{url}")
+        shown = shown.rstrip("/")
+        raise ConfigError(f"{source}: base URL {shown!r} has no scheme; write http://{shown} or https://{shown}")
     if scheme.lower() not in ("http", "https"):
-        raise ConfigError(f"{source}: base URL {url!r} must start with http:// or https://")
+        raise ConfigError(f"{source}: base URL {shown!r} must start with http:// or https://")
     if not rest.strip("/"):
-        raise ConfigError(f"{source}: base URL {url!r} has no host")
+        raise ConfigError(f"{source}: base URL {shown!r} has no host")
+    try:
+        urlsplit(url).port  # parses the host too: an unclosed [IPv6 bracket, a port that is no number
+    except ValueError as exc:
+        raise ConfigError(f"{source}: base URL {shown!r} is malformed ({exc})") from None
     return url.rstrip("/")
 
 
