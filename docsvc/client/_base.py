@@ -28,7 +28,7 @@ from docsvc.endpoints import Endpoint, by_name
 from ._response import cast_to, describe, next_link, read_body, status_error
 from ._retry import RetryPolicy, is_retryable_exception, is_retryable_status
 from ._types import NOT_GIVEN, FilesFactory, strip_none
-from .errors import APIConnectionError, APIResponseValidationError, APITimeoutError, DocsvcError
+from .errors import APIConnectionError, APIResponseValidationError, APITimeoutError, ClientSetupError
 
 __all__ = ["BaseClient", "DEFAULT_TIMEOUT", "API_PREFIX", "USER_AGENT", "verify_from_env"]
 
@@ -73,12 +73,50 @@ def verify_from_env(env: Mapping[str, str] | None = None) -> ssl.SSLContext | bo
                 return ssl.create_default_context(capath=path)
             return ssl.create_default_context(cafile=path)
         except (OSError, ssl.SSLError) as exc:
-            raise DocsvcError(f"{name}={path}: not a readable CA bundle ({exc})") from None
+            raise ClientSetupError(f"{name}={path}: not a readable CA bundle ({exc})") from None
     return True
 
 
 _NO_CA_CONTEXT: ssl.SSLContext | None = None
 _PROXY_VARS = ("http_proxy", "https_proxy", "all_proxy")
+# What httpx reads from the environment when it builds a client (``trust_env``).
+_CA_VARS = ("SSL_CERT_FILE", "SSL_CERT_DIR")
+
+
+def _setup_error(exc: Exception, base_url: str) -> ClientSetupError:
+    """The setting that made ``httpx.Client(...)`` fail, as one line naming it.
+
+    httpx reads the proxy and CA variables itself and fails with its own exception (InvalidURL,
+    ImportError for a SOCKS proxy without socksio, FileNotFoundError for a CA file): find which
+    setting it was. Neither a URL nor httpx's text is repeated, as either may hold a proxy's
+    password."""
+    try:
+        httpx.URL(base_url)
+    except httpx.InvalidURL as invalid:  # its message names the bad part (port, host), not the URL
+        return ClientSetupError(f"the base URL is malformed ({invalid})")
+    if isinstance(exc, OSError):  # ssl.SSLError included: a CA file or folder it could not load
+        for name in _CA_VARS:
+            if os.environ.get(name):
+                return ClientSetupError(f"{name}={os.environ[name]}: not a readable CA bundle "
+                                        f"({exc.strerror or type(exc).__name__})")
+    for name, value in sorted(os.environ.items()):
+        if name.lower() in _PROXY_VARS and value and (problem := _proxy_problem(value)):
+            return ClientSetupError(f"{name}: {problem}")
+    return ClientSetupError(f"the proxy or TLS settings of the environment are unusable ({type(exc).__name__})")
+
+
+def _proxy_problem(value: str) -> str | None:
+    """Why httpx cannot use the proxy URL ``value`` (as it reads it: no scheme means http://)."""
+    try:
+        proxy = httpx.Proxy(value if "://" in value else f"http://{value}")
+    except (httpx.InvalidURL, ValueError):
+        return "not a usable proxy URL (http://, https:// or socks5://, then HOST:PORT)"
+    if proxy.url.scheme.startswith("socks"):
+        import importlib.util
+
+        if importlib.util.find_spec("socksio") is None:
+            return "a SOCKS proxy needs the socksio package (pip install 'httpx[socks]')"
+    return None
 
 
 def _no_ca_context() -> ssl.SSLContext:
@@ -217,15 +255,18 @@ class BaseClient:
             # without redirects never does TLS: a context without CAs verifies nothing, so any
             # TLS it did meet would fail closed.
             verify = _NO_CA_CONTEXT or _no_ca_context()
-        self._http = httpx.Client(
-            base_url=self.base_url,
-            headers=headers,
-            timeout=timeout,
-            transport=transport,
-            verify=verify,
-            trust_env=True,  # HTTP(S)_PROXY, NO_PROXY, SSL_CERT_FILE, SSL_CERT_DIR
-            follow_redirects=False,  # a redirect could carry the key elsewhere, or drop a POST body
-        )
+        try:
+            self._http = httpx.Client(
+                base_url=self.base_url,
+                headers=headers,
+                timeout=timeout,
+                transport=transport,
+                verify=verify,
+                trust_env=True,  # HTTP(S)_PROXY, NO_PROXY, SSL_CERT_FILE, SSL_CERT_DIR
+                follow_redirects=False,  # a redirect could carry the key elsewhere, or drop a POST body
+            )
+        except (httpx.InvalidURL, ValueError, ImportError, OSError) as exc:
+            raise _setup_error(exc, self.base_url) from None
 
     # -- life cycle ---------------------------------------------------------------------------
 

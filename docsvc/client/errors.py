@@ -23,6 +23,7 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DocsvcError",
+    "ClientSetupError",
     "APIConnectionError",
     "APITimeoutError",
     "APIResponseValidationError",
@@ -48,6 +49,12 @@ _MAX_DETAIL = 300
 
 class DocsvcError(Exception):
     """Base of every error raised by the docsvc client."""
+
+
+class ClientSetupError(DocsvcError, ValueError):
+    """The client cannot be set up as configured: a malformed base URL, or a proxy or CA-bundle
+    variable of the environment that names nothing usable. Bad input, not a failed request: the
+    message names the setting and never a secret in it (a proxy URL's password)."""
 
 
 class APIConnectionError(DocsvcError):

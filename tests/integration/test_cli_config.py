@@ -127,6 +127,27 @@ def test_login_refuses_a_non_ascii_key_and_saves_nothing(tmp_path):
     assert not (config / "config.yaml").exists()
 
 
+@pytest.mark.parametrize("flag", [True, False], ids=["--base-url", "DOCSVC_BASE_URL"])
+def test_a_malformed_base_url_is_one_line_exit_2(tmp_path, flag):
+    url = "http://[::1"
+    result = run_cli(*(["--base-url", url] if flag else []), "mywork", key="dsv_k", base_url=None if flag else url,
+                     cwd=tmp_path)
+    source = "--base-url" if flag else "$DOCSVC_BASE_URL"
+    assert one_error_line(result, 2) == f"Error: {source}: base URL 'http://[::1' is malformed (Invalid IPv6 URL)"
+
+
+@pytest.mark.parametrize("env, message", [
+    ({"HTTP_PROXY": "::bogus::"}, "Error: HTTP_PROXY: not a usable proxy URL"),
+    ({"HTTPS_PROXY": "socks5://ada:hunter2@127.0.0.1:1"}, "Error: HTTPS_PROXY: a SOCKS proxy needs the socksio"),
+    ({"SSL_CERT_FILE": "/nonexistent"}, "Error: SSL_CERT_FILE=/nonexistent: not a readable CA bundle"),
+])
+def test_an_unusable_proxy_or_ca_variable_is_one_line_exit_2(tmp_path, env, message):
+    # https: so that the CA file is read even without a proxy (plain http skips loading CAs).
+    result = run_cli("mywork", key="dsv_k", base_url="https://docs.example.invalid", cwd=tmp_path, env=env)
+    line = one_error_line(result, 2)
+    assert line.startswith(message) and "hunter2" not in line
+
+
 def test_warns_when_git_tracks_the_file(tmp_path):
     (tmp_path / "docsvc.yaml").write_text(f"api_key: dsv_k\nbase_url: http://127.0.0.1:{free_port()}\n")
     subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)
