@@ -50,6 +50,9 @@ def client(api_key: str | None = None):
     ``api_key`` overrides the configured key (``login`` checks a key before saving it)."""
     ctx = click.get_current_context()
     root = ctx.find_root()
+    root.ensure_object(dict)
+    # The command's own context outlives it here: an error met later names its arguments (errors.py).
+    root.obj["command_context"] = ctx
     current = settings()
     key = api_key or current.api_key
     if not key:

@@ -32,6 +32,7 @@ from .errors import (
     PayloadTooLargeError,
     PermissionDeniedError,
     RateLimitError,
+    UnencodableTextError,
     UnprocessableEntityError,
     error_for_status,
 )
@@ -54,6 +55,7 @@ __all__ = [
     "NotFoundError",
     "ConflictError",
     "PayloadTooLargeError",
+    "UnencodableTextError",
     "UnprocessableEntityError",
     "RateLimitError",
     "NotImplementedByServiceError",

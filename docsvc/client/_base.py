@@ -28,7 +28,8 @@ from docsvc.endpoints import Endpoint, by_name
 from ._response import cast_to, describe, next_link, read_body, status_error
 from ._retry import RetryPolicy, is_retryable_exception, is_retryable_status
 from ._types import NOT_GIVEN, FilesFactory, strip_none
-from .errors import APIConnectionError, APIResponseValidationError, APITimeoutError, ClientSetupError
+from .errors import (APIConnectionError, APIResponseValidationError, APITimeoutError, ClientSetupError,
+                     UnencodableTextError)
 
 __all__ = ["BaseClient", "DEFAULT_TIMEOUT", "API_PREFIX", "USER_AGENT", "verify_from_env"]
 
@@ -157,6 +158,28 @@ def _format_path(endpoint: Endpoint, path_params: Mapping[str, Any] | None) -> s
         return endpoint.path.format(**quoted)
     except KeyError as exc:
         raise TypeError(f"{endpoint.name}: missing path parameter {exc.args[0]!r}") from None
+
+
+def _unencodable(value: Any, where: str | None = None) -> tuple[str | None, str] | None:
+    """The first text in ``value`` (nested mappings and lists) that UTF-8 cannot encode, and where
+    it stands (``steps[0].text``); None when there is none. Only called once encoding failed, so a
+    request that can be sent pays nothing for it."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return where, value
+        return None
+    if isinstance(value, Mapping):
+        parts = ((f"{where}.{key}" if where else str(key), item) for key, item in value.items())
+    elif isinstance(value, (list, tuple)):
+        parts = ((f"{where or ''}[{index}]", item) for index, item in enumerate(value))
+    else:
+        return None
+    for place, item in parts:
+        if (found := _unencodable(item, place)) is not None:
+            return found
+    return None
 
 
 def _boundary(idempotency_key: str) -> str:
@@ -393,15 +416,22 @@ class BaseClient:
             if files_factory is not None:
                 headers["Content-Type"] = (
                     f"multipart/form-data; boundary={_boundary(headers['Idempotency-Key'])}")
-        return self._send(
-            endpoint.method,
-            _format_path(endpoint, path_params),
-            params=strip_none(params or {}),
-            json=json,
-            data=data,
-            files_factory=files_factory,
-            headers=headers,
-        )
+        try:
+            return self._send(
+                endpoint.method,
+                _format_path(endpoint, path_params),
+                params=strip_none(params or {}),
+                json=json,
+                data=data,
+                files_factory=files_factory,
+                headers=headers,
+            )
+        except UnicodeEncodeError:
+            # Text that was never UTF-8 (an argument's undecodable bytes) fails where httpx encodes
+            # the URL or the body, before anything is sent: say which value, not where it failed.
+            parts = (path_params, params, None if json is NOT_GIVEN else json, data)
+            field, value = next(filter(None, map(_unencodable, parts)), (None, None))
+            raise UnencodableTextError(field, value) from None
 
     def _send(
         self,

@@ -148,6 +148,26 @@ def test_an_unusable_proxy_or_ca_variable_is_one_line_exit_2(tmp_path, env, mess
     assert line.startswith(message) and "hunter2" not in line
 
 
+def run_bytes(*args: str | bytes, cwd, url: str) -> subprocess.CompletedProcess:
+    """The real CLI with arguments given as bytes, as a shell passes what the user typed."""
+    from tests.support import clean_env, command
+
+    env = clean_env(DOCSVC_API_KEY="dsv_k", DOCSVC_BASE_URL=url, LC_ALL="C.UTF-8")
+    return subprocess.run([*command("docsvc"), *args], cwd=cwd, env=env, capture_output=True, text=True,
+                          stdin=subprocess.DEVNULL, timeout=120)
+
+
+@pytest.mark.parametrize("args, name", [
+    (["items", "rename", "chats", "6", b"a\xffb"], "'TITLE'"),
+    (["items", "status", "chats", "6", "done", "--note", b"a\xffb"], "'--note'"),
+    (["search", b"a\xffb"], "'QUERY'"),
+])
+def test_an_argument_that_is_not_utf8_is_one_line_naming_it_exit_2(tmp_path, listener, args, name):
+    result = run_bytes(*args, cwd=tmp_path, url=f"http://127.0.0.1:{listener.getsockname()[1]}")
+    assert one_error_line(result, 2) == f"Error: {name} is not UTF-8 text (it holds bytes that are not valid UTF-8)"
+    assert connections(listener) == 0
+
+
 def test_warns_when_git_tracks_the_file(tmp_path):
     (tmp_path / "docsvc.yaml").write_text(f"api_key: dsv_k\nbase_url: http://127.0.0.1:{free_port()}\n")
     subprocess.run(["git", "init", "-q"], cwd=tmp_path, check=True)

@@ -99,6 +99,26 @@ def test_query_params_that_are_none_are_dropped():
                                          "status": "blocked"}
 
 
+BAD = "a\udcffb"  # what Python makes of the bytes a, 0xff, b in a command-line argument
+
+
+@pytest.mark.parametrize("call, field", [
+    (lambda c: c.jobs.get(BAD), "job_id"),
+    (lambda c: c.search.query(BAD), "q"),
+    (lambda c: c.captures.create(start_url="http://x", steps=[{"action": "click", "selector": "#a",
+                                                               "description": BAD}]), "steps[0].description"),
+])
+def test_text_that_is_not_utf8_is_refused_naming_its_field_before_sending(call, field):
+    from docsvc.client import UnencodableTextError
+    from docsvc.exit_codes import USAGE, for_error
+
+    api = MockAPI(json_response(200, {}))
+    with pytest.raises(UnencodableTextError) as info:
+        call(fake_client(api))
+    assert (info.value.field, info.value.value) == (field, BAD) and api.requests == []
+    assert for_error(info.value) == (f"{field}: not UTF-8 text (it holds bytes that are not valid UTF-8)", USAGE)
+
+
 def test_path_parameters_are_one_escaped_segment():
     api = MockAPI(json_response(200, {"job_id": "a/b c", "status": "queued"}))
     fake_client(api).jobs.get("a/b c")
