@@ -20,8 +20,9 @@ def hint_for(exc: Exception) -> str | None:
         return "check DOCSVC_API_KEY or run `docsvc login`"
     if isinstance(exc, e.PermissionDeniedError) and not exc.problem.detail:
         return "your role may not do this; ask a System Administrator"
-    if isinstance(exc, e.NotFoundError) and not exc.problem.detail:
-        # No problem+json: something other than the service answered.
+    if isinstance(exc, e.NotFoundError) and (exc.problem.detail or "").strip().lower() in ("", "not found"):
+        # No detail of its own ("Item 12 not found" names a record): no such route, or not the
+        # service at all (no problem+json) -- the base URL's path is the usual cause.
         return "is the base URL the service's address? see `docsvc config list`"
     if isinstance(exc, e.APIConnectionError) and exc.unreachable:
         return "is the service running? `docsvc-server run` starts the local one"
