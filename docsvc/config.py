@@ -10,9 +10,11 @@ project file holds it. YAML is imported only when a file exists, to keep start-u
 from __future__ import annotations
 
 import os
+import re
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Mapping
+from urllib.parse import urlsplit
 
 __all__ = [
     "CONFIG_FILE",
@@ -22,11 +24,13 @@ __all__ = [
     "MissingApiKey",
     "Settings",
     "check_base_url",
+    "key_problem",
     "git_tracks",
     "load_settings",
     "mask_key",
     "read_user_config",
     "user_config_path",
+    "without_password",
     "write_user_config",
 ]
 
@@ -38,6 +42,8 @@ USER_SOURCE = "user config"  # a value from the per-user config is labelled "use
 DEFAULT_BASE_URL = "http://127.0.0.1:8080"
 MISSING_KEY_MESSAGE = "Error: DOCSVC_API_KEY missing"
 _FILE_KEYS = ("api_key", "base_url", "integration_id")
+# What a key may contain: visible ASCII, so it is a valid HTTP header value.
+KEY_CHARS = re.compile(r"[\x21-\x7e]+")
 
 
 class ConfigError(Exception):
@@ -82,18 +88,41 @@ def mask_key(key: str | None) -> str:
     return f"{key[:4]}…{key[-2:]}"
 
 
+def key_problem(key: str) -> str | None:
+    """Why ``key`` (an API key or another token sent in a header) cannot be sent, or None.
+
+    A header carries only visible ASCII: a key pasted with a space, a control character or a
+    non-ASCII look-alike is refused up front, by callers that name where it came from, rather
+    than deep inside the HTTP library. The message never shows the key."""
+    if KEY_CHARS.fullmatch(key):
+        return None
+    return ("must be printable ASCII without spaces "
+            "(check for a stray space, quote, control or non-ASCII character)")
+
+
+def without_password(url: str) -> str:
+    """``url`` as it may be shown: a password in it (``https://user:secret@host``) masked. A regex,
+    not a URL parser, so that it works on the malformed URLs that error messages quote."""
+    return re.sub(r"((?:^|://)[^/?#@:]*:)[^/?#@]*@", r"\1***@", url, count=1)
+
+
 def check_base_url(value: str, source: str) -> str:
-    """The base URL without a trailing slash; a URL without an http(s) scheme is a ConfigError that
-    names where it came from and what to write instead."""
+    """The base URL without a trailing slash; a URL without an http(s) scheme, or one that does not
+    parse, is a ConfigError that names where it came from and what to write instead."""
     url = value.strip()
+    shown = without_password(url)
     scheme, sep, rest = url.partition("://")
     if not sep:
-        url = url.rstrip("/")
-        raise ConfigError(f"{source}: base URL {url!r} has no scheme; write http://{url} or https://{url}")
+        shown = shown.rstrip("/")
+        raise ConfigError(f"{source}: base URL {shown!r} has no scheme; write http://{shown} or https://{shown}")
     if scheme.lower() not in ("http", "https"):
-        raise ConfigError(f"{source}: base URL {url!r} must start with http:// or https://")
+        raise ConfigError(f"{source}: base URL {shown!r} must start with http:// or https://")
     if not rest.strip("/"):
-        raise ConfigError(f"{source}: base URL {url!r} has no host")
+        raise ConfigError(f"{source}: base URL {shown!r} has no host")
+    try:
+        urlsplit(url).port  # parses the host too: an unclosed [IPv6 bracket, a port that is no number
+    except ValueError as exc:
+        raise ConfigError(f"{source}: base URL {shown!r} is malformed ({exc})") from None
     return url.rstrip("/")
 
 
@@ -128,7 +157,13 @@ def read_user_config(env: Mapping[str, str] | None = None) -> tuple[Path, dict]:
 
 
 def _read_file(path: Path, label: str | None = None) -> dict:
-    """The mapping in a settings file; errors name it by ``label`` (default: its file name)."""
+    """The mapping in a settings file; errors name it by ``label`` (default: its file name).
+
+    PyYAML's safe loader, not the bounded ``specload``: aliases load as shared references, in
+    time and memory linear in the text, and only expanding them costs more. Nothing here walks
+    or prints a value that is not a scalar (see ``_parse_integration_id``), so a billion-laughs
+    file is refused at once; ``specload`` would add its JSON-first reading (which refuses the
+    YAML flow mapping ``{api_key: k}``) and ~10 ms of imports to every command."""
     label = label or path.name
     import yaml  # lazy: only when the file exists
 
@@ -136,6 +171,8 @@ def _read_file(path: Path, label: str | None = None) -> dict:
         text = path.read_text(encoding="utf-8")
     except OSError as exc:
         raise ConfigError(f"{label}: cannot be read ({exc.strerror})") from None
+    except UnicodeDecodeError as exc:
+        raise ConfigError(f"{label}: not UTF-8 text (byte {exc.start})") from None
     try:
         data = yaml.safe_load(text)
     except yaml.YAMLError as exc:
@@ -158,7 +195,10 @@ def _parse_integration_id(value: object, path: Path) -> int | None:
         return None
     # bool is an int in Python; `integration_id: yes` is not an id.
     if isinstance(value, bool) or not isinstance(value, (int, str)):
-        raise ConfigError(f"{path.name}: integration_id must be an integer, got {value!r}")
+        # A list or mapping is named, never shown: YAML aliases make it share its parts, and
+        # printing it would expand them (a billion-laughs file would hang the command).
+        shown = repr(value) if isinstance(value, (bool, float)) else f"a {type(value).__name__}"
+        raise ConfigError(f"{path.name}: integration_id must be an integer, got {shown}")
     try:
         number = int(str(value).strip())
     except ValueError:
@@ -203,9 +243,8 @@ def load_settings(env: Mapping[str, str] | None = None, cwd: Path | None = None,
             if name not in values and value and value.strip():
                 values[name], sources[name] = value.strip(), source
     key = values.get("api_key")
-    if key is not None and any(c.isspace() or not c.isprintable() for c in key):
-        # A header cannot carry it; say so here rather than fail deep inside the HTTP library.
-        raise ConfigError(f"{sources['api_key']}: the API key contains spaces or control characters")
+    if key is not None and (problem := key_problem(key)) is not None:
+        raise ConfigError(f"{sources['api_key']}: the API key {problem}")
     base_url = DEFAULT_BASE_URL
     if "base_url" in values:
         base_url = check_base_url(values["base_url"], sources["base_url"])

@@ -16,6 +16,8 @@ def for_error(exc: BaseException) -> tuple[str, int] | None:
 
     if isinstance(exc, e.JobTimeoutError):
         return str(exc), TIMEOUT
+    if isinstance(exc, (e.ClientSetupError, e.UnencodableTextError)):  # bad input: nothing was sent
+        return str(exc), USAGE
     if isinstance(exc, (e.AuthenticationError, e.PermissionDeniedError)):
         return _status_message(exc), AUTH
     if isinstance(exc, e.APIStatusError):

@@ -10,7 +10,6 @@ Three ways to name them:
 
 from __future__ import annotations
 
-import json
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -53,20 +52,18 @@ def _from_folder(folder: Path, mapping_file: str | None) -> list[tuple[str, Path
 
 
 def _read_mapping(path: Path) -> dict[str, str]:
-    try:
-        text = path.read_text(encoding="utf-8")
-    except OSError as exc:
-        raise InputError(f"--screenshots-map: cannot read {path} ({exc.strerror})") from None
-    try:
-        if path.suffix.lower() == ".json":
-            data = json.loads(text)
-        else:
-            import yaml
+    """The image-name-to-route map of ``--screenshots-map`` (JSON or YAML). Read as every user
+    file is: strict UTF-8 (``files.read_text``), and through the bounded ``specload``, so a YAML
+    alias bomb is refused instead of expanded."""
+    from ..files import Unreadable, read_text
+    from ..specload import SpecError, load
 
-            data = yaml.safe_load(text)
-    except (ValueError, Exception) as exc:  # yaml.YAMLError or json's ValueError
-        raise InputError(f"--screenshots-map: {path} is not valid {path.suffix.lstrip('.') or 'YAML'}: "
-                         f"{str(exc).splitlines()[0]}") from None
+    try:
+        data = load(read_text(path)).data
+    except Unreadable as exc:
+        raise InputError(f"--screenshots-map: cannot read {path} ({exc})") from None
+    except SpecError as exc:
+        raise InputError(f"--screenshots-map: {path} is not valid JSON or YAML: {exc}") from None
     if not isinstance(data, dict) or not all(isinstance(k, str) and isinstance(v, str) for k, v in data.items()):
         raise InputError(f"--screenshots-map: {path} must map image file names to routes")
     return data

@@ -16,6 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
+from ..config import key_problem
 from ..endpoints import CONVERT_SOURCES, CONVERT_TARGETS
 
 OPERATIONS = ("sync", "docflow", "convert", "api-scan-pr", "validate", "check")
@@ -182,8 +183,8 @@ def convert(spec: Input, raw: Any, origin: str) -> Any:
         # A secret pasted with a trailing newline is the common case; one with a space or a
         # control character inside cannot go in a header and is refused by name, never shown.
         text = text.strip()
-        if any(c.isspace() or not c.isprintable() for c in text):
-            raise InputError(f"{origin}: contains spaces or control characters")
+        if (problem := key_problem(text)) is not None:
+            raise InputError(f"{origin}: {problem}")
     return text if text.strip() else None
 
 

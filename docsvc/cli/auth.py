@@ -7,13 +7,12 @@ flags end up in shell history and process lists).
 
 from __future__ import annotations
 
-import sys
 
 import click
 
 from .. import exit_codes
-from ..config import USER_SOURCE, ConfigError, mask_key, read_user_config, write_user_config
-from .context import CliExit, client, set_flag, settings
+from ..config import USER_SOURCE, ConfigError, key_problem, mask_key, read_user_config, write_user_config
+from .context import CliExit, client, read_text_input, set_flag, settings
 from .examples import examples
 from .output import emit, json_option, status, stdin_is_tty
 
@@ -22,7 +21,7 @@ ROLE_NAMES = {"admin": "System Administrator", "writer": "Writer"}
 
 def _read_key(with_token: bool) -> str:
     if with_token:
-        key = sys.stdin.read().strip()
+        key = read_text_input("-", "--with-token").strip()
     elif stdin_is_tty():
         key = click.prompt("API key", hide_input=True, err=True).strip()
     else:
@@ -30,8 +29,8 @@ def _read_key(with_token: bool) -> str:
                       "(docsvc login --with-token < key.txt)", exit_codes.USAGE)
     if not key:
         raise CliExit("the API key is empty", exit_codes.USAGE)
-    if any(c.isspace() or not c.isprintable() for c in key):
-        raise CliExit("the API key contains spaces or control characters", exit_codes.USAGE)
+    if (problem := key_problem(key)) is not None:
+        raise CliExit(f"the API key read from {'stdin' if with_token else 'the prompt'} {problem}", exit_codes.USAGE)
     return key
 
 

@@ -10,7 +10,7 @@ from typing import Any
 import click
 
 from .. import exit_codes
-from .context import CliExit, client
+from .context import CliExit, client, read_text_input
 from .output import columns, emit, json_option, status
 from .examples import examples
 from .progress import timeout_option, wait_for_job
@@ -66,24 +66,26 @@ def _steps_option(ctx, param, values):
 
 
 def load_steps_file(path: Path) -> dict[str, Any]:
-    """``{steps, start_url?, title?}`` from a JSON or YAML file; one line saying why not."""
-    import yaml  # lazy: only for --steps; JSON is read by the same parser
+    """``{steps, start_url?, title?}`` from a JSON or YAML file; one line saying why not.
 
+    Read with ``specload``, the bounded loader the specs use: a steps file is sent as JSON, and
+    a YAML alias bomb would otherwise expand into gigabytes on the way."""
+    from ..specload import SpecError, load
+
+    text = read_text_input(path, "--steps")
     try:
-        data = yaml.safe_load(path.read_text(encoding="utf-8"))
-    except FileNotFoundError:
-        raise CliExit(f"--steps {path}: no such file", exit_codes.USAGE) from None
-    except (OSError, UnicodeDecodeError) as exc:
-        raise CliExit(f"--steps {path}: cannot read it ({exc})", exit_codes.USAGE) from None
-    except yaml.YAMLError as exc:
-        where = getattr(exc, "problem_mark", None)
-        line = f" (line {where.line + 1})" if where is not None else ""
-        raise CliExit(f"--steps {path}: not JSON or YAML{line}", exit_codes.USAGE) from None
+        data = load(text).data
+    except SpecError as exc:
+        raise CliExit(f"--steps {path}: {exc}", exit_codes.USAGE) from None
     if isinstance(data, list):
         data = {"steps": data}
     if not isinstance(data, dict) or not isinstance(data.get("steps"), list) or not data["steps"]:
         raise CliExit(f"--steps {path}: expected a list of steps, or an object with a non-empty 'steps' list",
                       exit_codes.USAGE)
+    for number, step in enumerate(data["steps"], start=1):
+        if not isinstance(step, dict):
+            raise CliExit(f"--steps {path}: step {number} is not a mapping of action, selector, text, url and "
+                          f"description", exit_codes.USAGE)
     return data
 
 

@@ -3,6 +3,8 @@ errors never need a key, and a missing key stops every command before any networ
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import click
 
 from ..config import ConfigError, Settings, git_tracks, load_settings
@@ -19,6 +21,22 @@ class CliExit(click.ClickException):
 
     def show(self, file=None) -> None:
         say(f"Error: {self.message}", err=True)
+
+
+def read_text_input(source: str | Path, name: str) -> str:
+    """The text of a file the user named with ``name`` (``--brief-file``), ``-`` for stdin, as one
+    ``Error: NAME SOURCE: why`` line, exit 2, when it cannot be read or is not UTF-8. Every
+    command that reads a user's text file goes through here."""
+    from ..files import Unreadable, decode_text, read_text
+
+    try:
+        if str(source) == "-":
+            import sys
+
+            return decode_text(sys.stdin.buffer.read())  # bytes: stdin's own decoding would raise
+        return read_text(source)
+    except Unreadable as exc:
+        raise CliExit(f"{name} {'stdin' if str(source) == '-' else source}: {exc}", exit_codes.USAGE) from None
 
 
 def settings() -> Settings:
@@ -50,6 +68,9 @@ def client(api_key: str | None = None):
     ``api_key`` overrides the configured key (``login`` checks a key before saving it)."""
     ctx = click.get_current_context()
     root = ctx.find_root()
+    root.ensure_object(dict)
+    # The command's own context outlives it here: an error met later names its arguments (errors.py).
+    root.obj["command_context"] = ctx
     current = settings()
     key = api_key or current.api_key
     if not key:

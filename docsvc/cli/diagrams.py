@@ -2,13 +2,12 @@
 
 from __future__ import annotations
 
-import sys
 from pathlib import Path
 
 import click
 
 from .. import exit_codes
-from .context import CliExit, client
+from .context import CliExit, client, read_text_input
 from ..files import write_atomically
 from .output import emit, json_option, status
 from .examples import examples
@@ -47,7 +46,7 @@ def diagram(description: str, image: Path | None, output: Path | None, as_json: 
     from ..client import UnprocessableEntityError
 
     if description == "-":
-        description = sys.stdin.read()
+        description = read_text_input("-", "DESCRIPTION")
     if not description.strip() and image is None:
         raise click.UsageError("give a DESCRIPTION of the diagram, or an --image FILE with text in it")
     try:

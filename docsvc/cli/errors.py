@@ -20,11 +20,30 @@ def hint_for(exc: Exception) -> str | None:
         return "check DOCSVC_API_KEY or run `docsvc login`"
     if isinstance(exc, e.PermissionDeniedError) and not exc.problem.detail:
         return "your role may not do this; ask a System Administrator"
-    if isinstance(exc, e.NotFoundError) and not exc.problem.detail:
-        # No problem+json: something other than the service answered.
+    if isinstance(exc, e.NotFoundError) and (exc.problem.detail or "").strip().lower() in ("", "not found"):
+        # No detail of its own ("Item 12 not found" names a record): no such route, or not the
+        # service at all (no problem+json) -- the base URL's path is the usual cause.
         return "is the base URL the service's address? see `docsvc config list`"
     if isinstance(exc, e.APIConnectionError) and exc.unreachable:
         return "is the service running? `docsvc-server run` starts the local one"
+    return None
+
+
+def _argument_holding(text: str) -> str | None:
+    """The command-line argument or option (``'NEW_TITLE'``, ``'--note'``) whose value holds
+    ``text`` or is held in it, in the command that used the client or its groups; None if none.
+    (When the error reaches the root group the command's context has ended: ``client()`` kept it.)"""
+    import click
+
+    root = click.get_current_context(silent=True)
+    ctx = (root.find_root().obj or {}).get("command_context") if root is not None else None
+    while ctx is not None:
+        for param in ctx.command.params:
+            value = ctx.params.get(param.name)
+            values = value if isinstance(value, (list, tuple)) else [value]
+            if any(isinstance(v, str) and v and (v in text or text in v) for v in values):
+                return param.get_error_hint(ctx)
+        ctx = ctx.parent
     return None
 
 
@@ -34,5 +53,9 @@ def to_cli_exit(exc: Exception) -> CliExit | None:
     if failure is None:
         return None
     message, code = failure
+    if isinstance(exc, e.UnencodableTextError) and exc.value:
+        # Name what the user typed, not the request field it became.
+        if (argument := _argument_holding(exc.value)) is not None:
+            message = f"{argument} is not UTF-8 text (it holds bytes that are not valid UTF-8)"
     hint = hint_for(exc)
     return CliExit(f"{message} ({hint})" if hint else message, code)

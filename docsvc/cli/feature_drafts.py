@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import click
 
-from .context import client
+from .context import client, read_text_input
 from .items import items
 from .output import emit, json_option, status
 from .examples import examples
@@ -55,7 +55,7 @@ def feature_drafts() -> None:
 @feature_drafts.command("create")
 @click.option("--title", required=True, help="the feature's name (the page title)")
 @click.option("--brief", default=None, help="the feature brief (free text or Markdown)")
-@click.option("--brief-file", type=click.File("r", encoding="utf-8"), default=None,
+@click.option("--brief-file", type=click.Path(dir_okay=False, allow_dash=True), default=None,
               help="read the brief from this file ('-' for stdin)")
 @click.option("--release", "release_id", type=click.IntRange(min=1), default=None, help="release ID to tag it with")
 @timeout_option("the draft is still made")
@@ -68,7 +68,7 @@ def create(title, brief, brief_file, release_id, timeout, as_json) -> None:
     passes the page or lists its comments. Approve it with: docsvc items approve feature-drafts ID."""
     if (brief is None) == (brief_file is None):
         raise click.UsageError("give exactly one of --brief or --brief-file")
-    text = brief if brief is not None else brief_file.read()
+    text = brief if brief is not None else read_text_input(brief_file, "--brief-file")
     if not text.strip():
         raise click.BadParameter("the brief is empty", param_hint="--brief/--brief-file")
     if not title.strip():

@@ -13,7 +13,6 @@ import hashlib
 import logging
 import os
 import random
-import re
 import ssl
 import time
 import uuid
@@ -23,13 +22,14 @@ from urllib.parse import quote
 import httpx
 
 import docsvc
-from docsvc.config import DEFAULT_BASE_URL
+from docsvc.config import DEFAULT_BASE_URL, KEY_CHARS
 from docsvc.endpoints import Endpoint, by_name
 
 from ._response import cast_to, describe, next_link, read_body, status_error
 from ._retry import RetryPolicy, is_retryable_exception, is_retryable_status
 from ._types import NOT_GIVEN, FilesFactory, strip_none
-from .errors import APIConnectionError, APIResponseValidationError, APITimeoutError, DocsvcError
+from .errors import (APIConnectionError, APIResponseValidationError, APITimeoutError, ClientSetupError,
+                     UnencodableTextError)
 
 __all__ = ["BaseClient", "DEFAULT_TIMEOUT", "API_PREFIX", "USER_AGENT", "verify_from_env"]
 
@@ -39,8 +39,6 @@ API_PREFIX = "/api/v1"
 USER_AGENT = f"docsvc-cli/{docsvc.__version__}"
 # A slow start is a network problem worth reporting soon; a slow answer may be real work.
 DEFAULT_TIMEOUT = httpx.Timeout(60.0, connect=10.0)
-# What a key may contain: visible ASCII, so it is a valid header value.
-_KEY_CHARS = re.compile(r"[\x21-\x7e]+")
 # Environment variables naming a CA bundle, in the order requests and curl users expect.
 _CA_BUNDLE_VARS = ("REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE")
 
@@ -76,12 +74,50 @@ def verify_from_env(env: Mapping[str, str] | None = None) -> ssl.SSLContext | bo
                 return ssl.create_default_context(capath=path)
             return ssl.create_default_context(cafile=path)
         except (OSError, ssl.SSLError) as exc:
-            raise DocsvcError(f"{name}={path}: not a readable CA bundle ({exc})") from None
+            raise ClientSetupError(f"{name}={path}: not a readable CA bundle ({exc})") from None
     return True
 
 
 _NO_CA_CONTEXT: ssl.SSLContext | None = None
 _PROXY_VARS = ("http_proxy", "https_proxy", "all_proxy")
+# What httpx reads from the environment when it builds a client (``trust_env``).
+_CA_VARS = ("SSL_CERT_FILE", "SSL_CERT_DIR")
+
+
+def _setup_error(exc: Exception, base_url: str) -> ClientSetupError:
+    """The setting that made ``httpx.Client(...)`` fail, as one line naming it.
+
+    httpx reads the proxy and CA variables itself and fails with its own exception (InvalidURL,
+    ImportError for a SOCKS proxy without socksio, FileNotFoundError for a CA file): find which
+    setting it was. Neither a URL nor httpx's text is repeated, as either may hold a proxy's
+    password."""
+    try:
+        httpx.URL(base_url)
+    except httpx.InvalidURL as invalid:  # its message names the bad part (port, host), not the URL
+        return ClientSetupError(f"the base URL is malformed ({invalid})")
+    if isinstance(exc, OSError):  # ssl.SSLError included: a CA file or folder it could not load
+        for name in _CA_VARS:
+            if os.environ.get(name):
+                return ClientSetupError(f"{name}={os.environ[name]}: not a readable CA bundle "
+                                        f"({exc.strerror or type(exc).__name__})")
+    for name, value in sorted(os.environ.items()):
+        if name.lower() in _PROXY_VARS and value and (problem := _proxy_problem(value)):
+            return ClientSetupError(f"{name}: {problem}")
+    return ClientSetupError(f"the proxy or TLS settings of the environment are unusable ({type(exc).__name__})")
+
+
+def _proxy_problem(value: str) -> str | None:
+    """Why httpx cannot use the proxy URL ``value`` (as it reads it: no scheme means http://)."""
+    try:
+        proxy = httpx.Proxy(value if "://" in value else f"http://{value}")
+    except (httpx.InvalidURL, ValueError):
+        return "not a usable proxy URL (http://, https:// or socks5://, then HOST:PORT)"
+    if proxy.url.scheme.startswith("socks"):
+        import importlib.util
+
+        if importlib.util.find_spec("socksio") is None:
+            return "a SOCKS proxy needs the socksio package (pip install 'httpx[socks]')"
+    return None
 
 
 def _no_ca_context() -> ssl.SSLContext:
@@ -122,6 +158,28 @@ def _format_path(endpoint: Endpoint, path_params: Mapping[str, Any] | None) -> s
         return endpoint.path.format(**quoted)
     except KeyError as exc:
         raise TypeError(f"{endpoint.name}: missing path parameter {exc.args[0]!r}") from None
+
+
+def _unencodable(value: Any, where: str | None = None) -> tuple[str | None, str] | None:
+    """The first text in ``value`` (nested mappings and lists) that UTF-8 cannot encode, and where
+    it stands (``steps[0].text``); None when there is none. Only called once encoding failed, so a
+    request that can be sent pays nothing for it."""
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:
+            return where, value
+        return None
+    if isinstance(value, Mapping):
+        parts = ((f"{where}.{key}" if where else str(key), item) for key, item in value.items())
+    elif isinstance(value, (list, tuple)):
+        parts = ((f"{where or ''}[{index}]", item) for index, item in enumerate(value))
+    else:
+        return None
+    for place, item in parts:
+        if (found := _unencodable(item, place)) is not None:
+            return found
+    return None
 
 
 def _boundary(idempotency_key: str) -> str:
@@ -191,7 +249,7 @@ class BaseClient:
     ) -> None:
         if not api_key:
             raise ValueError("api_key is required")
-        if not _KEY_CHARS.fullmatch(api_key):
+        if not KEY_CHARS.fullmatch(api_key):
             # Caught here because httpx and h11 would quote the header, key included, in
             # their own error messages. The message names the usual causes, not the key.
             raise ValueError("api_key must be printable ASCII without spaces "
@@ -220,15 +278,18 @@ class BaseClient:
             # without redirects never does TLS: a context without CAs verifies nothing, so any
             # TLS it did meet would fail closed.
             verify = _NO_CA_CONTEXT or _no_ca_context()
-        self._http = httpx.Client(
-            base_url=self.base_url,
-            headers=headers,
-            timeout=timeout,
-            transport=transport,
-            verify=verify,
-            trust_env=True,  # HTTP(S)_PROXY, NO_PROXY, SSL_CERT_FILE, SSL_CERT_DIR
-            follow_redirects=False,  # a redirect could carry the key elsewhere, or drop a POST body
-        )
+        try:
+            self._http = httpx.Client(
+                base_url=self.base_url,
+                headers=headers,
+                timeout=timeout,
+                transport=transport,
+                verify=verify,
+                trust_env=True,  # HTTP(S)_PROXY, NO_PROXY, SSL_CERT_FILE, SSL_CERT_DIR
+                follow_redirects=False,  # a redirect could carry the key elsewhere, or drop a POST body
+            )
+        except (httpx.InvalidURL, ValueError, ImportError, OSError) as exc:
+            raise _setup_error(exc, self.base_url) from None
 
     # -- life cycle ---------------------------------------------------------------------------
 
@@ -355,15 +416,22 @@ class BaseClient:
             if files_factory is not None:
                 headers["Content-Type"] = (
                     f"multipart/form-data; boundary={_boundary(headers['Idempotency-Key'])}")
-        return self._send(
-            endpoint.method,
-            _format_path(endpoint, path_params),
-            params=strip_none(params or {}),
-            json=json,
-            data=data,
-            files_factory=files_factory,
-            headers=headers,
-        )
+        try:
+            return self._send(
+                endpoint.method,
+                _format_path(endpoint, path_params),
+                params=strip_none(params or {}),
+                json=json,
+                data=data,
+                files_factory=files_factory,
+                headers=headers,
+            )
+        except UnicodeEncodeError:
+            # Text that was never UTF-8 (an argument's undecodable bytes) fails where httpx encodes
+            # the URL or the body, before anything is sent: say which value, not where it failed.
+            parts = (path_params, params, None if json is NOT_GIVEN else json, data)
+            field, value = next(filter(None, map(_unencodable, parts)), (None, None))
+            raise UnencodableTextError(field, value) from None
 
     def _send(
         self,

@@ -23,6 +23,8 @@ if TYPE_CHECKING:
 
 __all__ = [
     "DocsvcError",
+    "ClientSetupError",
+    "UnencodableTextError",
     "APIConnectionError",
     "APITimeoutError",
     "APIResponseValidationError",
@@ -48,6 +50,26 @@ _MAX_DETAIL = 300
 
 class DocsvcError(Exception):
     """Base of every error raised by the docsvc client."""
+
+
+class ClientSetupError(DocsvcError, ValueError):
+    """The client cannot be set up as configured: a malformed base URL, or a proxy or CA-bundle
+    variable of the environment that names nothing usable. Bad input, not a failed request: the
+    message names the setting and never a secret in it (a proxy URL's password)."""
+
+
+class UnencodableTextError(DocsvcError, ValueError):
+    """A text of the request cannot be sent: it holds lone surrogates, which is how Python keeps
+    bytes that were not UTF-8 (in a command-line argument, say). Bad input, found before anything
+    is sent. ``field`` says where in the request (``title``, ``steps[0].text``; None if unknown);
+    ``value`` is the text, for a caller that can name where it came from. The message never
+    shows the text."""
+
+    def __init__(self, field: str | None, value: str | None = None) -> None:
+        where = f"{field}: " if field else "the request: "
+        super().__init__(f"{where}not UTF-8 text (it holds bytes that are not valid UTF-8)")
+        self.field = field
+        self.value = value
 
 
 class APIConnectionError(DocsvcError):

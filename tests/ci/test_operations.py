@@ -110,7 +110,10 @@ def test_missing_key_is_exit_4_with_an_annotation_and_a_summary(tmp_path):
 @pytest.mark.parametrize("env, message", [
     ({"DOCSVC_INTEGRATION_ID": "twelve"}, "DOCSVC_INTEGRATION_ID: expected a whole number, got 'twelve'"),
     ({"DOCSVC_CI_PROVIDER": "github", "DOCSVC_TIMEOUT": "-1"}, "DOCSVC_TIMEOUT: must not be negative, got -1"),
-    ({"DOCSVC_API_KEY": "dsv_a b"}, "DOCSVC_API_KEY: contains spaces or control characters"),
+    ({"DOCSVC_API_KEY": "dsv_a b"}, "DOCSVC_API_KEY: must be printable ASCII without spaces "
+                                    "(check for a stray space, quote, control or non-ASCII character)"),
+    ({"DOCSVC_API_KEY": "dsv_é"}, "DOCSVC_API_KEY: must be printable ASCII without spaces "
+                                  "(check for a stray space, quote, control or non-ASCII character)"),
 ])
 def test_input_errors_write_the_summary_and_one_error_annotation_each(tmp_path, env, message):
     summary = tmp_path / "summary.md"
@@ -119,7 +122,8 @@ def test_input_errors_write_the_summary_and_one_error_annotation_each(tmp_path, 
                                                 "DOCSVC_INTEGRATION_ID": "1", **env})
     assert code == 2 and api.requests == []
     assert [line for line in log.splitlines() if line.startswith("::error")] == [f"::error::{message}"]
-    assert "**Failed**" in summary.read_text() and "dsv_a b" not in summary.read_text() + log
+    assert "**Failed**" in summary.read_text()
+    assert not any(key in summary.read_text() + log for key in ("dsv_a b", "dsv_é"))
 
 
 def test_a_key_with_a_trailing_newline_is_trimmed(tmp_path):

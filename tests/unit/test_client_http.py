@@ -15,6 +15,7 @@ from docsvc.client import (
     APIResponseValidationError,
     APIStatusError,
     Client,
+    ClientSetupError,
     DocsvcError,
 )
 from docsvc.client._base import verify_from_env
@@ -98,6 +99,26 @@ def test_query_params_that_are_none_are_dropped():
                                          "status": "blocked"}
 
 
+BAD = "a\udcffb"  # what Python makes of the bytes a, 0xff, b in a command-line argument
+
+
+@pytest.mark.parametrize("call, field", [
+    (lambda c: c.jobs.get(BAD), "job_id"),
+    (lambda c: c.search.query(BAD), "q"),
+    (lambda c: c.captures.create(start_url="http://x", steps=[{"action": "click", "selector": "#a",
+                                                               "description": BAD}]), "steps[0].description"),
+])
+def test_text_that_is_not_utf8_is_refused_naming_its_field_before_sending(call, field):
+    from docsvc.client import UnencodableTextError
+    from docsvc.exit_codes import USAGE, for_error
+
+    api = MockAPI(json_response(200, {}))
+    with pytest.raises(UnencodableTextError) as info:
+        call(fake_client(api))
+    assert (info.value.field, info.value.value) == (field, BAD) and api.requests == []
+    assert for_error(info.value) == (f"{field}: not UTF-8 text (it holds bytes that are not valid UTF-8)", USAGE)
+
+
 def test_path_parameters_are_one_escaped_segment():
     api = MockAPI(json_response(200, {"job_id": "a/b c", "status": "queued"}))
     fake_client(api).jobs.get("a/b c")
@@ -176,6 +197,52 @@ def test_ca_bundle_from_environment(env, expected):
 def test_unreadable_ca_bundle_is_reported_by_variable(name):
     with pytest.raises(DocsvcError, match=f"{name}=/nonexistent/ca.pem"):
         verify_from_env({name: "/nonexistent/ca.pem"})
+
+
+@pytest.fixture()
+def no_proxy_env(monkeypatch):
+    """The environment without the machine's own proxy and CA variables."""
+    import os
+
+    for name in list(os.environ):
+        if name.lower() in ("http_proxy", "https_proxy", "all_proxy", "no_proxy") or name in (
+                "SSL_CERT_FILE", "SSL_CERT_DIR", "REQUESTS_CA_BUNDLE", "CURL_CA_BUNDLE"):
+            monkeypatch.delenv(name)
+    return monkeypatch
+
+
+@pytest.mark.parametrize("env, base_url, message", [
+    ({"HTTP_PROXY": "::bogus::"}, "http://127.0.0.1:1", "HTTP_PROXY: not a usable proxy URL"),
+    ({"https_proxy": "ftp://user:hunter2@proxy:21"}, "https://docs.example.com",
+     "https_proxy: not a usable proxy URL"),
+    ({"ALL_PROXY": "socks5://user:hunter2@127.0.0.1:1"}, "http://127.0.0.1:1",
+     "ALL_PROXY: a SOCKS proxy needs the socksio package"),
+    ({"SSL_CERT_FILE": "/nonexistent/ca.pem"}, "https://docs.example.com",
+     "SSL_CERT_FILE=/nonexistent/ca.pem: not a readable CA bundle (No such file or directory)"),
+])
+def test_an_unusable_proxy_or_ca_variable_is_named_without_its_password(no_proxy_env, env, base_url, message):
+    import importlib.util
+
+    if "socks" in str(env) and importlib.util.find_spec("socksio") is not None:
+        pytest.skip("socksio is installed here")
+    for name, value in env.items():
+        no_proxy_env.setenv(name, value)
+    with pytest.raises(ClientSetupError) as info:
+        Client("k", base_url)
+    assert str(info.value).startswith(message) and "hunter2" not in str(info.value)
+    assert info.value.__cause__ is None and info.value.__suppress_context__  # httpx's text may hold the URL
+
+
+def test_a_malformed_base_url_is_a_setup_error(no_proxy_env):
+    with pytest.raises(ClientSetupError, match=r"^the base URL is malformed \(Invalid port: ':1'\)$"):
+        Client("k", "http://[::1")
+
+
+def test_setup_errors_are_bad_input_exit_2():
+    from docsvc.exit_codes import USAGE, for_error
+
+    assert for_error(ClientSetupError("HTTP_PROXY: not a usable proxy URL")) == (
+        "HTTP_PROXY: not a usable proxy URL", USAGE)
 
 
 def test_real_transport_honours_environment(monkeypatch):
