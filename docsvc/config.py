@@ -16,6 +16,8 @@ from pathlib import Path
 from typing import Mapping
 from urllib.parse import urlsplit
 
+from .credentials import hidden
+
 __all__ = [
     "CONFIG_FILE",
     "DEFAULT_BASE_URL",
@@ -30,7 +32,6 @@ __all__ = [
     "mask_key",
     "read_user_config",
     "user_config_path",
-    "without_password",
     "write_user_config",
 ]
 
@@ -68,6 +69,11 @@ class Settings:
     def source(self, name: str) -> str:
         return self.sources.get(name, DEFAULT_SOURCE)
 
+    @property
+    def shown_base_url(self) -> str:
+        """The base URL as output may show it: a ``user:password@`` in it hidden."""
+        return hidden(self.base_url)
+
     def require_key(self) -> str:
         if not self.api_key:
             raise MissingApiKey()
@@ -75,7 +81,7 @@ class Settings:
 
     def __repr__(self) -> str:  # never show the key, not even in a traceback or a debugger
         key = "set" if self.api_key else "missing"
-        return (f"Settings(api_key=<{key}>, base_url={self.base_url!r}, "
+        return (f"Settings(api_key=<{key}>, base_url={self.shown_base_url!r}, "
                 f"integration_id={self.integration_id!r}, config_path={self.config_path!r})")
 
 
@@ -100,17 +106,11 @@ def key_problem(key: str) -> str | None:
             "(check for a stray space, quote, control or non-ASCII character)")
 
 
-def without_password(url: str) -> str:
-    """``url`` as it may be shown: a password in it (``https://user:secret@host``) masked. A regex,
-    not a URL parser, so that it works on the malformed URLs that error messages quote."""
-    return re.sub(r"((?:^|://)[^/?#@:]*:)[^/?#@]*@", r"\1***@", url, count=1)
-
-
 def check_base_url(value: str, source: str) -> str:
     """The base URL without a trailing slash; a URL without an http(s) scheme, or one that does not
     parse, is a ConfigError that names where it came from and what to write instead."""
     url = value.strip()
-    shown = without_password(url)
+    shown = hidden(url)
     scheme, sep, rest = url.partition("://")
     if not sep:
         shown = shown.rstrip("/")

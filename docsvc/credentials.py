@@ -15,10 +15,12 @@ import re
 __all__ = ["hidden"]
 
 # scheme://userinfo@ : userinfo is whatever stands before the first @ of the authority (RFC 3986:
-# no / ? # in it, and no whitespace in a URL quoted in prose).
-_USERINFO = re.compile(r"\b([A-Za-z][A-Za-z0-9+.-]*://)[^/?#@\s]*@")
+# no / ? # in it, and no whitespace in a URL quoted in prose); or, at the very start of a text, a
+# URL written without its scheme (``user:secret@host``: the colon tells it from ``git@host:path``).
+_USERINFO = re.compile(r"\b([A-Za-z][A-Za-z0-9+.-]*://)[^/?#@\s]*@|^()[^/?#@:\s]*:[^/?#@\s]*@")
 
 
 def hidden(text: str) -> str:
-    """``text`` with the user information of every URL in it replaced by ``***``."""
-    return _USERINFO.sub(r"\1***@", text) if "@" in text else text
+    """``text`` with the user information of every URL in it replaced by ``***``. Works on malformed
+    URLs too (a regex, not a URL parser): error messages quote those."""
+    return _USERINFO.sub(lambda m: f"{m.group(1) or ''}***@", text) if "@" in text else text

@@ -23,6 +23,7 @@ import httpx
 
 import docsvc
 from docsvc.config import DEFAULT_BASE_URL, KEY_CHARS
+from docsvc.credentials import hidden
 from docsvc.endpoints import Endpoint, by_name
 
 from ._response import cast_to, describe, next_link, read_body, status_error
@@ -552,7 +553,8 @@ class BaseClient:
         return (url.scheme, url.host, url.port) == (base.scheme, base.host, base.port)
 
     def _target(self, url: str | httpx.URL) -> str:
-        return str(url) if isinstance(url, httpx.URL) else f"{self.base_url}{url}"
+        """The URL of a request as an error may show it: a password in the base URL hidden."""
+        return hidden(str(url) if isinstance(url, httpx.URL) else f"{self.base_url}{url}")
 
     def _connection_error(self, exc: httpx.TransportError, method: str,
                           url: str | httpx.URL) -> APIConnectionError:

@@ -137,9 +137,9 @@ def test_key_from_the_user_config_names_its_file(tmp_path):
     ("http://host:80x", "$DOCSVC_BASE_URL: base URL 'http://host:80x' is malformed "
                         "(Port could not be cast to integer value as '80x')"),
     ("https://host:99999", "$DOCSVC_BASE_URL: base URL 'https://host:99999' is malformed (Port out of range 0-65535)"),
-    ("https://ada:hunter2@[::1", "$DOCSVC_BASE_URL: base URL 'https://ada:***@[::1' is malformed (Invalid IPv6 URL)"),
-    ("ada:hunter2@host", "$DOCSVC_BASE_URL: base URL 'ada:***@host' has no scheme; write http://ada:***@host "
-                         "or https://ada:***@host"),
+    ("https://ada:hunter2@[::1", "$DOCSVC_BASE_URL: base URL 'https://***@[::1' is malformed (Invalid IPv6 URL)"),
+    ("ada:hunter2@host", "$DOCSVC_BASE_URL: base URL '***@host' has no scheme; write http://***@host "
+                         "or https://***@host"),
 ])
 def test_base_url_without_an_http_scheme_is_refused(tmp_path, url, message):
     with pytest.raises(ConfigError) as info:

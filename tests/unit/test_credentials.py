@@ -17,6 +17,8 @@ from docsvc.server.engines.git import branch_url
      "code repository https://***@gitlab.com/a/b.git: fatal: no"),
     ("two: ssh://git@host/a.git and https://u:p@h/b", "two: ssh://***@host/a.git and https://***@h/b"),
     ("git@github.com:acme/app.git", "git@github.com:acme/app.git"),  # scp-like: a user name, no secret
+    ("ada:hunter2@host/api", "***@host/api"),  # a URL written without its scheme
+    ("https://ada:hunter2@[::1", "https://***@[::1"),  # malformed: error messages quote those too
     ("https://github.com/acme/app.git", "https://github.com/acme/app.git"),
     ("mail ada@acme.test about https://h/x?to=a@b", "mail ada@acme.test about https://h/x?to=a@b"),
 ])
