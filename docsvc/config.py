@@ -43,6 +43,7 @@ USER_SOURCE = "user config"  # a value from the per-user config is labelled "use
 DEFAULT_BASE_URL = "http://127.0.0.1:8080"
 MISSING_KEY_MESSAGE = "Error: DOCSVC_API_KEY missing"
 _FILE_KEYS = ("api_key", "base_url", "integration_id")
+MAX_ID = 2**63 - 1  # the service stores IDs as 64-bit integers
 # What a key may contain: visible ASCII, so it is a valid HTTP header value.
 KEY_CHARS = re.compile(r"[\x21-\x7e]+")
 
@@ -203,8 +204,8 @@ def _parse_integration_id(value: object, path: Path) -> int | None:
         number = int(str(value).strip())
     except ValueError:
         raise ConfigError(f"{path.name}: integration_id must be an integer, got {value!r}") from None
-    if number <= 0:
-        raise ConfigError(f"{path.name}: integration_id must be a positive integer, got {number}")
+    if not 0 < number <= MAX_ID:
+        raise ConfigError(f"{path.name}: integration_id must be a positive integer of at most 64 bits, got {number}")
     return number
 
 

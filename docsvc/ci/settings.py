@@ -16,7 +16,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
-from ..config import key_problem
+from ..config import MAX_ID, key_problem
 from ..endpoints import CONVERT_SOURCES, CONVERT_TARGETS
 
 OPERATIONS = ("sync", "docflow", "convert", "api-scan-pr", "validate", "check")
@@ -155,8 +155,8 @@ def convert(spec: Input, raw: Any, origin: str) -> Any:
             value = int(str(raw).strip())
         except ValueError:
             raise InputError(f"{origin}: expected a whole number, got {raw!r}") from None
-        if value <= 0:
-            raise InputError(f"{origin}: expected a positive number, got {value}")
+        if not 0 < value <= MAX_ID:
+            raise InputError(f"{origin}: expected a positive number of at most 64 bits, got {value}")
         return value
     if spec.kind == "float":
         try:

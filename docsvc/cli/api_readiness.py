@@ -12,6 +12,7 @@ from .output import emit, json_option, status
 from .bundle import remote_refs_option, spec_bytes, spec_refused
 from .examples import examples
 from .progress import timeout_option, wait_for_job
+from .params import ID
 
 SEVERITIES = ("error", "warning", "notice")
 STAGES = {"swagger": "structural validation against the OpenAPI schemas",
@@ -109,11 +110,11 @@ def api_scan() -> None:
     "docsvc api-scan open-pr 6 --to source --source-path api/openapi.yaml -m 'Fix the spec'",
 )
 @api_scan.command("open-pr")
-@click.argument("scan_id", type=click.IntRange(min=1))
+@click.argument("scan_id", type=ID)
 @click.option("--to", "targets", type=click.Choice(["source", "docs"]), multiple=True,
               help="where: docs (a docs repository; the default) and/or source (the spec's own repository, "
                    "on the branch and path set in API Specs); repeatable")
-@click.option("--repo", type=click.IntRange(min=1), default=None, metavar="INTEGRATION_ID",
+@click.option("--repo", type=ID, default=None, metavar="INTEGRATION_ID",
               help="docs target: the integration whose docs repository gets the pull request")
 @click.option("--path", default=None, help="docs target: file path (default: the spec's path)")
 @click.option("--source-path", default=None, help="source target: file path (default: the spec's path)")

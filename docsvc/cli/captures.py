@@ -14,6 +14,7 @@ from .context import CliExit, client, read_text_input
 from .output import columns, emit, json_option, status
 from .examples import examples
 from .progress import timeout_option, wait_for_job
+from .params import ID
 
 ACTIONS = {"click": ("selector",), "type": ("selector", "text"), "navigate": ("url",)}
 MODES = ("auto", "always", "off")
@@ -164,7 +165,7 @@ def create(start_url, steps, steps_file, title, step_timeout, timeout, as_json) 
     'docsvc capture show 4 --json',
 )
 @capture.command("show")
-@click.argument("capture_id", type=click.IntRange(min=1))
+@click.argument("capture_id", type=ID)
 @json_option
 def show(capture_id: int, as_json: bool) -> None:
     """[addition] Show a capture: each step with its ID, action, target size, zoom setting and
@@ -198,7 +199,7 @@ def _zoom_steps(ctx, param, values) -> dict[str, str]:
     'docsvc capture zoom 4 --mode always --step s2=off',
 )
 @capture.command("zoom")
-@click.argument("capture_id", type=click.IntRange(min=1))
+@click.argument("capture_id", type=ID)
 @click.option("--mode", type=click.Choice(MODES), default=None,
               help="auto zooms only small click targets (under 48×48 CSS px); always; off")
 @click.option("--step", "steps", multiple=True, callback=_zoom_steps, metavar="STEP_ID=on|off|default",

@@ -9,6 +9,7 @@ from .context import CliExit, client
 from .output import emit, json_option, status
 from .examples import examples
 from .progress import timeout_option, wait_for_job
+from .params import ID
 
 
 def render(chat) -> list[str]:
@@ -63,7 +64,7 @@ def ask(question: str, timeout: float | None, as_json: bool) -> None:
     'docsvc chat show 9 --json',
 )
 @chat.command("show")
-@click.argument("chat_id", type=click.IntRange(min=1), metavar="ID")
+@click.argument("chat_id", type=ID, metavar="ID")
 @json_option
 def show(chat_id: int, as_json: bool) -> None:
     """[addition] Show one of your chats: the question, the answer and its sources."""

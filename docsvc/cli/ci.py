@@ -10,6 +10,7 @@ from .. import exit_codes
 from .context import CliExit
 from .output import status
 from .examples import examples
+from .params import ID
 
 KINDS = ("github", "gitlab", "jenkins")
 
@@ -32,7 +33,7 @@ def ci() -> None:
 @click.argument("kind", type=click.Choice(KINDS))
 @click.option("--dir", "directory", type=click.Path(file_okay=False, path_type=Path), default=Path("."),
               show_default=True, help="the repository to write into")
-@click.option("--integration-id", type=click.IntRange(min=1), default=1, show_default=True)
+@click.option("--integration-id", type=ID, default=1, show_default=True)
 @click.option("--action", default="docsvc/docsvc-action@v1", show_default=True, help="GitHub: the action to use")
 @click.option("--screenshots-dir", default="screenshots", show_default=True,
               help="where your UI tests write the screenshots")

@@ -14,6 +14,7 @@ from .output import emit, json_option, say, status
 from .examples import examples
 from .progress import timeout_option, wait_for_job
 from .feature_drafts import RN_SECTIONS
+from .params import ID
 
 
 def _screenshot_pair(ctx, param, values):
@@ -35,7 +36,7 @@ def _screenshot_pair(ctx, param, values):
     "docsvc docflow --pr-number 42 --pr-title Fix --pr-body '' --pr-author ada --json",
 )
 @click.command()
-@click.option("--pr-number", type=click.IntRange(min=1), required=True)
+@click.option("--pr-number", type=ID, required=True)
 @click.option("--pr-title", required=True)
 @click.option("--pr-body", required=True)
 @click.option("--pr-author", required=True)
@@ -103,7 +104,7 @@ def _worth_a_look(result: dict) -> list[str]:
 )
 @items.command("diff")
 @click.argument("tool", type=click.Choice(["docflows"]))
-@click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
+@click.argument("item_id", type=ID, metavar="ID")
 @click.option("--stat", is_flag=True, help="files with added/removed lines, Reviewed marks and check findings")
 @json_option  # the summary, with the diff's text under "diff" unless --stat
 def diff(tool: str, item_id: int, stat: bool, as_json: bool) -> None:
@@ -146,7 +147,7 @@ DOCFLOWS = click.Choice(["docflows"])
 )
 @items.command("dismiss")
 @click.argument("tool", type=DOCFLOWS)
-@click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
+@click.argument("item_id", type=ID, metavar="ID")
 @click.option("--yes", is_flag=True, help="do not ask for confirmation")
 @click.option("--done", is_flag=True, help="the docs already contain the change: status Done, release notes kept")
 @json_option
@@ -174,7 +175,7 @@ def dismiss(tool: str, item_id: int, yes: bool, done: bool, as_json: bool) -> No
 )
 @items.command("history")
 @click.argument("tool", type=DOCFLOWS)
-@click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
+@click.argument("item_id", type=ID, metavar="ID")
 @json_option
 def history(tool: str, item_id: int, as_json: bool) -> None:
     """Print the review history; rounds with kept text are marked [version N]."""
@@ -204,8 +205,8 @@ def history(tool: str, item_id: int, as_json: bool) -> None:
 )
 @items.command("restore")
 @click.argument("tool", type=DOCFLOWS)
-@click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
-@click.argument("version", type=click.IntRange(min=1), metavar="N")
+@click.argument("item_id", type=ID, metavar="ID")
+@click.argument("version", type=ID, metavar="N")
 @json_option
 def restore(tool: str, item_id: int, version: int, as_json: bool) -> None:
     """Restore version N; the current text is kept as a new version."""
@@ -221,8 +222,8 @@ def restore(tool: str, item_id: int, version: int, as_json: bool) -> None:
 )
 @items.command("approve")
 @click.argument("tool", type=click.Choice(["docflows", "feature-drafts"]))
-@click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
-@click.option("--release", "release_id", type=click.IntRange(min=1), default=None, help="release ID (docflows)")
+@click.argument("item_id", type=ID, metavar="ID")
+@click.option("--release", "release_id", type=ID, default=None, help="release ID (docflows)")
 @click.option("--new-release", default=None, metavar="NAME",
               help="a release by name, created when missing (docflows)")
 @click.option("--writer", default=None, help="the assignee: a user ID or 'me' (docflows; default me)")
@@ -277,7 +278,7 @@ def approve(tool, item_id, release_id, new_release, writer, notes, section, cate
 )
 @items.command("check")
 @click.argument("tool", type=DOCFLOWS)
-@click.argument("item_id", type=click.IntRange(min=1), metavar="[ID]", required=False)
+@click.argument("item_id", type=ID, metavar="[ID]", required=False)
 @click.option("--all", "check_all", is_flag=True, help="every open suggestion")
 @click.option("--dismiss-done", is_flag=True, help="dismiss as Done those already in the docs (never 'probably')")
 @click.option("--no-ai", is_flag=True, help="text comparison only (free)")
@@ -316,7 +317,7 @@ def check(tool, item_id, check_all, dismiss_done, no_ai, as_json) -> None:
 )
 @items.command("request-changes")
 @click.argument("tool", type=DOCFLOWS)
-@click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
+@click.argument("item_id", type=ID, metavar="ID")
 @click.option("-m", "feedback", required=True, help='the feedback, e.g. replace "X" with "Y"; remove "Z"')
 @click.option("--file", "target_file", default=None, help="limit the changes to this file")
 @json_option
@@ -345,7 +346,7 @@ def request_changes(tool, item_id, feedback, target_file, as_json) -> None:
 )
 @items.command("sync")
 @click.argument("tool", type=DOCFLOWS)
-@click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
+@click.argument("item_id", type=ID, metavar="ID")
 @json_option
 def sync_latest(tool, item_id, as_json) -> None:
     """Sync Latest Code: add what the draft lacks from the pull request's newest code; waits
@@ -370,7 +371,7 @@ def sync_latest(tool, item_id, as_json) -> None:
 )
 @items.command("screenshots")
 @click.argument("tool", type=DOCFLOWS)
-@click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
+@click.argument("item_id", type=ID, metavar="ID")
 @click.option("--take", "routes", multiple=True, metavar="ROUTE",
               help="take a screenshot of this route or preview address (repeatable); waits")
 @json_option

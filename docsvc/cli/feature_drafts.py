@@ -10,6 +10,7 @@ from .items import items
 from .output import emit, json_option, status
 from .examples import examples
 from .progress import timeout_option, wait_for_job
+from .params import ID
 
 RN_SECTIONS = ("feature", "enhancement", "bug", "known-issue", "developer")
 NOTES = click.Choice(["include", "skip"])
@@ -57,7 +58,7 @@ def feature_drafts() -> None:
 @click.option("--brief", default=None, help="the feature brief (free text or Markdown)")
 @click.option("--brief-file", type=click.Path(dir_okay=False, allow_dash=True), default=None,
               help="read the brief from this file ('-' for stdin)")
-@click.option("--release", "release_id", type=click.IntRange(min=1), default=None, help="release ID to tag it with")
+@click.option("--release", "release_id", type=ID, default=None, help="release ID to tag it with")
 @timeout_option("the draft is still made")
 @json_option
 def create(title, brief, brief_file, release_id, timeout, as_json) -> None:
@@ -95,7 +96,7 @@ def create(title, brief, brief_file, release_id, timeout, as_json) -> None:
     'docsvc feature-drafts show 5 --json',
 )
 @feature_drafts.command("show")
-@click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
+@click.argument("item_id", type=ID, metavar="ID")
 @json_option
 def show(item_id: int, as_json: bool) -> None:
     """[addition] Show a draft: its page, the Editor's verdict, release notes and sign-off."""
@@ -120,12 +121,12 @@ def show(item_id: int, as_json: bool) -> None:
 )
 @items.command("release-notes")
 @click.argument("tool", type=click.Choice(["feature-drafts"]))
-@click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
+@click.argument("item_id", type=ID, metavar="ID")
 @click.option("--notes", type=NOTES, default=None, help="change the decision: include or skip")
 @click.option("--section", type=SECTION, default=None)
 @click.option("--category", default=None, help="one of your product categories, or Other")
 @click.option("--note", default=None, help="the release-notes entry")
-@click.option("--release", "release_id", type=click.IntRange(min=1), default=None,
+@click.option("--release", "release_id", type=ID, default=None,
               help="release ID, for a draft without one")
 @json_option
 def release_notes(tool, item_id, notes, section, category, note, release_id, as_json) -> None:

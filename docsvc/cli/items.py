@@ -9,6 +9,7 @@ from .. import exit_codes
 from .context import CliExit, client, my_user_id
 from .output import columns, emit, json_option, status, stdin_is_tty
 from .examples import examples
+from .params import ID
 
 TOOL = click.Choice(TOOLS)
 
@@ -28,7 +29,7 @@ class TagValue(click.ParamType):
         if text == "none" or (self.allow_me and text == "me"):
             return text
         if text.isdigit() and int(text) > 0:
-            return int(text)
+            return ID.convert(text, param, ctx)  # within the service's 64 bits
         allowed = "an ID, 'none' or 'me'" if self.allow_me else "an ID or 'none'"
         self.fail(f"expected {allowed}, got {value!r}", param, ctx)
 
@@ -102,7 +103,7 @@ def _show_item(item, as_json: bool) -> None:
 )
 @items.command("tag")
 @click.argument("tool", type=TOOL)
-@click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
+@click.argument("item_id", type=ID, metavar="ID")
 @click.option("--release", type=RELEASE, help="release ID, or 'none' to clear")
 @click.option("--writer", type=WRITER, help="writer's user ID, 'me', or 'none' to clear")
 @json_option
@@ -126,7 +127,7 @@ def tag(tool: str, item_id: int, release, writer, as_json: bool) -> None:
 )
 @items.command("status")
 @click.argument("tool", type=TOOL)
-@click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
+@click.argument("item_id", type=ID, metavar="ID")
 @click.argument("work_status", type=click.Choice(WORK_STATUSES), metavar="STATUS")
 @click.option("--note", default=None, help="a note on the status")
 @click.option("--claim", is_flag=True, help="become the item's writer first, then change the status")
@@ -152,7 +153,7 @@ def set_status(tool: str, item_id: int, work_status: str, note: str | None, clai
 )
 @items.command("rename")
 @click.argument("tool", type=TOOL)
-@click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
+@click.argument("item_id", type=ID, metavar="ID")
 @click.argument("title")
 @json_option
 def rename(tool: str, item_id: int, title: str, as_json: bool) -> None:
@@ -168,7 +169,7 @@ def rename(tool: str, item_id: int, title: str, as_json: bool) -> None:
 )
 @items.command("delete")
 @click.argument("tool", type=TOOL)
-@click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
+@click.argument("item_id", type=ID, metavar="ID")
 @click.option("--yes", is_flag=True, help="do not ask for confirmation")
 @json_option
 def delete(tool: str, item_id: int, yes: bool, as_json: bool) -> None:

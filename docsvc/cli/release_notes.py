@@ -7,6 +7,7 @@ import click
 from .context import client
 from .output import columns, emit, json_option, status
 from .examples import examples
+from .params import ID
 
 
 @examples(
@@ -23,7 +24,7 @@ def release_notes() -> None:
     "docsvc release-notes create --release 3 --title 'v2.4 notes'",
 )
 @release_notes.command("create")
-@click.option("--release", "release_id", type=click.IntRange(min=1), required=True, help="release ID")
+@click.option("--release", "release_id", type=ID, required=True, help="release ID")
 @click.option("--title", default=None, help="the item's title (default: Release notes for <release>)")
 @json_option
 def create(release_id: int, title: str | None, as_json: bool) -> None:
@@ -42,7 +43,7 @@ def create(release_id: int, title: str | None, as_json: bool) -> None:
     'docsvc release-notes show 11 > notes.md',
 )
 @release_notes.command("show")
-@click.argument("item_id", type=click.IntRange(min=1), metavar="ID")
+@click.argument("item_id", type=ID, metavar="ID")
 @json_option
 def show(item_id: int, as_json: bool) -> None:
     """[addition] Print a Release Composer item's release notes as Markdown: by section (feature,
@@ -56,7 +57,7 @@ def show(item_id: int, as_json: bool) -> None:
     'docsvc release-notes queue --release 3 --json',
 )
 @release_notes.command("queue")
-@click.option("--release", "release_id", type=click.IntRange(min=1), required=True, help="release ID")
+@click.option("--release", "release_id", type=ID, required=True, help="release ID")
 @json_option
 def queue(release_id: int, as_json: bool) -> None:
     """[addition] List a release's release-notes queue: item, section, category, note, badge."""

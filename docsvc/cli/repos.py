@@ -10,6 +10,7 @@ from .context import CliExit, client
 from .output import columns, emit, json_option, status
 from .examples import examples
 from .progress import timeout_option, wait_for_job
+from .params import ID
 
 
 @examples(
@@ -17,7 +18,7 @@ from .progress import timeout_option, wait_for_job
     'docsvc sync --integration-id 1 --timeout 300 --json',
 )
 @click.command()
-@click.option("--integration-id", type=click.IntRange(min=1), required=True,
+@click.option("--integration-id", type=ID, required=True,
               help="the repository integration to sync (see: docsvc admin integrations list)")
 @timeout_option("the sync goes on in the service")
 @json_option
@@ -65,7 +66,7 @@ def list_repos(as_json: bool) -> None:
     'docsvc repos request-sync 2 --json',
 )
 @repos.command("request-sync")
-@click.argument("repo_id", type=click.IntRange(min=1), metavar="ID")
+@click.argument("repo_id", type=ID, metavar="ID")
 @json_option
 def request_sync(repo_id: int, as_json: bool) -> None:
     """Email your organisation's System Administrators that the repository needs a sync.
@@ -89,7 +90,7 @@ def request_sync(repo_id: int, as_json: bool) -> None:
 )
 @click.command()
 @click.argument("query")
-@click.option("--integration-id", type=click.IntRange(min=1), default=None, help="only this repository's docs")
+@click.option("--integration-id", type=ID, default=None, help="only this repository's docs")
 @click.option("--limit", type=click.IntRange(1, 200), default=20, show_default=True)
 @json_option
 def search(query: str, integration_id: int | None, limit: int, as_json: bool) -> None:
