@@ -23,10 +23,29 @@ def _status(message: str) -> None:
     click.echo(message, err=True)
 
 
+class DatabaseURL(click.ParamType):
+    """A database URL the service can use, checked when the command line is read: a bad one is
+    one usage error (exit 2) naming its scheme, not SQLAlchemy's traceback from deep inside."""
+
+    name = "url"
+
+    def convert(self, value, param, ctx):
+        from .db.session import BadDatabaseURL, check_url
+
+        try:
+            check_url(value)
+        except BadDatabaseURL as exc:
+            self.fail(str(exc), param, ctx)  # the message never holds the URL: it may hold a password
+        return value
+
+
+DATABASE_URL = DatabaseURL()
+
+
 def db_option(func):
     """``--db`` on every subcommand as well as on the group, so both spellings work."""
 
-    @click.option("--db", "db_url", metavar="URL", default=None, help=DB_HELP)
+    @click.option("--db", "db_url", metavar="URL", type=DATABASE_URL, default=None, help=DB_HELP)
     @click.pass_context
     @functools.wraps(func)
     def wrapper(ctx: click.Context, db_url: str | None, *args, **kwargs):
@@ -85,7 +104,8 @@ def transaction(func):
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="docsvc-server")
-@click.option("--db", "db_url", metavar="URL", envvar="DOCSVC_SERVER_DATABASE_URL", default=None, help=DB_HELP)
+@click.option("--db", "db_url", metavar="URL", envvar="DOCSVC_SERVER_DATABASE_URL", type=DATABASE_URL, default=None,
+              help=DB_HELP)
 @click.pass_context
 def main(ctx: click.Context, db_url: str | None) -> None:
     """Run and administer the docsvc local service (a self-hostable implementation of the API)."""
