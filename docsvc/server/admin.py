@@ -42,6 +42,14 @@ class DatabaseURL(click.ParamType):
 DATABASE_URL = DatabaseURL()
 
 
+def db_integer(min_value: int = 1) -> click.IntRange:
+    """An integer argument that the database stores (a record id, an amount): one beyond the
+    databases' 64-bit integers is a usage error here, not an OverflowError from the driver."""
+    from .problems import MAX_ID
+
+    return click.IntRange(min_value, MAX_ID)
+
+
 def db_option(func):
     """``--db`` on every subcommand as well as on the group, so both spellings work."""
 
@@ -242,7 +250,7 @@ def keys_list(session, settings, org: str) -> None:
 
 
 @keys.command("revoke")
-@click.argument("key_id", type=int)
+@click.argument("key_id", type=db_integer())
 @db_option
 @transaction
 def keys_revoke(session, settings, key_id: int) -> None:
@@ -401,7 +409,7 @@ def _stage_option(name: str, what: str):
 
 @api_specs.command("set")
 @click.option("--org", required=True)
-@click.option("--integration", "integration_id", required=True, type=click.IntRange(min=1),
+@click.option("--integration", "integration_id", required=True, type=db_integer(),
               help="the integration whose code repository holds the spec")
 @click.option("--path", required=True, metavar="FILE", help="the spec's path in that repository")
 @click.option("--branch", default=None, help="branch to read (default: the integration's code branch)")
@@ -449,7 +457,7 @@ def credits() -> None:
 
 @credits.command("set")
 @click.option("--org", required=True)
-@click.option("--amount", required=True, type=click.IntRange(min=0))
+@click.option("--amount", required=True, type=db_integer(0))
 @db_option
 @transaction
 def credits_set(session, settings, org: str, amount: int) -> None:

@@ -51,3 +51,19 @@ def test_text_that_is_no_url_at_all():
     assert done.exit_code == 2
     assert _error_line(done) == f"Error: Invalid value for '--db': not a database URL: {EXPECTED}"
     assert "s3cret" not in done.output
+
+
+@pytest.mark.parametrize("args", [
+    ["keys", "revoke", "{n}"],
+    ["api-specs", "set", "--org", "O", "--integration", "{n}", "--path", "openapi.yaml"],
+    ["credits", "set", "--org", "O", "--amount", "{n}"],
+])
+def test_integers_beyond_64_bits_are_refused_when_parsed(args, tmp_path):
+    db = ["--db", f"sqlite:///{tmp_path / 'd.db'}"]
+    assert _invoke([*db, "init", "--org", "O", "--admin-email", "a@example.test"]).exit_code == 0
+    for n in ("99999999999999999999999", str(2**63)):
+        done = _invoke([*db, *(a.format(n=n) for a in args)])
+        assert done.exit_code == 2
+        assert f"{n} is not in the range" in _error_line(done)
+    done = _invoke([*db, *(a.format(n=2**63 - 1) for a in args)])  # the largest: refused, if at all, by the service
+    assert "is not in the range" not in done.output and "Traceback" not in done.output
