@@ -153,14 +153,21 @@ def run(host: str, port: int, log_level: str) -> None:
     _serve(settings, host, port, log_level)
 
 
+class _BadInput(click.ClickException):
+    """One ``Error:`` line and exit 2 (bad input, DESIGN.md's exit codes), without click's usage
+    text: for input that parsed well but cannot be used."""
+
+    exit_code = 2
+
+
 def _serve(settings, host: str, port: int, log_level: str = "info") -> None:
     import logging
 
-    import uvicorn
     from sqlalchemy.exc import OperationalError
 
     from .app import create_app
     from .db.session import MissingDriver
+    from .listen import PortUnavailable, listening_socket, make_server
 
     logging.basicConfig(level=getattr(logging, log_level.upper()), format="%(levelname)s %(name)s: %(message)s")
     try:
@@ -170,9 +177,17 @@ def _serve(settings, host: str, port: int, log_level: str = "info") -> None:
     except OperationalError as exc:
         raise click.ClickException(f"cannot use the database {_safe_url(settings.database_url)}: "
                                    f"{str(exc.orig).strip().splitlines()[0]}") from None
-    _status(f"docsvc local service {__version__} on http://{host}:{port}/api/v1 "
-            f"(database {_safe_url(settings.database_url)})")
-    uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level)
+    try:
+        sock = listening_socket(host, port)  # the port is ours from here on: uvicorn serves on this socket
+    except PortUnavailable as exc:
+        raise _BadInput(str(exc)) from None
+
+    def announce() -> None:  # only once it answers: a failed start never claims to be on the port
+        _status(f"docsvc local service {__version__} on http://{host}:{port}/api/v1 "
+                f"(database {_safe_url(settings.database_url)})")
+
+    with sock:
+        make_server(create_app(settings), log_level=log_level, on_started=announce).run(sockets=[sock])
 
 
 @main.command()
