@@ -169,7 +169,11 @@ def _serve(settings, host: str, port: int, log_level: str = "info") -> None:
     from .db.session import MissingDriver
     from .listen import PortUnavailable, listening_socket, make_server
 
-    logging.basicConfig(level=getattr(logging, log_level.upper()), format="%(levelname)s %(name)s: %(message)s")
+    level = getattr(logging, log_level.upper())
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    # Alembic announces each of its plugins at INFO on every start: noise. Migrations themselves
+    # (alembic.runtime.migration) and any warning or error still show.
+    logging.getLogger("alembic.runtime.plugins").setLevel(max(level, logging.WARNING))
     try:
         _prepare(settings)
     except MissingDriver as exc:
