@@ -110,3 +110,15 @@ def test_an_id_in_a_query_is_ascii_digits_only(api, query):
     client, _, _ = api
     body = problem(client.get(query), 422)
     assert "must be an ID" in body["detail"]
+
+
+def test_sync_latest_code_of_a_suggestion_without_an_integration_is_409_before_any_job(api, service):
+    client, _, _ = api
+    suggestion = int(service.admin("items", "add", "docflows", "--org", "Bad Input", "--title", "Added by hand"))
+    service.admin("credits", "set", "--org", "Bad Input", "--amount", "100")
+    body = problem(client.post(f"/docflows/{suggestion}/sync"), 409)
+    assert body["detail"] == (f"Docflows suggestion {suggestion} has no integration to sync the latest code from "
+                              f"(it was not drafted from a pull request, or its integration was removed)")
+    assert client.get(f"/docflows/{suggestion}").json()["new_commits"] is False
+    # Nothing looked up a NULL primary key (SQLAlchemy's SAWarning in the service's log).
+    assert "fully NULL primary key" not in (service.workdir / "server.log").read_text()
