@@ -23,10 +23,37 @@ def _status(message: str) -> None:
     click.echo(message, err=True)
 
 
+class DatabaseURL(click.ParamType):
+    """A database URL the service can use, checked when the command line is read: a bad one is
+    one usage error (exit 2) naming its scheme, not SQLAlchemy's traceback from deep inside."""
+
+    name = "url"
+
+    def convert(self, value, param, ctx):
+        from .db.session import BadDatabaseURL, check_url
+
+        try:
+            check_url(value)
+        except BadDatabaseURL as exc:
+            self.fail(str(exc), param, ctx)  # the message never holds the URL: it may hold a password
+        return value
+
+
+DATABASE_URL = DatabaseURL()
+
+
+def db_integer(min_value: int = 1) -> click.IntRange:
+    """An integer argument that the database stores (a record id, an amount): one beyond the
+    databases' 64-bit integers is a usage error here, not an OverflowError from the driver."""
+    from .problems import MAX_ID
+
+    return click.IntRange(min_value, MAX_ID)
+
+
 def db_option(func):
     """``--db`` on every subcommand as well as on the group, so both spellings work."""
 
-    @click.option("--db", "db_url", metavar="URL", default=None, help=DB_HELP)
+    @click.option("--db", "db_url", metavar="URL", type=DATABASE_URL, default=None, help=DB_HELP)
     @click.pass_context
     @functools.wraps(func)
     def wrapper(ctx: click.Context, db_url: str | None, *args, **kwargs):
@@ -85,7 +112,8 @@ def transaction(func):
 
 @click.group(context_settings={"help_option_names": ["-h", "--help"]})
 @click.version_option(__version__, prog_name="docsvc-server")
-@click.option("--db", "db_url", metavar="URL", envvar="DOCSVC_SERVER_DATABASE_URL", default=None, help=DB_HELP)
+@click.option("--db", "db_url", metavar="URL", envvar="DOCSVC_SERVER_DATABASE_URL", type=DATABASE_URL, default=None,
+              help=DB_HELP)
 @click.pass_context
 def main(ctx: click.Context, db_url: str | None) -> None:
     """Run and administer the docsvc local service (a self-hostable implementation of the API)."""
@@ -125,16 +153,27 @@ def run(host: str, port: int, log_level: str) -> None:
     _serve(settings, host, port, log_level)
 
 
+class _BadInput(click.ClickException):
+    """One ``Error:`` line and exit 2 (bad input, DESIGN.md's exit codes), without click's usage
+    text: for input that parsed well but cannot be used."""
+
+    exit_code = 2
+
+
 def _serve(settings, host: str, port: int, log_level: str = "info") -> None:
     import logging
 
-    import uvicorn
     from sqlalchemy.exc import OperationalError
 
     from .app import create_app
     from .db.session import MissingDriver
+    from .listen import PortUnavailable, listening_socket, make_server
 
-    logging.basicConfig(level=getattr(logging, log_level.upper()), format="%(levelname)s %(name)s: %(message)s")
+    level = getattr(logging, log_level.upper())
+    logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
+    # Alembic announces each of its plugins at INFO on every start: noise. Migrations themselves
+    # (alembic.runtime.migration) and any warning or error still show.
+    logging.getLogger("alembic.runtime.plugins").setLevel(max(level, logging.WARNING))
     try:
         _prepare(settings)
     except MissingDriver as exc:
@@ -142,9 +181,17 @@ def _serve(settings, host: str, port: int, log_level: str = "info") -> None:
     except OperationalError as exc:
         raise click.ClickException(f"cannot use the database {_safe_url(settings.database_url)}: "
                                    f"{str(exc.orig).strip().splitlines()[0]}") from None
-    _status(f"docsvc local service {__version__} on http://{host}:{port}/api/v1 "
-            f"(database {_safe_url(settings.database_url)})")
-    uvicorn.run(create_app(settings), host=host, port=port, log_level=log_level)
+    try:
+        sock = listening_socket(host, port)  # the port is ours from here on: uvicorn serves on this socket
+    except PortUnavailable as exc:
+        raise _BadInput(str(exc)) from None
+
+    def announce() -> None:  # only once it answers: a failed start never claims to be on the port
+        _status(f"docsvc local service {__version__} on http://{host}:{port}/api/v1 "
+                f"(database {_safe_url(settings.database_url)})")
+
+    with sock:
+        make_server(create_app(settings), log_level=log_level, on_started=announce).run(sockets=[sock])
 
 
 @main.command()
@@ -222,7 +269,7 @@ def keys_list(session, settings, org: str) -> None:
 
 
 @keys.command("revoke")
-@click.argument("key_id", type=int)
+@click.argument("key_id", type=db_integer())
 @db_option
 @transaction
 def keys_revoke(session, settings, key_id: int) -> None:
@@ -381,7 +428,7 @@ def _stage_option(name: str, what: str):
 
 @api_specs.command("set")
 @click.option("--org", required=True)
-@click.option("--integration", "integration_id", required=True, type=click.IntRange(min=1),
+@click.option("--integration", "integration_id", required=True, type=db_integer(),
               help="the integration whose code repository holds the spec")
 @click.option("--path", required=True, metavar="FILE", help="the spec's path in that repository")
 @click.option("--branch", default=None, help="branch to read (default: the integration's code branch)")
@@ -429,7 +476,7 @@ def credits() -> None:
 
 @credits.command("set")
 @click.option("--org", required=True)
-@click.option("--amount", required=True, type=click.IntRange(min=0))
+@click.option("--amount", required=True, type=db_integer(0))
 @db_option
 @transaction
 def credits_set(session, settings, org: str, amount: int) -> None:

@@ -115,7 +115,8 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
         return _problem_response(Problem(exc.status_code, detail, headers=dict(exc.headers or {})))
 
     async def _crash(request: Request, exc: Exception):
-        problem = for_bad_input(exc, {**request.query_params, **request.path_params})
+        problem = for_bad_input(exc, {"path": request.path_params, "query": dict(request.query_params)},
+                                getattr(request.state, "json_body", None))
         if problem is not None:
             return _problem_response(problem)
         log.exception("unhandled error")

@@ -10,7 +10,6 @@ import datetime as dt
 import os
 import shlex
 import shutil
-import socket
 import struct
 import subprocess
 import sys
@@ -387,16 +386,6 @@ def tour(data: DemoData, base_url: str, page_url: str) -> list[tuple[object, obj
     ]
 
 
-def _free(port: int) -> bool:
-    with socket.socket() as sock:
-        sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
-        try:
-            sock.bind(("127.0.0.1", port))
-        except OSError:
-            return False
-    return True
-
-
 def _wait_ready(url: str, timeout: float = 20.0) -> None:
     import httpx
 
@@ -414,16 +403,17 @@ def _wait_ready(url: str, timeout: float = 20.0) -> None:
 def run_demo(*, port: int, workdir: Path, serve: bool) -> int:
     import logging
 
-    import uvicorn
-
     from .app import create_app
     from .db.migrate import upgrade
     from .db.session import make_engine, make_sessionmaker, session_scope
+    from .listen import PortUnavailable, listening_socket, make_server
     from .settings import ServerSettings
 
     logging.basicConfig(level=logging.WARNING, format="  [service] %(message)s")
-    if not _free(port):
-        raise click.ClickException(f"port {port} is in use; pick another with --port")
+    try:
+        sock = listening_socket("127.0.0.1", port)  # claimed now: the seeding below takes a while
+    except PortUnavailable as exc:
+        raise click.ClickException(f"{exc}; pick another with --port") from None
     if workdir.exists():
         shutil.rmtree(workdir)
     workdir.mkdir(parents=True)
@@ -438,8 +428,8 @@ def run_demo(*, port: int, workdir: Path, serve: bool) -> int:
     engine.dispose()
 
     base_url = f"http://127.0.0.1:{port}"
-    server = uvicorn.Server(uvicorn.Config(create_app(settings), host="127.0.0.1", port=port, log_level="warning"))
-    thread = threading.Thread(target=server.run, daemon=True)
+    server = make_server(create_app(settings), log_level="warning")
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [sock]}, daemon=True)
     thread.start()
     _wait_ready(base_url)
     click.secho(f"docsvc demo: local service on {base_url}/api/v1, organisation {ORG!r}", bold=True)

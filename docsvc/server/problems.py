@@ -8,7 +8,7 @@ Status codes are DESIGN.md's: 400 malformed body, 401 missing or unknown key, 40
 from __future__ import annotations
 
 from http import HTTPStatus
-from typing import Any
+from typing import Any, Callable
 
 from ..credentials import hidden
 
@@ -48,8 +48,10 @@ def not_found(what: str, ident: object) -> Problem:
     return Problem(404, f"{what} {ident} not found")
 
 
-def invalid(field: str, msg: str) -> Problem:
-    return Problem(422, f"{field}: {msg}", errors=[{"loc": ["body", field], "msg": msg}])
+def invalid(field: str, msg: str, where: str = "body") -> Problem:
+    """422 for one field; ``where`` is its place in the request (FastAPI's first ``loc`` element):
+    ``body``, ``query`` or ``path``."""
+    return Problem(422, f"{field}: {msg}", errors=[{"loc": [where, field], "msg": msg}])
 
 
 def forbidden(detail: str) -> Problem:
@@ -78,22 +80,59 @@ def as_id(text: str) -> int | None:
     return value if 0 < value <= MAX_ID else None
 
 
-def for_bad_input(exc: BaseException, params: dict[str, Any]) -> Problem | None:
+def _locate(value: Any, bad: Callable[[Any], bool], loc: tuple = ()) -> tuple | None:
+    """Where in a parsed JSON body (its keys and indexes) the first value that is ``bad`` lies."""
+    if bad(value):
+        return loc
+    items = value.items() if isinstance(value, dict) else enumerate(value) if isinstance(value, list) else ()
+    for key, item in items:
+        found = _locate(item, bad, (*loc, key))
+        if found is not None:
+            return found
+    return None
+
+
+def _in_body(msg: str, body: Any, bad: Callable[[Any], bool]) -> Problem:
+    """422 naming the body's field that holds a ``bad`` value, or the body when none is found (a
+    value the service made from it)."""
+    loc = _locate(body, bad) or ()
+    where = ".".join(map(str, loc))
+    return Problem(422, f"{where}: {msg}" if where else msg, errors=[{"loc": ["body", *loc], "msg": msg}])
+
+
+def _beyond_max(value: Any) -> bool:
+    return is_int(value) and abs(value) > MAX_ID
+
+
+def _not_unicode(value: Any) -> bool:
+    if not isinstance(value, str):
+        return False
+    try:
+        value.encode("utf-8")
+    except UnicodeEncodeError:
+        return True
+    return False
+
+
+def for_bad_input(exc: BaseException, params: dict[str, dict[str, Any]], body: Any = None) -> Problem | None:
     """The 4xx a request deserves when it made the service fail on its input rather than on a
     fault of the service: JSON nested too deep to read, a number beyond the databases' integers,
     text the database cannot store (a NUL character, a lone surrogate). ``params`` are the
-    request's path and query parameters, to name the field. None: a real fault (500)."""
+    request's parameters by place (``{"path": {...}, "query": {...}}``) and ``body`` its JSON body
+    as read, to name the field. None: a real fault (500)."""
     cause = getattr(exc, "orig", None) or exc.__cause__ or exc
     reason = f"{type(cause).__name__}: {cause}"
     if isinstance(exc, RecursionError):
         return Problem(400, "The request nests too deeply to be read")
     if isinstance(cause, OverflowError) or "out of range" in reason or "NumericValueOutOfRange" in reason:
-        field = next((k for k, v in params.items() if str(v).lstrip("-").isdigit() and abs(int(v)) > MAX_ID), None)
         msg = f"a number beyond {MAX_ID} is out of range"
-        return Problem(422, f"{field}: {msg}", errors=[{"loc": ["path", field], "msg": msg}]) if field \
-            else invalid("body", msg)
+        for where, values in params.items():
+            field = next((k for k, v in values.items() if str(v).lstrip("-").isdigit() and abs(int(v)) > MAX_ID), None)
+            if field:
+                return invalid(field, msg, where)
+        return _in_body(msg, body, _beyond_max)
     if "NUL" in reason or "\\x00" in reason or "0x00" in reason:
-        return invalid("body", "text may not contain NUL characters")
+        return _in_body("text may not contain NUL characters", body, lambda v: isinstance(v, str) and "\0" in v)
     if isinstance(cause, UnicodeEncodeError) or "surrogate" in reason:
-        return invalid("body", "text is not valid Unicode (a lone surrogate)")
+        return _in_body("text is not valid Unicode (a lone surrogate)", body, _not_unicode)
     return None

@@ -29,12 +29,40 @@ def problem(response: httpx.Response, status: int) -> dict:
     return response.json()
 
 
-@pytest.mark.parametrize("path", ["/convert", "/docflows/generate"])
-def test_json_nested_too_deep_is_400(api, path):
+@pytest.mark.parametrize("method, path", [("POST", "/convert"), ("POST", "/docflows/generate"), ("POST", "/sync"),
+                                          ("PATCH", "/items/captures/{item}")])
+def test_json_nested_too_deep_is_400(api, method, path):
     client, _, item = api
     deep = '{"a":' * 50_000 + "1" + "}" * 50_000
-    body = problem(client.post(path, content=deep, headers={"Content-Type": "application/json"}), 400)
-    assert "nests too deeply" in body["detail"]
+    response = client.request(method, path.format(item=item), content=deep, headers={"Content-Type": "application/json"})
+    assert problem(response, 400)["detail"] == "The request nests too deeply to be read"
+
+
+@pytest.mark.parametrize("content_type", ["text/plain", "application/xml", "application/x-www-form-urlencoded"])
+@pytest.mark.parametrize("method, path, expected", [
+    ("POST", "/sync", "application/json"),  # a body model
+    ("PATCH", "/items/captures/{item}", "application/json"),
+    ("POST", "/chats", "application/json"),  # a route that reads its own JSON
+    ("POST", "/convert", "application/json or multipart/form-data"),
+])
+def test_a_json_body_sent_as_another_type_is_415_naming_the_type(api, method, path, expected, content_type):
+    client, integration, item = api
+    response = client.request(method, path.format(item=item), content=json.dumps({"integration_id": integration}),
+                              headers={"Content-Type": content_type})
+    assert problem(response, 415)["detail"] == f"The request body must be {expected}, not {content_type}"
+
+
+def test_a_json_body_without_a_content_type_is_read_as_json(api):
+    client, _, item = api
+    response = client.patch(f"/items/captures/{item}", content=json.dumps({"title": "No type given"}))
+    assert response.status_code == 200 and response.json()["title"] == "No type given"
+
+
+def test_a_bad_query_parameter_is_located_in_the_query(api, service):
+    client, _, _ = api
+    suggestion = int(service.admin("items", "add", "docflows", "--org", "Bad Input", "--title", "Format"))
+    body = problem(client.get(f"/docflows/{suggestion}?format=xml"), 422)
+    assert body["errors"] == [{"loc": ["query", "format"], "msg": "the only format is 'diff'"}]
 
 
 @pytest.mark.parametrize("method, path", [("PATCH", "/items/captures/9223372036854775808"),
@@ -46,10 +74,13 @@ def test_ids_beyond_the_databases_integers_are_422_naming_the_field(api, method,
     assert body["detail"].startswith("item_id: a number beyond 9223372036854775807")
 
 
-def test_a_number_too_large_in_a_body_is_422(api):
+@pytest.mark.parametrize("method, path, field", [("PATCH", "/items/captures/{item}", "release_id"),
+                                                 ("POST", "/sync", "integration_id")])
+def test_a_number_too_large_in_a_body_is_422_naming_the_field(api, method, path, field):
     client, _, item = api
-    body = problem(client.patch(f"/items/captures/{item}", json={"release_id": 2**70}), 422)
-    assert "out of range" in body["detail"] or "release_id" in body["detail"]
+    body = problem(client.request(method, path.format(item=item), json={field: 2**70}), 422)
+    assert body["detail"] == f"{field}: a number beyond 9223372036854775807 is out of range"
+    assert body["errors"][0]["loc"] == ["body", field]
 
 
 def test_a_lone_surrogate_is_422_naming_the_field(api):
@@ -110,3 +141,15 @@ def test_an_id_in_a_query_is_ascii_digits_only(api, query):
     client, _, _ = api
     body = problem(client.get(query), 422)
     assert "must be an ID" in body["detail"]
+
+
+def test_sync_latest_code_of_a_suggestion_without_an_integration_is_409_before_any_job(api, service):
+    client, _, _ = api
+    suggestion = int(service.admin("items", "add", "docflows", "--org", "Bad Input", "--title", "Added by hand"))
+    service.admin("credits", "set", "--org", "Bad Input", "--amount", "100")
+    body = problem(client.post(f"/docflows/{suggestion}/sync"), 409)
+    assert body["detail"] == (f"Docflows suggestion {suggestion} has no integration to sync the latest code from "
+                              f"(it was not drafted from a pull request, or its integration was removed)")
+    assert client.get(f"/docflows/{suggestion}").json()["new_commits"] is False
+    # Nothing looked up a NULL primary key (SQLAlchemy's SAWarning in the service's log).
+    assert "fully NULL primary key" not in (service.workdir / "server.log").read_text()

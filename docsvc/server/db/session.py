@@ -7,7 +7,8 @@ from contextlib import contextmanager
 from typing import Iterator
 
 from sqlalchemy import create_engine, event
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import URL, Engine, make_url
+from sqlalchemy.exc import ArgumentError
 from sqlalchemy.orm import Session, sessionmaker
 
 
@@ -18,12 +19,36 @@ class MissingDriver(RuntimeError):
     """The database URL names a database whose driver is not installed (an optional extra)."""
 
 
+class BadDatabaseURL(ValueError):
+    """A database URL this service cannot use. The message names the URL's scheme at most, never
+    the rest of it: a URL may hold a password."""
+
+
+# The databases the migrations and tests cover; psycopg 3 for PostgreSQL (SQLAlchemy's default
+# driver for postgresql:// is psycopg2, which the ``postgres`` extra does not install).
+_DRIVERS = {"sqlite": "sqlite", "sqlite+pysqlite": "sqlite+pysqlite", "postgresql": "postgresql+psycopg",
+            "postgres": "postgresql+psycopg", "postgresql+psycopg": "postgresql+psycopg"}
+_EXPECTED = "expected sqlite:///FILE or postgresql://USER:PASSWORD@HOST/DATABASE"
+
+
+def check_url(url: str) -> URL:
+    """``url`` parsed, with the driver the service uses; BadDatabaseURL for a URL that is not one
+    or names a database the service does not support (else SQLAlchemy fails later, in a traceback:
+    NoSuchModuleError for an unknown scheme, ModuleNotFoundError for a driver not installed)."""
+    try:
+        parsed = make_url(url)
+    except (ArgumentError, ValueError):  # ValueError: a port that is not a number
+        raise BadDatabaseURL(f"not a database URL: {_EXPECTED}") from None
+    driver = _DRIVERS.get(parsed.drivername.lower())
+    if driver is None:
+        raise BadDatabaseURL(f"unsupported database URL scheme {parsed.drivername!r}: {_EXPECTED}")
+    return parsed.set(drivername=driver)
+
+
 def normalize_url(url: str) -> str:
-    """Use psycopg 3 for ``postgresql://`` URLs (SQLAlchemy would pick psycopg2); without psycopg
-    (the ``postgres`` extra) say so in one line, before SQLAlchemy's own traceback would."""
-    parsed = make_url(url)
-    if parsed.drivername in ("postgresql", "postgres"):
-        parsed = parsed.set(drivername="postgresql+psycopg")
+    """``check_url``'s URL as text; without psycopg (the ``postgres`` extra) a PostgreSQL URL is
+    refused in one line, before SQLAlchemy's own traceback would."""
+    parsed = check_url(url)
     if parsed.drivername == "postgresql+psycopg":
         try:
             import psycopg  # noqa: F401

@@ -8,9 +8,9 @@ from ..db.tables import User
 from ..services.accounts import Caller, require_admin
 from ..services.integrations import list_integrations
 from ..services.views import integration_view, user_view
-from .deps import get_caller, get_session
+from .deps import JSONBodyRoute, get_caller, get_session
 
-router = APIRouter(tags=["admin"])
+router = APIRouter(tags=["admin"], route_class=JSONBodyRoute)
 
 
 @router.get("/admin/users")

@@ -7,10 +7,10 @@ from sqlalchemy.orm import Session
 
 from ..services import captures as service
 from ..services.accounts import Caller
-from .deps import get_caller, get_session
+from .deps import JSONBodyRoute, get_caller, get_session
 from .jobs import accepted
 
-router = APIRouter(tags=["captures"])
+router = APIRouter(tags=["captures"], route_class=JSONBodyRoute)
 
 
 @router.post("/captures", status_code=202)

@@ -5,10 +5,10 @@ from sqlalchemy.orm import Session
 
 from ..services import chats as service
 from ..services.accounts import Caller
-from .deps import get_caller, get_session, json_body
+from .deps import JSONBodyRoute, get_caller, get_session, json_body
 from .jobs import accepted
 
-router = APIRouter(tags=["chats"])
+router = APIRouter(tags=["chats"], route_class=JSONBodyRoute)
 
 
 @router.post("/chats", status_code=202)

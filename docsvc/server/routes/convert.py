@@ -7,10 +7,10 @@ from sqlalchemy.orm import Session
 from ..problems import invalid
 from ..services import conversions as service
 from ..services.accounts import Caller, authenticate
-from .deps import get_caller, get_session, json_body, small_form
+from .deps import JSONBodyRoute, get_caller, get_session, json_body, small_form
 from .jobs import accepted
 
-router = APIRouter(tags=["convert"])
+router = APIRouter(tags=["convert"], route_class=JSONBodyRoute)
 
 
 @router.post("/convert", status_code=202)
@@ -31,7 +31,7 @@ async def convert(request: Request, caller: Caller = Depends(get_caller), sessio
             raise invalid("file", "the spec is missing: send it as a file part named file")
         upload = files[0][1:]
     else:
-        body = await json_body(request)
+        body = await json_body(request, or_else="multipart/form-data")
     settings = request.app.state.settings
     # Parsing a large spec takes a moment: off the event loop.
     job = await anyio.to_thread.run_sync(lambda: service.start(

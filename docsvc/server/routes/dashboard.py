@@ -5,9 +5,9 @@ from sqlalchemy.orm import Session
 
 from ..services.accounts import Caller
 from ..services.dashboard import dashboard as compute
-from .deps import get_caller, get_session
+from .deps import JSONBodyRoute, get_caller, get_session
 
-router = APIRouter(tags=["dashboard"])
+router = APIRouter(tags=["dashboard"], route_class=JSONBodyRoute)
 
 
 @router.get("/dashboard")

@@ -6,9 +6,9 @@ from sqlalchemy.orm import Session
 from ..problems import Problem
 from ..services import diagrams as service
 from ..services.accounts import Caller
-from .deps import get_caller, get_session
+from .deps import JSONBodyRoute, get_caller, get_session
 
-router = APIRouter(tags=["diagrams"])
+router = APIRouter(tags=["diagrams"], route_class=JSONBodyRoute)
 
 
 @router.post("/diagram/generate", status_code=201)

@@ -9,10 +9,10 @@ from ..problems import Problem, as_id, invalid, is_int
 from ..services import docflows as service
 from ..services.accounts import Caller
 from .fields import LongText, Name, Note
-from .deps import get_caller, get_session, json_body
+from .deps import JSONBodyRoute, get_caller, get_session, json_body
 from .jobs import accepted
 
-router = APIRouter(tags=["docflows"])
+router = APIRouter(tags=["docflows"], route_class=JSONBodyRoute)
 
 
 @router.post("/docflows/generate", status_code=202)
@@ -32,7 +32,7 @@ async def generate(request: Request, caller: Caller = Depends(get_caller), sessi
         uploads = [(f.filename, await f.read()) for f in form.getlist("screenshots") if hasattr(f, "filename")]
         screenshots = service.save_uploads(settings.data_dir, uploads, routes)
     else:
-        body = await json_body(request)
+        body = await json_body(request, or_else="multipart/form-data")
         if not isinstance(body, dict):
             raise Problem(400, "The request body must be a JSON object")
         pr, integration_id, screenshots = body.get("pr_data"), body.get("integration_id"), []
@@ -49,7 +49,7 @@ def get_suggestion(item_id: int, request: Request, format: str | None = None, ca
     if format == "diff":
         return PlainTextResponse(service.diff_text(item))
     if format is not None:
-        raise invalid("format", "the only format is 'diff'")
+        raise invalid("format", "the only format is 'diff'", "query")
     return service.summary(item, request.app.state.settings.egress)
 
 

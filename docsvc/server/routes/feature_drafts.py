@@ -7,10 +7,10 @@ from sqlalchemy.orm import Session
 from ..services import feature_drafts as service
 from ..services.accounts import Caller
 from .fields import Name, Note
-from .deps import get_caller, get_session, json_body
+from .deps import JSONBodyRoute, get_caller, get_session, json_body
 from .jobs import accepted
 
-router = APIRouter(tags=["feature-drafts"])
+router = APIRouter(tags=["feature-drafts"], route_class=JSONBodyRoute)
 
 
 @router.post("/feature-drafts", status_code=202)

@@ -9,10 +9,10 @@ from ..services import docflows
 from ..services import items as service
 from ..services.accounts import Caller
 from ..services.views import item_view
-from .deps import Page, get_caller, get_session
+from .deps import JSONBodyRoute, Page, get_caller, get_session
 from .fields import Name, Note
 
-router = APIRouter(tags=["items"])
+router = APIRouter(tags=["items"], route_class=JSONBodyRoute)
 
 
 class ItemPatch(BaseModel):

@@ -8,9 +8,9 @@ from sqlalchemy.orm import Session
 from ..jobs.queue import job_view
 from ..services.accounts import Caller
 from ..services.jobs import get_job as visible_job
-from .deps import JSONBody, get_caller, get_session
+from .deps import JSONBody, JSONBodyRoute, get_caller, get_session
 
-router = APIRouter(tags=["jobs"])
+router = APIRouter(tags=["jobs"], route_class=JSONBodyRoute)
 
 
 # Long polling: ``?wait=S`` holds an unfinished job's answer up to S seconds (at most MAX_WAIT) and

@@ -7,9 +7,9 @@ from ..db.tables import User
 from ..services.accounts import Caller
 from ..services.work import work_summary
 from ..services.views import user_view
-from .deps import get_caller, get_session
+from .deps import JSONBodyRoute, get_caller, get_session
 
-router = APIRouter(tags=["me"])
+router = APIRouter(tags=["me"], route_class=JSONBodyRoute)
 
 
 @router.get("/me")

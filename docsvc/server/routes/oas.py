@@ -6,10 +6,10 @@ from sqlalchemy.orm import Session
 from ..problems import invalid
 from ..services import api_specs as service
 from ..services.accounts import Caller
-from .deps import get_caller, get_session, json_body, small_form
+from .deps import JSONBodyRoute, get_caller, get_session, json_body, small_form
 from .jobs import accepted
 
-router = APIRouter(tags=["api-readiness"])
+router = APIRouter(tags=["api-readiness"], route_class=JSONBodyRoute)
 
 
 @router.post("/oas/validate", status_code=202)
@@ -33,7 +33,7 @@ async def validate(request: Request, caller: Caller = Depends(get_caller), sessi
         # A file where a stage's true/false belongs: passed on for the service to refuse by name.
         body.update({name: "" for name, _, _ in files if name != "file"})
     else:
-        body = await json_body(request, optional=True)
+        body = await json_body(request, optional=True, or_else="multipart/form-data")
     settings = request.app.state.settings
     job = await anyio.to_thread.run_sync(lambda: service.start_validate(  # parsing a large upload takes a moment
         session, caller, body, settings.job_max_attempts, upload, request.app.state.store))

@@ -8,9 +8,9 @@ from ..services import release_notes as service
 from ..services.accounts import Caller
 from ..services.views import item_view
 from .fields import Name
-from .deps import get_caller, get_session
+from .deps import JSONBodyRoute, get_caller, get_session
 
-router = APIRouter(tags=["release-notes"])
+router = APIRouter(tags=["release-notes"], route_class=JSONBodyRoute)
 
 
 class ComposerBody(BaseModel):

@@ -6,9 +6,9 @@ from sqlalchemy.orm import Session
 from ..services.accounts import Caller
 from ..services.releases import list_releases
 from ..services.views import release_view
-from .deps import get_caller, get_session
+from .deps import JSONBodyRoute, get_caller, get_session
 
-router = APIRouter(tags=["releases"])
+router = APIRouter(tags=["releases"], route_class=JSONBodyRoute)
 
 
 @router.get("/releases")

@@ -6,10 +6,10 @@ from sqlalchemy.orm import Session
 
 from ..services import repos as service
 from ..services.accounts import Caller
-from .deps import get_caller, get_session
+from .deps import JSONBodyRoute, get_caller, get_session
 from .jobs import accepted
 
-router = APIRouter(tags=["repositories"])
+router = APIRouter(tags=["repositories"], route_class=JSONBodyRoute)
 
 
 class SyncBody(BaseModel):

@@ -6,9 +6,9 @@ from sqlalchemy.orm import Session
 from ..services import search as service
 from ..services.accounts import Caller
 from ..services.repos import org_integration
-from .deps import get_caller, get_session
+from .deps import JSONBodyRoute, get_caller, get_session
 
-router = APIRouter(tags=["search"])
+router = APIRouter(tags=["search"], route_class=JSONBodyRoute)
 
 
 @router.get("/search")

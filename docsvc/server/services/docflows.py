@@ -11,7 +11,7 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from ...images import sniff
-from ..db.tables import Item
+from ..db.tables import Integration, Item
 from ..engines import browser
 from ..engines.docflows.drafts import counts, unified_diff
 from ..engines.egress import Egress, EgressRefused
@@ -72,7 +72,10 @@ def request_changes(session: Session, caller: Caller, item_id: int, feedback: st
 
 
 def sync_latest_code(session: Session, caller: Caller, item_id: int, max_attempts: int):
-    get_suggestion(session, caller, item_id)
+    item = get_suggestion(session, caller, item_id)
+    if suggestion_integration(session, item) is None:  # refused now, not as a job that can only fail
+        raise Problem(409, f"Docflows suggestion {item_id} has no integration to sync the latest code from "
+                           f"(it was not drafted from a pull request, or its integration was removed)")
     credits.require(session, caller.org_id, REFRESH_COST, "Sync Latest Code")
     return queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=REFRESH,
                          params={"item_id": item_id}, concurrency_key=f"docflow:{item_id}", max_attempts=max_attempts)
@@ -81,11 +84,9 @@ def sync_latest_code(session: Session, caller: Caller, item_id: int, max_attempt
 def take_screenshots(session: Session, caller: Caller, item_id: int, routes: list[str], max_attempts: int,
                      egress: Egress | None = None):
     """Screenshots of the given routes under the integration's preview of the pull request."""
-    from ..db.tables import Integration
-
     item = get_suggestion(session, caller, item_id)
     data = item.data or {}
-    integration = session.get(Integration, data.get("integration_id"))
+    integration = suggestion_integration(session, item)
     pr = data.get("pr") or {}
     try:
         base = browser.preview_base(integration.preview_url if integration else None, pr.get("head_branch"),
@@ -122,6 +123,17 @@ def get_suggestion(session: Session, caller: Caller, item_id: int) -> Item:
     return get_item(session, caller, "docflows", item_id)
 
 
+def suggestion_integration(session: Session, item: Item) -> Integration | None:
+    """The integration the suggestion was drafted from; None when it has none (an item added by
+    ``docsvc-server items add``) or it is gone. Never ``session.get`` with None: SQLAlchemy
+    warns of a NULL primary key and looks nothing up."""
+    integration_id = (item.data or {}).get("integration_id")
+    if not is_int(integration_id):
+        return None
+    integration = session.get(Integration, integration_id)
+    return integration if integration is not None and integration.org_id == item.org_id else None
+
+
 def summary(item: Item, egress: Egress | None = None) -> dict:
     data = item.data or {}
     files = []
@@ -141,13 +153,12 @@ def summary(item: Item, egress: Egress | None = None) -> dict:
 def new_commits(item: Item, egress: Egress | None = None) -> bool:
     """Whether the pull request's branch moved since the draft (one ls-remote, no fetch)."""
     from ..db.session import object_session_or_none
-    from ..db.tables import Integration
     from ..engines.git import GitError, ls_remote_head
 
     data = item.data or {}
     branch = (data.get("pr") or {}).get("head_branch")
     session = object_session_or_none(item)
-    integration = session.get(Integration, data.get("integration_id")) if session is not None else None
+    integration = suggestion_integration(session, item) if session is not None else None
     if not branch or integration is None:
         return False
     try:
@@ -286,7 +297,7 @@ def approve(session: Session, caller: Caller, item_id: int, body: dict, data_dir
             egress: Egress | None = None) -> dict:
     from sqlalchemy import select
 
-    from ..db.tables import Integration, Release, utcnow
+    from ..db.tables import Release, utcnow
     from ..engines.git import GitError, UnsafePath, branch_url, push_branch
     from .accounts import org_member
     from .releases import org_release
@@ -318,7 +329,7 @@ def approve(session: Session, caller: Caller, item_id: int, body: dict, data_dir
         raise invalid("assignee_id", f"user {assignee} is not a member of your organisation")
     given = release_notes.check_decision(session, caller.org_id, body)
     notes = given["release_notes"] or suggested_release_notes(item)
-    integration = session.get(Integration, data.get("integration_id"))
+    integration = suggestion_integration(session, item)
     if integration is None:
         raise Problem(409, "the suggestion's integration no longer exists")
     branch = f"docsvc/suggestion-{item.id}"

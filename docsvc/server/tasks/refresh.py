@@ -4,7 +4,7 @@ Editor to review; nothing new to sync costs nothing."""
 
 from __future__ import annotations
 
-from ..db.tables import Integration, Item, utcnow
+from ..db.tables import Item, utcnow
 from ..engines.docflows.drafts import fact_view, keep_version, unified_diff
 from ..engines.docflows.editor import review
 from ..engines.docflows.facts import facts_between, token
@@ -16,6 +16,7 @@ from ..jobs.registry import JobContext, JobFailure, handler
 from ..services.docflows import REFRESH as KIND
 from ..services.docflows import REFRESH_COST as COST
 from ..services.docflows import REFRESH_COST_WITH_UPDATE as COST_WITH_UPDATE
+from ..services.docflows import suggestion_integration
 from ..engines.docflows.planner import PageIndex
 from ._support import charge_or_fail, docs_pages, documents_file, reaching, resolve_head
 
@@ -28,8 +29,8 @@ def run_refresh(ctx: JobContext) -> dict:
         if item is None or item.org_id != ctx.org_id:
             raise JobFailure("Unknown suggestion", f"Docflows suggestion {item_id} no longer exists")
         data = dict(item.data or {})
-        integration = session.get(Integration, data.get("integration_id"))
-        if integration is None:
+        integration = suggestion_integration(session, item)
+        if integration is None:  # removed since the job was queued (the route refuses one without)
             raise JobFailure("Unknown integration", "the suggestion's integration no longer exists")
         session.expunge(integration)
     code = Mirror.for_url(ctx.settings.mirrors_dir, integration.code_repo, ctx.settings.egress)
