@@ -249,3 +249,45 @@ def test_git_connects_to_the_addresses_the_policy_checked(tls_cert, monkeypatch)
     assert _remote_options("https://[2606:4700::1111]/r.git", Egress(), []) == ["-c", "http.followRedirects=false"]
     assert _remote_options("https://git.example.com/r.git", Egress(), ["93.184.216.34", "2606:4700::1111"])[-1] == \
         "http.curloptResolve=git.example.com:443:93.184.216.34,[2606:4700::1111]"
+
+
+# -- the browser: WebRTC sends nothing past the proxy ------------------------------------------------
+
+_WEBRTC_PAGE = """<!doctype html><title>rtc</title><script>
+window.candidates = [];
+const pc = new RTCPeerConnection({iceServers: [{urls: 'stun:127.0.0.1:%(udp)d'},
+  {urls: 'turn:127.0.0.1:%(udp)d?transport=udp', username: 'u', credential: 'p'},
+  {urls: 'turn:127.0.0.1:%(tcp)d?transport=tcp', username: 'u', credential: 'p'}]});
+pc.onicecandidate = e => { if (e.candidate) window.candidates.push(e.candidate.candidate); };
+pc.createDataChannel('x');
+pc.createOffer().then(offer => pc.setLocalDescription(offer));
+</script>"""
+
+
+def test_webrtc_sends_no_packet_to_an_internal_address():
+    """A captured page's RTCPeerConnection gathers no UDP candidates and reaches no STUN/TURN server
+    past the egress proxy (its TCP goes through the proxy, which refuses internal addresses)."""
+    import time
+
+    from docsvc.server.engines.browser import chromium_page
+    from tests.support import require_chromium, serve_html
+
+    require_chromium()
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp, socket.socket() as tcp:
+        udp.bind(("127.0.0.1", 0))
+        tcp.bind(("127.0.0.1", 0))
+        tcp.listen(8)
+        ports = {"udp": udp.getsockname()[1], "tcp": tcp.getsockname()[1]}
+        with serve_html(lambda path: _WEBRTC_PAGE % ports) as site:
+            refused: list[str] = []
+            with chromium_page(egress=Egress.from_setting(site.removeprefix("http://")), refused=refused) as page:
+                page.goto(site + "/rtc")
+                time.sleep(3)  # ICE gathering sends its STUN binding requests within the first second
+                candidates = page.evaluate("window.candidates")
+        udp.setblocking(False)
+        tcp.setblocking(False)
+        with pytest.raises(BlockingIOError):
+            print("UDP packet reached the internal listener:", udp.recvfrom(2048))
+        with pytest.raises(BlockingIOError):
+            print("TCP connection reached the internal listener:", tcp.accept())
+    assert not [c for c in candidates if " udp " in c.lower()], candidates
