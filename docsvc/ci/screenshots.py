@@ -38,13 +38,38 @@ def _pairs(values) -> list[tuple[str, Path]]:
     return pairs
 
 
+def _outside(folder: Path, names) -> list[str]:
+    """The names that lead out of ``folder`` once links are followed (``../x.png``, an absolute
+    path, a symbolic link to elsewhere): only files inside it are sent, whatever a pull request
+    puts in the mapping file or the folder."""
+    root = folder.resolve()
+    escaped = []
+    for name in names:
+        try:
+            inside = (folder / name).resolve().is_relative_to(root)
+        except (OSError, ValueError):  # a NUL byte, a link loop
+            inside = False
+        if not inside:
+            escaped.append(name)
+    return escaped
+
+
 def _from_folder(folder: Path, mapping_file: str | None) -> list[tuple[str, Path]]:
     if not folder.is_dir():
         raise InputError(f"--screenshots-dir: {folder} is not a folder")
     images = sorted(p for p in folder.iterdir() if p.suffix.lower() in IMAGE_SUFFIXES)
+    escaped = _outside(folder, [p.name for p in images])
+    if escaped:
+        raise InputError(f"--screenshots-dir: {', '.join(escaped)} in {folder} "
+                         f"{'links' if len(escaped) == 1 else 'link'} outside the folder; only files inside it are sent")
     if mapping_file is None:
         return [(route_for_image(p.name), p) for p in images]
     mapping = _read_mapping(Path(mapping_file))
+    escaped = _outside(folder, sorted(mapping))
+    if escaped:
+        raise InputError(f"--screenshots-map: {', '.join(escaped)} in {mapping_file} "
+                         f"{'is' if len(escaped) == 1 else 'are'} outside --screenshots-dir {folder} (links followed); "
+                         "name files inside it")
     unmapped = [p.name for p in images if p.name not in mapping]
     if unmapped:
         raise InputError(f"--screenshots-map: no route for {', '.join(unmapped)} in {mapping_file}")

@@ -57,6 +57,10 @@ class ServerSettings:
     # Request bodies beyond this are refused with 413 (MS Graph beta, the largest real OpenAPI
     # document we know, is 47 MB; sent as a JSON string it grows by its escapes).
     max_body_bytes: int = 128 * 1024 * 1024
+    # Images read for text (OCR) beyond this many pixels are refused with 422 before the reader
+    # runs: it decodes every pixel (a 400-megapixel PNG of 430 KB took tesseract 1.5 GB). 40
+    # megapixels is more than a 6K screenshot (6144x3456 is 21 MP), about 150 MB of tesseract.
+    max_image_pixels: int = 40_000_000
     # Where the service may connect (browser pages, git remotes): see engines/egress.py.
     egress_allow: str = ""
     allow_local_repos: bool = True
@@ -75,6 +79,7 @@ class ServerSettings:
             remote_check_seconds=_env_float("DOCSVC_SERVER_REMOTE_CHECK_SECONDS", 60.0),
             keep_in_sync_seconds=_env_float("DOCSVC_SERVER_KEEP_IN_SYNC_SECONDS", 300.0),
             max_body_bytes=int(_env_float("DOCSVC_SERVER_MAX_BODY_MB", 128) * 1024 * 1024),
+            max_image_pixels=int(_env_float("DOCSVC_SERVER_MAX_IMAGE_MEGAPIXELS", 40) * 1_000_000),
             egress_allow=env.get("DOCSVC_SERVER_EGRESS_ALLOW", ""),
             allow_local_repos=_env_bool("DOCSVC_SERVER_ALLOW_LOCAL_REPOS", True),
         )

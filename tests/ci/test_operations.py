@@ -324,3 +324,28 @@ def test_environment_variables_are_inputs_too():
                    ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done({}))})
     run(["sync", "--integration-id", "12"], api=api2, env={"DOCSVC_INTEGRATION_ID": "11"})
     assert body(api2.requests[0]) == {"integration_id": 12}  # the flag wins
+
+
+def test_mapped_names_outside_the_screenshots_folder_are_refused(tmp_path):
+    """The mapping file's names stay inside --screenshots-dir, links followed: ../ and absolute
+    paths (a pull request's map.yaml could name any image of the runner) and a link out of it."""
+    shots = tmp_path / "repo" / "shots"
+    shots.mkdir(parents=True)
+    (shots / "a.png").write_bytes(PNG)
+    secret = tmp_path / "secret.png"
+    secret.write_bytes(PNG)
+    (shots / "inside").symlink_to(tmp_path)
+    args = ["docflow", "--dry-run", "--integration-id", "3", "--pr-number", "1", "--pr-title", "t",
+            "--pr-body", "b", "--pr-author", "a", "--screenshots-dir", str(shots),
+            "--screenshots-map", str(tmp_path / "map.yaml")]
+    for name in ("../../secret.png", str(secret), "inside/secret.png"):
+        (tmp_path / "map.yaml").write_text(json.dumps({"a.png": "/a", name: "/leak"}))
+        code, log, _ = run(args)
+        errors = [line for line in log.splitlines() if line.startswith("error:")]
+        assert code == 2 and errors == [f"error: --screenshots-map: {name} in {tmp_path / 'map.yaml'} is outside "
+                                        f"--screenshots-dir {shots} (links followed); name files inside it"], log
+        assert "secret.png" not in log.replace(f"error: --screenshots-map: {name}", "")
+    (tmp_path / "map.yaml").write_text("a.png: /a\n")
+    (shots / "b.png").symlink_to(secret)  # a link in the folder itself
+    code, log, _ = run(args[:-2])
+    assert code == 2 and f"error: --screenshots-dir: b.png in {shots} links outside the folder" in log

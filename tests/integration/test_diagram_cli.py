@@ -184,3 +184,41 @@ def test_the_service_answers_problems(world):
     assert httpx.post(url, data={"description": "a -> b"}, files={"unused": ("", b"")}).status_code == 401
     made = httpx.post(url, data={"description": "A calls B"}, files={"unused": ("", b"")}, headers=auth)
     assert made.status_code == 201 and made.json()["kind"] == "sequence"
+
+
+def grey_png(width: int, height: int) -> bytes:
+    """A real greyscale PNG of blank rows, compressed row by row (a decompression bomb when large:
+    9000x9000 is 81 megapixels in about 80 KB)."""
+    import struct
+    import zlib
+
+    def chunk(kind: bytes, data: bytes) -> bytes:
+        return struct.pack(">I", len(data)) + kind + data + struct.pack(">I", zlib.crc32(kind + data))
+
+    pack = zlib.compressobj(9)
+    row = b"\0" * (width + 1)
+    idat = b"".join(pack.compress(row) for _ in range(height)) + pack.flush()
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0))
+            + chunk(b"IDAT", idat) + chunk(b"IEND", b""))
+
+
+def test_an_image_beyond_the_pixel_limit_is_refused_before_ocr(world):
+    """Four decompression bombs at once: each answered 422 naming its size, at once, with no
+    tesseract run (which took 1.5 GB and 16 s for each 20000x20000 PNG of the audit)."""
+    import time
+    from concurrent.futures import ThreadPoolExecutor
+
+    bomb = grey_png(9000, 9000)
+    assert len(bomb) < 1_000_000
+    url = f"{world.svc.base_url}/api/v1/diagram/generate"
+    auth = {"Authorization": f"Bearer {world.key}"}
+    started = time.monotonic()
+    with ThreadPoolExecutor(4) as pool:
+        answers = list(pool.map(lambda _: httpx.post(url, data={"description": "boxes"}, headers=auth, timeout=120,
+                                                     files={"image_file": ("bomb.png", bomb, "image/png")}), range(4)))
+    elapsed = time.monotonic() - started
+    for answer in answers:
+        assert answer.status_code == 422, answer.text
+        assert answer.json()["detail"] == ("image_file: the image is 9000x9000 pixels (81.0 megapixels); text is "
+                                           "read from images of at most 40 megapixels")
+    assert elapsed < 10, f"the refusals took {elapsed:.1f} s: was the image decoded?"

@@ -3,17 +3,26 @@ OCR refusals; every diagram checked with Mermaid's own parser."""
 
 from __future__ import annotations
 
+import io
+import os
 import shutil
+import struct
+import subprocess
+import threading
+import time
+import zlib
 
 import pytest
 from sqlalchemy import select
 
+from docsvc.images import image_size
 from docsvc.server.db.tables import Item
 from docsvc.server.engines import ocr
 from docsvc.server.engines.diagram import MAX_LABEL, generate, label
 from docsvc.server.problems import Problem
 from docsvc.server.services import diagrams as service
 from docsvc.server.services.accounts import Caller
+from docsvc.server.settings import ServerSettings
 from docsvc.server.storage import FileStore
 from tests.formats import check_mermaid
 from tests.unit.dbfixtures import db  # noqa: F401  (fixture)
@@ -189,17 +198,17 @@ def test_image_format_by_content():
     assert ocr.image_format(b"II*\x00rest") == "tiff"
     assert ocr.image_format(b"/etc/passwd\n") is None
     with pytest.raises(ocr.NotAnImage, match="not an image"):
-        ocr.read_text(b"/etc/passwd\n")
+        ocr.read_text(b"/etc/passwd\n", max_pixels=1)
 
 
 def test_tesseract_missing_is_a_503_and_saves_nothing(db, tmp_path, monkeypatch):
     monkeypatch.setenv("PATH", str(tmp_path))
     with pytest.raises(ocr.OcrUnavailable, match="apt-get install tesseract-ocr"):
-        ocr.read_text(PNG_1PX)
+        ocr.read_text(PNG_1PX, max_pixels=1)
     caller = Caller(db.user_id, db.org_id, "admin", "Ada", "ada@acme.test")
     with db.sessions() as session:
         with pytest.raises(Problem) as refused:
-            service.generate(session, caller, FileStore(tmp_path), "boxes", ("a.png", PNG_1PX))
+            service.generate(session, caller, FileStore(tmp_path), "boxes", ("a.png", PNG_1PX), 1)
         assert refused.value.status == 503 and "tesseract" in refused.value.detail
         assert session.scalars(select(Item).where(Item.tool == "diagrams")).all() == []
 
@@ -211,9 +220,9 @@ def test_service_refusals_and_the_saved_item(db, tmp_path):
         for description, image, field in (("", None, "description"), ("x" * 20_001, None, "description"),
                                           ("ok", ("a.png", b""), "image_file")):
             with pytest.raises(Problem) as refused:
-                service.generate(session, caller, store, description, image)
+                service.generate(session, caller, store, description, image, 1)
             assert refused.value.status == 422 and refused.value.detail.startswith(f"{field}: ")
-        answer = service.generate(session, caller, store, "A calls B with x", None)
+        answer = service.generate(session, caller, store, "A calls B with x", None, 1)
         assert set(answer) >= {"item_id", "kind", "mermaid", "title", "warnings"}
         item = session.get(Item, answer["item_id"])
         assert item.tool == "diagrams" and item.title == "A calls B with x"
@@ -224,4 +233,69 @@ def test_service_refusals_and_the_saved_item(db, tmp_path):
 @pytest.mark.skipif(shutil.which("tesseract") is None, reason="tesseract-ocr is needed (run scripts/setup-ci-tools)")
 def test_a_broken_image_is_refused_by_name(db, tmp_path):
     with pytest.raises(ocr.NotAnImage, match="the png image could not be read"):
-        ocr.read_text(b"\x89PNG\r\n\x1a\n" + b"\x00" * 40)
+        ocr.read_text(b"\x89PNG\r\n\x1a\n" + b"\x00" * 40, max_pixels=1)
+
+
+def _png_header(width: int, height: int) -> bytes:
+    """A PNG's signature and IHDR (8-bit greyscale): all the size check reads."""
+    ihdr = struct.pack(">IIBBBBB", width, height, 8, 0, 0, 0, 0)
+    return b"\x89PNG\r\n\x1a\n" + struct.pack(">I", 13) + b"IHDR" + ihdr + struct.pack(">I", zlib.crc32(b"IHDR" + ihdr))
+
+
+@pytest.mark.parametrize("fmt, mode, options", [("PNG", "L", {}), ("JPEG", "RGB", {"progressive": True}),
+                                               ("WEBP", "RGB", {}), ("WEBP", "RGBA", {"lossless": True}),
+                                               ("WEBP", "RGBA", {"exif": b"Exif\0\0x"}), ("GIF", "P", {}),
+                                               ("BMP", "RGB", {}), ("TIFF", "RGB", {})])
+def test_image_sizes_are_read_from_the_headers(fmt, mode, options):
+    image_module = pytest.importorskip("PIL.Image", reason="Pillow comes with the dev extras")
+    for size in ((1, 1), (1234, 567)):
+        out = io.BytesIO()
+        image_module.new(mode, size).save(out, fmt, **options)
+        assert image_size(out.getvalue()) == size
+    assert image_size(_png_header(20000, 20000)) == (20000, 20000)
+    assert image_size(b"\x89PNG\r\n\x1a\n") is None and image_size(b"GIF89a") is None and image_size(b"x") is None
+
+
+def test_an_image_beyond_the_pixel_limit_never_reaches_tesseract(monkeypatch):
+    ran = []
+    monkeypatch.setattr(ocr.subprocess, "run", lambda *a, **k: ran.append(a))
+    with pytest.raises(ocr.ImageTooLarge, match=r"20000x20000 pixels \(400\.0 megapixels\).* at most 40 megapixels"):
+        ocr.read_text(_png_header(20000, 20000), max_pixels=40_000_000)
+    with pytest.raises(ocr.NotAnImage, match="headers do not give its width and height"):
+        ocr.read_text(b"\x89PNG\r\n\x1a\n" + b"\0" * 30, max_pixels=40_000_000)
+    assert ran == []
+
+
+def test_at_most_one_tesseract_per_cpu_runs_at_once(monkeypatch):
+    running, most, lock = 0, 0, threading.Lock()
+
+    def tesseract(*args, **kwargs):
+        nonlocal running, most
+        with lock:
+            running += 1
+            most = max(most, running)
+        time.sleep(0.2)
+        with lock:
+            running -= 1
+        return subprocess.CompletedProcess(args, 0, b"text\n", b"")
+
+    monkeypatch.setattr(ocr.shutil, "which", lambda name: "/usr/bin/tesseract")
+    monkeypatch.setattr(ocr.subprocess, "run", tesseract)
+    threads = [threading.Thread(target=ocr.read_text, args=(PNG_1PX,), kwargs={"max_pixels": 1})
+               for _ in range((os.cpu_count() or 1) * 3)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join()
+    assert most == (os.cpu_count() or 1)
+
+
+def test_the_service_refuses_an_image_beyond_its_setting(db, tmp_path):
+    caller = Caller(db.user_id, db.org_id, "admin", "Ada", "ada@acme.test")
+    with db.sessions() as session:
+        with pytest.raises(Problem) as refused:
+            service.generate(session, caller, FileStore(tmp_path), "boxes", ("a.png", _png_header(8000, 6000)),
+                             ServerSettings().max_image_pixels)
+        assert refused.value.status == 422
+        assert refused.value.detail.startswith("image_file: the image is 8000x6000 pixels (48.0 megapixels)")
+        assert session.scalars(select(Item).where(Item.tool == "diagrams")).all() == []

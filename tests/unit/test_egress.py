@@ -3,9 +3,13 @@ the checkout paths the service writes (engines/git.py): tables of what is refuse
 
 from __future__ import annotations
 
+import contextlib
 import http.server
 import os
+import shutil
 import socket
+import ssl
+import subprocess
 import threading
 from pathlib import Path
 
@@ -13,7 +17,8 @@ import pytest
 
 from docsvc.server.engines.egress import Egress, EgressRefused, internal_address
 from docsvc.server.engines.egress_proxy import EgressProxy
-from docsvc.server.engines.git import UnsafePath, repo_path, write_inside
+from docsvc.server.engines.git import (GitError, Mirror, UnsafePath, _remote_options, ls_remote_head, repo_path,
+                                       write_inside)
 
 
 @pytest.mark.parametrize("address, internal", [
@@ -160,3 +165,129 @@ def test_the_refusal_shown_is_the_one_about_the_page():
     assert refusal_for(refused, "http://127.0.0.1:9/api").startswith("127.0.0.1 resolves")
     assert refusal_for(refused, "http://example.com/") is None  # a real 4xx of the page stays its own
     assert refusal_for(refused, "http://example.com/", or_latest=True) == "accounts.google.com does not resolve"
+
+
+# -- git's HTTPS: no redirect past the policy, no second DNS lookup --------------------------------
+
+class _Recorder(http.server.BaseHTTPRequestHandler):
+    """Records each path asked for; answers ``self.server.answer(path)`` (status, headers)."""
+
+    def do_GET(self):
+        self.server.seen.append(self.path)
+        status, headers = self.server.answer(self.path)
+        self.send_response(status)
+        for name, value in {**headers, "Content-Length": "0"}.items():
+            self.send_header(name, value)
+        self.end_headers()
+
+    def log_message(self, *args):
+        pass
+
+
+@contextlib.contextmanager
+def _listener(answer, tls: tuple[str, str] | None = None):
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), _Recorder)
+    server.seen, server.answer = [], answer
+    if tls:
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(*tls)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
+    threading.Thread(target=server.serve_forever, daemon=True).start()
+    try:
+        yield server
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+@pytest.fixture
+def tls_cert(tmp_path, monkeypatch):
+    """A self-signed certificate for 127.0.0.1 and rebind.invalid, trusted by git (GIT_SSL_CAINFO)."""
+    if not shutil.which("openssl"):
+        pytest.skip("openssl is not installed")
+    cert, key = tmp_path / "cert.pem", tmp_path / "key.pem"
+    subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "1", "-subj", "/CN=docsvc-test",
+                    "-addext", "subjectAltName=IP:127.0.0.1,DNS:rebind.invalid", "-keyout", str(key), "-out", str(cert)],
+                   check=True, capture_output=True)
+    monkeypatch.setenv("GIT_SSL_CAINFO", str(cert))
+    return str(cert), str(key)
+
+
+def test_git_follows_no_redirect_past_the_policy(tls_cert):
+    with _listener(lambda path: (404, {})) as internal:
+        moved = lambda path: (302, {"Location": f"http://127.0.0.1:{internal.server_address[1]}/internal{path}"})
+        with _listener(moved, tls_cert) as allowed:
+            port = allowed.server_address[1]
+            egress = Egress.from_setting(f"127.0.0.1:{port}")
+            with pytest.raises(GitError, match="returned error: 302"):
+                ls_remote_head(f"https://127.0.0.1:{port}/repo.git", "main", egress=egress)
+            with pytest.raises(GitError):
+                Mirror.for_url(Path(tls_cert[0]).parent / "mirrors", f"https://127.0.0.1:{port}/repo.git",
+                               egress).fetch()
+            assert allowed.seen and internal.seen == []
+
+
+def test_redirects_stay_gits_own_when_every_address_is_allowed():
+    assert _remote_options("https://git.example.com/r.git", Egress.from_setting("internal"), []) == []
+    assert "http.followRedirects=false" in _remote_options("https://git.example.com/r.git", Egress(), [])
+
+
+def test_git_connects_to_the_addresses_the_policy_checked(tls_cert, monkeypatch):
+    """DNS rebinding: the policy's lookup of rebind.invalid answers an address it lets through;
+    git must connect there and not look the name up again (the real DNS has no such name)."""
+    from docsvc.server.engines import egress as egress_module
+
+    real = socket.getaddrinfo
+    monkeypatch.setattr(socket, "getaddrinfo", lambda host, *a, **k: real("127.0.0.1", *a, **k)
+                        if host == "rebind.invalid" else real(host, *a, **k))
+    monkeypatch.setattr(egress_module, "internal_address", lambda address: False)  # "public", for the check
+    with _listener(lambda path: (404, {}), tls_cert) as server:
+        port = server.server_address[1]
+        with pytest.raises(GitError, match="not found"):
+            ls_remote_head(f"https://rebind.invalid:{port}/repo.git", "main", egress=Egress())
+        assert server.seen == ["/repo.git/info/refs?service=git-upload-pack"]
+    assert _remote_options("https://[2606:4700::1111]/r.git", Egress(), []) == ["-c", "http.followRedirects=false"]
+    assert _remote_options("https://git.example.com/r.git", Egress(), ["93.184.216.34", "2606:4700::1111"])[-1] == \
+        "http.curloptResolve=git.example.com:443:93.184.216.34,[2606:4700::1111]"
+
+
+# -- the browser: WebRTC sends nothing past the proxy ------------------------------------------------
+
+_WEBRTC_PAGE = """<!doctype html><title>rtc</title><script>
+window.candidates = [];
+const pc = new RTCPeerConnection({iceServers: [{urls: 'stun:127.0.0.1:%(udp)d'},
+  {urls: 'turn:127.0.0.1:%(udp)d?transport=udp', username: 'u', credential: 'p'},
+  {urls: 'turn:127.0.0.1:%(tcp)d?transport=tcp', username: 'u', credential: 'p'}]});
+pc.onicecandidate = e => { if (e.candidate) window.candidates.push(e.candidate.candidate); };
+pc.createDataChannel('x');
+pc.createOffer().then(offer => pc.setLocalDescription(offer));
+</script>"""
+
+
+def test_webrtc_sends_no_packet_to_an_internal_address():
+    """A captured page's RTCPeerConnection gathers no UDP candidates and reaches no STUN/TURN server
+    past the egress proxy (its TCP goes through the proxy, which refuses internal addresses)."""
+    import time
+
+    from docsvc.server.engines.browser import chromium_page
+    from tests.support import require_chromium, serve_html
+
+    require_chromium()
+    with socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as udp, socket.socket() as tcp:
+        udp.bind(("127.0.0.1", 0))
+        tcp.bind(("127.0.0.1", 0))
+        tcp.listen(8)
+        ports = {"udp": udp.getsockname()[1], "tcp": tcp.getsockname()[1]}
+        with serve_html(lambda path: _WEBRTC_PAGE % ports) as site:
+            refused: list[str] = []
+            with chromium_page(egress=Egress.from_setting(site.removeprefix("http://")), refused=refused) as page:
+                page.goto(site + "/rtc")
+                time.sleep(3)  # ICE gathering sends its STUN binding requests within the first second
+                candidates = page.evaluate("window.candidates")
+        udp.setblocking(False)
+        tcp.setblocking(False)
+        with pytest.raises(BlockingIOError):
+            print("UDP packet reached the internal listener:", udp.recvfrom(2048))
+        with pytest.raises(BlockingIOError):
+            print("TCP connection reached the internal listener:", tcp.accept())
+    assert not [c for c in candidates if " udp " in c.lower()], candidates

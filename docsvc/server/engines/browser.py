@@ -21,8 +21,16 @@ from .egress_proxy import EgressProxy
 if TYPE_CHECKING:
     from playwright.sync_api import Page
 
+# No UDP leaves the browser past the egress proxy: QUIC is off, and WebRTC sends nothing that the
+# proxy does not carry (disable_non_proxied_udp: no host/STUN/UDP-TURN candidates, TURN over TCP
+# through the proxy, which refuses internal addresses). A page's RTCPeerConnection with
+# stun:127.0.0.1:... otherwise sent STUN packets straight to an internal address. Chromium 156 reads
+# --webrtc-ip-handling-policy; --force-webrtc-ip-handling-policy is the older builds' name (a
+# switch a build does not know is ignored).
 CHROMIUM_ARGS = ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking",
-                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic"]
+                 "--disable-component-update", "--disable-sync", "--no-first-run", "--disable-quic",
+                 "--webrtc-ip-handling-policy=disable_non_proxied_udp",
+                 "--force-webrtc-ip-handling-policy=disable_non_proxied_udp"]
 VIEWPORT = {"width": 1280, "height": 800}
 
 

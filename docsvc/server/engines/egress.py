@@ -10,7 +10,8 @@ reserved, shared (CGNAT), or one of those inside an IPv4-mapped, 6to4 or NAT64 I
 Git remotes must be ``https://`` or ``ssh://`` (or ``user@host:path``); local paths and
 ``file://`` only while ``DOCSVC_SERVER_ALLOW_LOCAL_REPOS`` is on (the default: repositories are
 registered by the operator, on the operator's machine). A location that starts with ``-`` is
-never passed to git.
+never passed to git. Git then follows no HTTP redirect and connects to the addresses checked
+(engines/git.py, ``_remote_options``).
 """
 
 from __future__ import annotations
@@ -112,10 +113,13 @@ class Egress:
                                 "connect there (DOCSVC_SERVER_EGRESS_ALLOW lets a host through)")
         return found
 
-    def check_host(self, host: str, port: int | None = None) -> None:
-        """Resolve ``host`` and refuse it when any address it has is internal."""
-        if not (host and self._allowed(host, port)):
-            self.addresses(host, port)
+    def check_host(self, host: str, port: int | None = None) -> list[str]:
+        """Resolve ``host`` and refuse it when any address it has is internal; the addresses it
+        checked ([] when the host is let through unchecked, or written as an address)."""
+        if host and self._allowed(host, port):
+            return []
+        found = self.addresses(host, port)
+        return [] if _literal(host) else found
 
     def check_url(self, url: str) -> None:
         """A web address the browser may open: http(s), to a host that is not internal."""
@@ -124,8 +128,10 @@ class Egress:
             raise EgressRefused(f"{url}: only http and https addresses are opened")
         self.check_host(parts.hostname or "", parts.port)
 
-    def check_git(self, location: str) -> None:
-        """A git remote the service may fetch from or push to (see the module's rules)."""
+    def check_git(self, location: str) -> list[str]:
+        """A git remote the service may fetch from or push to (see the module's rules); the
+        addresses its host was checked at (see ``check_host``), for git to connect to those and
+        not to what a second lookup answers."""
         if location.startswith("-"):
             raise EgressRefused(f"{location!r} is not a repository location (it starts with '-')")
         if re.match(r"^[A-Za-z][\w+.-]*::", location):  # git's <transport>::<address> (ext::, fd::)
@@ -135,14 +141,13 @@ class Egress:
             if parts.scheme == "file":
                 if not self.allow_local_repos:
                     raise EgressRefused(f"{location}: local repositories are off (DOCSVC_SERVER_ALLOW_LOCAL_REPOS)")
-                return
+                return []
             if parts.scheme not in ("https", "ssh"):
                 raise EgressRefused(f"{location}: only https://, ssh:// and user@host:path remotes are fetched")
-            self.check_host(parts.hostname or "", parts.port)
-            return
+            return self.check_host(parts.hostname or "", parts.port)
         match = _SCP_LIKE.match(location)
         if match and not re.match(r"^[A-Za-z]:[\\/]", location) and not location.startswith(("/", ".")):
-            self.check_host(match.group(1).strip("[]"), 22)
-            return
+            return self.check_host(match.group(1).strip("[]"), 22)
         if not self.allow_local_repos:
             raise EgressRefused(f"{location}: local repositories are off (DOCSVC_SERVER_ALLOW_LOCAL_REPOS)")
+        return []

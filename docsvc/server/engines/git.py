@@ -17,6 +17,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Iterator
+from urllib.parse import urlsplit
 
 from ...credentials import hidden
 from .egress import Egress, EgressRefused
@@ -38,14 +39,43 @@ class RemoteRefused(GitError):
     """The egress policy refuses the remote (an internal host, a scheme other than https/ssh)."""
 
 
-def _checked(location: str, egress: Egress | None) -> str:
+def _checked(location: str, egress: Egress | None) -> tuple[str, list[str]]:
     """The remote's URL for git once the egress policy allows it (the strict default when none
-    is given)."""
+    is given), and the ``-c`` options every git command that reaches it runs with."""
+    egress = egress or Egress()
     try:
-        (egress or Egress()).check_git(location)
+        addresses = egress.check_git(location)
     except EgressRefused as exc:
         raise RemoteRefused(str(exc)) from None
-    return remote_url(location)
+    return remote_url(location), _remote_options(location, egress, addresses)
+
+
+def _remote_options(location: str, egress: Egress, addresses: list[str]) -> list[str]:
+    """git ``-c`` options that keep a fetch or push where the egress policy checked it.
+
+    Redirects: by default git follows an HTTP redirect of its first request (``initial``) to any
+    address, one the policy never saw: an allowed host answering ``302 Location:
+    http://127.0.0.1:.../`` sent git to an internal listener. So while the policy refuses anything,
+    git follows no redirect (``http.followRedirects=false``); a moved repository then fails with
+    git's own "returned error: 30x" and is registered at its new address. With
+    ``DOCSVC_SERVER_EGRESS_ALLOW=internal`` every address is let through, so a redirect can get past
+    nothing: git keeps its default ``initial`` there (the demo, the tests).
+
+    DNS: the policy resolved the host once; git would resolve it again, and a name answering a
+    public address to the check and an internal one to git (DNS rebinding) would get through. For
+    https the checked addresses are pinned into git's curl (``http.curloptResolve``, git 2.37 and
+    later; older gits ignore the key), so git connects to exactly those. ssh remotes are not pinned:
+    ssh resolves the name itself, and overriding its HostName would override the operator's
+    ~/.ssh/config as well.
+    """
+    if egress.allow_internal:
+        return []
+    options = ["-c", "http.followRedirects=false"]
+    parts = urlsplit(location) if "://" in location else None
+    if addresses and parts is not None and parts.scheme == "https" and parts.hostname:
+        pinned = ",".join(f"[{a}]" if ":" in a else a for a in addresses)
+        options += ["-c", f"http.curloptResolve={parts.hostname}:{parts.port or 443}:{pinned}"]
+    return options
 
 
 class UnsafePath(GitError):
@@ -100,9 +130,10 @@ def write_inside(root: Path, path: str, text: str) -> Path:
 
 
 def _run(args: list[str], *, cwd: Path | None = None, timeout: float = FETCH_TIMEOUT,
-         input: bytes | None = None, env: dict[str, str] | None = None) -> bytes:
+         input: bytes | None = None, env: dict[str, str] | None = None, options: Iterable[str] = ()) -> bytes:
+    """``git [options] args``; ``options`` are the ``-c`` options of a remote (``_checked``)."""
     try:
-        done = subprocess.run(["git", *args], cwd=cwd, env={**os.environ, **_ENV, **(env or {})}, input=input,
+        done = subprocess.run(["git", *options, *args], cwd=cwd, env={**os.environ, **_ENV, **(env or {})}, input=input,
                               capture_output=True, timeout=timeout)
     except subprocess.TimeoutExpired:
         raise GitError(f"git {args[0]} timed out after {timeout:.0f} s") from None
@@ -160,30 +191,31 @@ class Mirror:
     def fetch(self) -> None:
         """Clone on first use, fetch afterwards (once the egress policy allows the remote). A
         failed first clone leaves nothing behind; a mirror deleted meanwhile is cloned again."""
-        _checked(self.location or self.url, self.egress)
+        _, options = _checked(self.location or self.url, self.egress)
         with self._exclusive():
-            if not self._cloned():
-                _run(["fetch", "--prune", "--quiet", "origin"], cwd=self.path)
+            if not self._cloned(options):
+                _run(["fetch", "--prune", "--quiet", "origin"], cwd=self.path, options=options)
 
     def fetch_branches(self, *branches: str) -> None:
         """Bring just ``branches`` up to date (a whole clone on first use, as ``fetch``). Only
         their refs are asked for, so a code host's many others (pull requests, tags) are neither
         listed nor downloaded; whoever reads those fetches them (``fetch``). No FETCH_HEAD is
         written: nothing reads it."""
-        _checked(self.location or self.url, self.egress)
+        _, options = _checked(self.location or self.url, self.egress)
         with self._exclusive():
-            if not self._cloned():
+            if not self._cloned(options):
                 refspecs = [f"+refs/heads/{branch}:refs/heads/{branch}" for branch in dict.fromkeys(branches)]
-                _run(["fetch", "--quiet", "--no-write-fetch-head", "origin", *refspecs], cwd=self.path)
+                _run(["fetch", "--quiet", "--no-write-fetch-head", "origin", *refspecs], cwd=self.path,
+                     options=options)
 
-    def _cloned(self) -> bool:
+    def _cloned(self, options: list[str]) -> bool:
         """Clone the mirror when it is missing (under ``_exclusive``); True when it was."""
         if (self.path / "HEAD").exists():
             return False
         partial = self.path.with_name(self.path.name + ".partial")
         for leftover in (partial, self.path):  # a cut-off clone, or a half-deleted mirror
             shutil.rmtree(leftover, ignore_errors=True)
-        _run(["clone", "--mirror", "--quiet", "--", self.url, str(partial)])
+        _run(["clone", "--mirror", "--quiet", "--", self.url, str(partial)], options=options)
         partial.rename(self.path)
         return True
 
@@ -342,7 +374,8 @@ class Mirror:
 def ls_remote_head(location: str, branch: str, timeout: float = 60, egress: Egress | None = None) -> str | None:
     """The remote's current commit of ``branch`` without fetching, or None if it has no such branch."""
     ref = f"refs/heads/{branch}"
-    out = _run(["ls-remote", "--heads", "--", _checked(location, egress), ref], timeout=timeout)
+    url, options = _checked(location, egress)
+    out = _run(["ls-remote", "--heads", "--", url, ref], timeout=timeout, options=options)
     # The pattern matches the end of a ref's name: refs/heads/x/refs/heads/main is listed too.
     heads = [line.split("\t") for line in out.decode().splitlines()]
     return next((sha for sha, name in heads if name == ref), None)
@@ -354,19 +387,20 @@ def push_branch(location: str, base: str, branch: str, files: dict[str, str], me
     repository at ``location``; returns the new commit. Works in a throw-away clone."""
     import tempfile
 
+    url, options = _checked(location, egress)
     workdir.mkdir(parents=True, exist_ok=True)
     clone = Path(tempfile.mkdtemp(prefix="docsvc-branch-", dir=workdir))
     identity = {"GIT_AUTHOR_NAME": "docsvc", "GIT_AUTHOR_EMAIL": "docsvc@localhost",
                 "GIT_COMMITTER_NAME": "docsvc", "GIT_COMMITTER_EMAIL": "docsvc@localhost"}
     try:
-        _run(["clone", "--quiet", "--no-checkout", "--", _checked(location, egress), str(clone)])
+        _run(["clone", "--quiet", "--no-checkout", "--", url, str(clone)], options=options)
         start = _run(["rev-parse", "--verify", "--end-of-options", f"{base}^{{commit}}"], cwd=clone).decode().strip()
         _run(["checkout", "--quiet", "-b", branch, start], cwd=clone)
         for path, text in files.items():
             write_inside(clone, path, text)
             _run(["add", "--", repo_path(path)], cwd=clone)
         _run(["commit", "--quiet", "-m", message], cwd=clone, env=identity)
-        _run(["push", "--quiet", "origin", f"{branch}:refs/heads/{branch}"], cwd=clone)
+        _run(["push", "--quiet", "origin", f"{branch}:refs/heads/{branch}"], cwd=clone, options=options)
         return _run(["rev-parse", "HEAD"], cwd=clone).decode().strip()
     finally:
         shutil.rmtree(clone, ignore_errors=True)

@@ -24,4 +24,5 @@ async def generate(request: Request, description: str | None = Form(None), image
     image = (image_file.filename, await image_file.read()) if image_file is not None else None
     # OCR runs a subprocess for up to a minute: off the event loop.
     return await anyio.to_thread.run_sync(lambda: service.generate(
-        session, caller, request.app.state.store, description, image))
+        session, caller, request.app.state.store, description, image,
+        request.app.state.settings.max_image_pixels))

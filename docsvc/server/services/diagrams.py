@@ -34,10 +34,11 @@ def _image_name(filename: str | None, kind: str) -> str:
 
 
 def generate(session: Session, caller: Caller, store: FileStore, description: str | None,
-             image: tuple[str | None, bytes] | None) -> dict[str, Any]:
+             image: tuple[str | None, bytes] | None, max_pixels: int) -> dict[str, Any]:
     """The diagram for ``description`` and an optional image ``(filename, bytes)``, saved as an
     item; the answer holds ``item_id, kind, mermaid, title, warnings`` (and ``format``,
-    ``reason``, ``ocr_text``)."""
+    ``reason``, ``ocr_text``). An image of more than ``max_pixels`` (the setting
+    ``max_image_pixels``) is refused (422) before any OCR."""
     description = (description or "").strip()
     if len(description) > MAX_DESCRIPTION:
         raise invalid("description", f"at most {MAX_DESCRIPTION} characters, got {len(description)}")
@@ -50,7 +51,7 @@ def generate(session: Session, caller: Caller, store: FileStore, description: st
     ocr_text = None
     if image is not None:
         try:
-            ocr_text = ocr.read_text(image[1])
+            ocr_text = ocr.read_text(image[1], max_pixels=max_pixels)
         except ocr.OcrUnavailable as exc:
             raise Problem(503, str(exc)) from None
         except ocr.OcrError as exc:
