@@ -19,6 +19,7 @@ from .contract import install as install_contract
 from .db.session import make_engine, make_sessionmaker
 from .idempotency import IdempotencyMiddleware
 from .limits import BodyLimitMiddleware
+from .jobs.watch import JobWatch
 from .jobs.worker import WorkerPool
 from .problems import PROBLEM_JSON, Problem, for_bad_input
 from .routes.deps import JSONBody
@@ -72,6 +73,7 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
     engine = make_engine(settings.database_url)
     sessions = make_sessionmaker(engine)
     pool = WorkerPool(sessions, settings)
+    watch = JobWatch(sessions, pool)
     keep_in_sync = KeepInSync(sessions, settings, pool.notify)
 
     @asynccontextmanager
@@ -82,6 +84,7 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
         try:
             yield
         finally:
+            await watch.close()
             if start_workers:
                 keep_in_sync.stop()
                 pool.stop()
@@ -93,6 +96,7 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
     app.state.sessions = sessions
     app.state.store = FileStore(settings.data_dir)
     app.state.pool = pool
+    app.state.job_watch = watch
 
     routers = [module.router for module in (items, jobs, me, releases, admin, repos, search, docflows, convert, oas,
                                             dashboard, chats, captures, diagrams, feature_drafts, release_notes)]
