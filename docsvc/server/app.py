@@ -14,7 +14,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from ..endpoints import ENDPOINTS
-from . import health
+from . import health, logredact
 from .contract import install as install_contract
 from .db.session import make_engine, make_sessionmaker
 from .idempotency import IdempotencyMiddleware
@@ -70,6 +70,7 @@ def _add_unserved_endpoints(app: FastAPI, routers) -> None:
 
 def create_app(settings: ServerSettings | None = None, *, start_workers: bool = True) -> FastAPI:
     settings = settings or ServerSettings.from_env()
+    logredact.install()  # the access log shows no share key or token of a request's URL
     engine = make_engine(settings.database_url)
     sessions = make_sessionmaker(engine)
     pool = WorkerPool(sessions, settings)
