@@ -6,13 +6,20 @@ use it as given, but nobody reading a list, an error, a job's progress or a CI l
 ``hidden(text)`` replaces the user information of every URL in a text by ``***``, so it serves a URL
 alone and a message quoting one. An scp-like address (``git@github.com:acme/app.git``) holds no secret
 and is left alone.
+
+A URL may also carry a secret as a query parameter: a conversion's share link
+(``/api/v1/conversions/20/document?key=...``), an OAuth ``access_token``, a signed URL's signature.
+``hidden_query(text)`` replaces the value of every parameter named in ``SECRET_QUERY_PARAMS`` by
+``***``, wherever a URL stands in the text; the service's access log goes through it
+(``docsvc/server/logredact.py``).
 """
 
 from __future__ import annotations
 
 import re
+from urllib.parse import unquote_plus
 
-__all__ = ["hidden"]
+__all__ = ["SECRET_QUERY_PARAMS", "hidden", "hidden_query"]
 
 # scheme://userinfo@ : userinfo is whatever stands before the first @ of the authority (RFC 3986:
 # no / ? # in it, and no whitespace in a URL quoted in prose); or, at the very start of a text, a
@@ -24,3 +31,27 @@ def hidden(text: str) -> str:
     """``text`` with the user information of every URL in it replaced by ``***``. Works on malformed
     URLs too (a regex, not a URL parser): error messages quote those."""
     return _USERINFO.sub(lambda m: f"{m.group(1) or ''}***@", text) if "@" in text else text
+
+
+
+# Query parameters whose value is a secret, compared without case and after percent-decoding.
+SECRET_QUERY_PARAMS = frozenset({
+    "key", "token", "api_key", "apikey", "api-key", "access_token", "refresh_token", "id_token",
+    "auth", "auth_token", "password", "passwd", "secret", "client_secret", "share_key",
+    "sig", "signature", "x-amz-signature", "x-amz-credential", "x-amz-security-token", "x-goog-signature",
+})
+
+# One ``name=value`` of a query: after ?, & or ;, up to the next separator, fragment, space or quote.
+_QUERY_PARAM = re.compile(r"(?P<lead>[?&;])(?P<name>[^=&;?#\s\"'<>]+)=(?P<value>[^&;#\s\"'<>]*)")
+
+
+def _mask(match: re.Match) -> str:
+    if unquote_plus(match["name"]).strip().lower() in SECRET_QUERY_PARAMS and match["value"]:
+        return f"{match['lead']}{match['name']}=***"
+    return match[0]
+
+
+def hidden_query(text: str) -> str:
+    """``text`` with the value of every secret query parameter (``SECRET_QUERY_PARAMS``) of the
+    URLs in it replaced by ``***``: ``/document?key=abc&x=1`` -> ``/document?key=***&x=1``."""
+    return _QUERY_PARAM.sub(_mask, text) if "=" in text else text

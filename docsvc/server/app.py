@@ -14,11 +14,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from ..endpoints import ENDPOINTS
-from . import health
+from . import health, logredact
 from .contract import install as install_contract
 from .db.session import make_engine, make_sessionmaker
 from .idempotency import IdempotencyMiddleware
 from .limits import BodyLimitMiddleware
+from .jobs.watch import JobWatch
 from .jobs.worker import WorkerPool
 from .problems import PROBLEM_JSON, Problem, for_bad_input
 from .routes.deps import JSONBody
@@ -69,9 +70,11 @@ def _add_unserved_endpoints(app: FastAPI, routers) -> None:
 
 def create_app(settings: ServerSettings | None = None, *, start_workers: bool = True) -> FastAPI:
     settings = settings or ServerSettings.from_env()
+    logredact.install()  # the access log shows no share key or token of a request's URL
     engine = make_engine(settings.database_url)
     sessions = make_sessionmaker(engine)
     pool = WorkerPool(sessions, settings)
+    watch = JobWatch(sessions, pool)
     keep_in_sync = KeepInSync(sessions, settings, pool.notify)
 
     @asynccontextmanager
@@ -82,6 +85,7 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
         try:
             yield
         finally:
+            await watch.close()
             if start_workers:
                 keep_in_sync.stop()
                 pool.stop()
@@ -93,6 +97,7 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
     app.state.sessions = sessions
     app.state.store = FileStore(settings.data_dir)
     app.state.pool = pool
+    app.state.job_watch = watch
 
     routers = [module.router for module in (items, jobs, me, releases, admin, repos, search, docflows, convert, oas,
                                             dashboard, chats, captures, diagrams, feature_drafts, release_notes)]

@@ -10,6 +10,7 @@ import pytest
 from docsvc.client import Client, NotFoundError
 from docsvc.server.db.session import make_engine, make_sessionmaker
 from docsvc.server.db.tables import Job, utcnow
+from docsvc.server.jobs.watch import MAX_HELD_PER_KEY
 
 
 @pytest.fixture(scope="module")
@@ -113,3 +114,44 @@ def test_a_long_poll_notices_the_end_of_a_job_run_by_another_process(setup):
                        headers={"Authorization": f"Bearer {key}"}, timeout=30)
     assert answer.json()["status"] == "completed" and answer.json()["result"] == {"ok": True}
     assert 0.25 < float(answer.headers["x-docsvc-waited"]) < 5  # its row is read again meanwhile
+
+
+def test_held_polls_of_one_key_leave_the_api_to_everyone_else(setup):
+    """Many long polls held with one key must not stall another organisation's requests: a held
+    poll takes no thread of the pool that answers the sync routes (AnyIO's 40), and one key holds
+    only a few at once (the rest are answered at once, to be polled again after the hint)."""
+    import threading
+
+    from sqlalchemy import update
+
+    service, key, other, sessions = setup
+    job_id = held_job(sessions, "another-process")  # unfinished for as long as the test wants
+    polls: list[httpx.Response] = []
+
+    def poll() -> None:
+        polls.append(httpx.get(f"{service.base_url}/api/v1/jobs/{job_id}", params={"wait": "10"},
+                               headers={"Authorization": f"Bearer {key}"}, timeout=60))
+
+    threads = [threading.Thread(target=poll) for _ in range(60)]
+    try:
+        for thread in threads:
+            thread.start()
+        time.sleep(1.0)  # the polls reach the service and are held
+        started = time.monotonic()
+        me = httpx.get(f"{service.base_url}/api/v1/me", headers={"Authorization": f"Bearer {other}"}, timeout=60)
+        took = time.monotonic() - started
+        assert me.status_code == 200
+        assert took < 3, f"GET /me of another organisation took {took:.1f} s while polls were held"
+    finally:
+        with sessions() as session:  # the job ends: the polls still held answer now
+            session.execute(update(Job).where(Job.id == job_id).values(state="completed", result={"ok": True},
+                                                                       locked_by=None, finished_at=utcnow()))
+            session.commit()
+        for thread in threads:
+            thread.join(60)
+    assert len(polls) == 60 and all(answer.status_code == 200 for answer in polls)
+    held = [answer for answer in polls if float(answer.headers["x-docsvc-waited"]) > 0.5]
+    assert held, "no poll was held at all"
+    assert len(held) <= MAX_HELD_PER_KEY  # the others were answered at once, to be polled again
+    assert all(answer.json()["status"] == "completed" for answer in held)  # woken by the end, not the 10 s
+    assert max(float(answer.headers["x-docsvc-waited"]) for answer in held) < 8

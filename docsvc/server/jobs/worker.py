@@ -88,6 +88,7 @@ class WorkerPool:
         self._threads: list[threading.Thread] = []
         self._ended = threading.Condition()
         self._ended_count = 0  # jobs this pool's workers have ended so far
+        self._end_listeners: list[Callable[[], None]] = []
 
     def start(self) -> None:
         with self.sessions() as session:
@@ -116,6 +117,11 @@ class WorkerPool:
         ``wait_for_end`` with it misses no end that comes after the read."""
         with self._ended:
             return self._ended_count
+
+    def on_end(self, listener: Callable[[], None]) -> None:
+        """Call ``listener()`` (from the worker's thread) each time a job of this pool ended, after
+        its commit: how held long polls on the event loop learn of it (``jobs/watch.py``)."""
+        self._end_listeners.append(listener)
 
     def wait_for_end(self, seen: int, timeout: float) -> bool:
         """Sleep until a job of this pool ends after ``seen`` (``jobs_ended``), or ``timeout``
@@ -162,6 +168,11 @@ class WorkerPool:
             with self._ended:
                 self._ended_count += 1
                 self._ended.notify_all()
+            for listener in self._end_listeners:
+                try:
+                    listener()
+                except Exception:
+                    log.exception("job end listener failed")
 
     def _run_handler(self, job) -> None:
         def write(progress: dict) -> None:

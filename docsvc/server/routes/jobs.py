@@ -1,8 +1,10 @@
 from __future__ import annotations
 
 import time
+from typing import NamedTuple
 
-from fastapi import APIRouter, Depends, Query, Request, Response
+import anyio
+from fastapi import APIRouter, Depends, Query, Request
 from sqlalchemy.orm import Session
 
 from ..jobs.queue import job_view
@@ -17,37 +19,58 @@ router = APIRouter(tags=["jobs"], route_class=JSONBodyRoute)
 # answers as soon as it finishes, so a client notices the end at once instead of at its next poll.
 # The answer then says how long it was held (``X-Docsvc-Waited``), which a client may take off its
 # own pause; a service without long polling ignores the parameter and sends no such header.
+#
+# The route is async and a held poll is a coroutine: it holds no thread (AnyIO's pool of 40 answers
+# every sync route, and polls that slept in it stalled the API for everyone) and no database
+# connection (its session is rolled back before it waits). The wake-up is jobs/watch.py's: the end
+# of a job run here, else a read of the shared database every 20 ms for all held polls at once.
+# One key holds at most ``JobWatch.max_held_per_key`` polls at once; beyond that the answer comes
+# at once, with ``X-Docsvc-Waited: 0.000`` and the poll hint, and the client polls again after its
+# own pause (``client.jobs.wait``), as it does with a service that does not hold polls. Not a 429:
+# that would spend the client's retries and turn a wait for a job into an error.
 MAX_WAIT = 10.0
-_RECHECK = 0.02  # seconds between looks at the job while holding: one primary-key read each
+
+
+class _Seen(NamedTuple):
+    view: dict
+    unfinished: bool
+    hint: str
+
+
+def _look(session: Session, caller: Caller, job_id: str) -> _Seen:
+    """The job as the caller may see it (404 for another organisation's or another user's chat
+    job), read in a short transaction: the connection goes back to the pool before any wait."""
+    try:
+        job = visible_job(session, caller, job_id)
+        unfinished = job.state in ("queued", "running")
+        return _Seen(job_view(job), unfinished, poll_hint(job) if unfinished else "")
+    finally:
+        session.rollback()  # also ends SQLite's snapshot, which would never see the change
 
 
 @router.get("/jobs/{job_id}")
-def get_job(job_id: str, request: Request, response: Response, caller: Caller = Depends(get_caller),
-            session: Session = Depends(get_session),
-            wait: float = Query(0.0, ge=0.0, description="hold an unfinished job's answer up to this many "
-                                                         f"seconds (at most {MAX_WAIT:g})")):
-    pool = request.app.state.pool
-    seen = pool.jobs_ended()
-    job = visible_job(session, caller, job_id)  # 404 for another organisation's or another user's chat job
+async def get_job(job_id: str, request: Request, caller: Caller = Depends(get_caller),
+                  session: Session = Depends(get_session),
+                  wait: float = Query(0.0, ge=0.0, description="hold an unfinished job's answer up to this many "
+                                                               f"seconds (at most {MAX_WAIT:g})")):
+    seen = await anyio.to_thread.run_sync(_look, session, caller, job_id)
+    headers = {}
     if wait > 0:
         started = time.monotonic()
-        end = started + min(wait, MAX_WAIT)
-        while job.state in ("queued", "running") and time.monotonic() < end:
-            remaining = max(0.0, end - time.monotonic())
-            if pool.runs(job):  # this process runs it: woken when it ends, no reads meanwhile
-                pool.wait_for_end(seen, remaining)
-            else:  # queued, or run by another process sharing the database
-                time.sleep(min(_RECHECK, remaining))
-            seen = pool.jobs_ended()
-            session.rollback()  # ends the read transaction: SQLite's snapshot would never see the change
-            job = visible_job(session, caller, job_id)
-        response.headers["X-Docsvc-Waited"] = f"{time.monotonic() - started:.3f}"
-    if job.state in ("queued", "running"):
-        response.headers["Retry-After"] = poll_hint(job)
+        if seen.unfinished:
+            watch = request.app.state.job_watch
+            with watch.held(request.headers.get("authorization")) as holding:
+                end = started + min(wait, MAX_WAIT)
+                while holding and seen.unfinished and (remaining := end - time.monotonic()) > 0:
+                    await watch.until_ended(job_id, remaining)
+                    # Read again, ended or not: a hold that ran out answers the job's latest progress.
+                    seen = await anyio.to_thread.run_sync(_look, session, caller, job_id)
+        headers["X-Docsvc-Waited"] = f"{time.monotonic() - started:.3f}"
+    if seen.unfinished:
+        headers["Retry-After"] = seen.hint
     # The view is JSON already (the result comes from a JSON column): answered as it is, without
     # FastAPI's jsonable_encoder, which walks every value and took 86 ms on a scan's 3,910 findings.
-    headers = {name: response.headers[name] for name in ("X-Docsvc-Waited", "Retry-After") if name in response.headers}
-    return JSONBody(job_view(job), headers=headers)
+    return JSONBody(seen.view, headers=headers)
 
 
 def poll_hint(job) -> str:
