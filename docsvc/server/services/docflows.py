@@ -4,6 +4,7 @@ Latest Code, screenshots), and reading its summary and diff."""
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,8 @@ from ..engines import browser
 from ..engines.docflows.drafts import counts, unified_diff
 from ..engines.egress import Egress, EgressRefused
 from ..jobs import queue
-from ..problems import Problem, invalid, is_int
+from .. import limits
+from ..problems import MAX_ID, Problem, invalid, is_int
 from ..storage import MAX_NAME_BYTES, FileStore, file_name
 from . import credits, release_notes
 from .accounts import Caller
@@ -30,24 +32,81 @@ REVISE_COST = 8  # request-changes, taken only when the Writer applied something
 REFRESH_COST, REFRESH_COST_WITH_UPDATE = 5, 8  # Sync Latest Code; nothing new to sync costs nothing
 
 _PR_REQUIRED = ("number", "title", "author")
+# The text fields of pr_data and their longest; the rest of what a pull request is: number, fork,
+# and the uploaded screenshots' listing. Other keys are dropped, never stored: the interface names
+# these fields only, and a code host's payload sent whole (labels, users, ...) is no error.
+_PR_TEXT = {"title": limits.PR_TITLE_MAX, "body": limits.PR_BODY_MAX, "author": limits.PR_AUTHOR_MAX,
+            "head_branch": limits.PR_BRANCH_MAX, "base_branch": limits.PR_BRANCH_MAX,
+            "head_sha": 64, "url": limits.PR_URL_MAX}
+PR_FIELDS = ("number", *_PR_TEXT, "fork", "screenshots")
+_SHA = re.compile(r"[0-9a-fA-F]{4,64}")  # git's shortest abbreviation to a SHA-256 in full
+# What git refuses in a branch name (git check-ref-format), control characters included.
+_NOT_IN_BRANCH = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]|\.\.|@\{|^[-/.]|[/.]$|\.lock$|//")
 
 
 def check_pr_data(pr: Any) -> dict:
+    """pr_data as stored with a suggestion: the known fields, each of its type and length (422
+    naming the first wrong one), and nothing else."""
     if not isinstance(pr, dict):
         raise invalid("pr_data", "must be an object")
     missing = [key for key in _PR_REQUIRED if pr.get(key) in (None, "")]
     if missing:
         raise invalid("pr_data", f"missing {', '.join(missing)}")
-    if not is_int(pr["number"]) or pr["number"] <= 0:
-        raise invalid("pr_data.number", "must be a positive integer")
-    return pr
+    number = pr["number"]
+    if not is_int(number) or not 0 < number <= MAX_ID:
+        raise invalid("pr_data.number", f"must be a positive integer (at most {MAX_ID})")
+    clean: dict[str, Any] = {"number": number}
+    for key, longest in _PR_TEXT.items():
+        value = pr.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, str):
+            raise invalid(f"pr_data.{key}", "must be a string")
+        if len(value) > longest:
+            raise invalid(f"pr_data.{key}", f"must be at most {longest} characters (got {len(value)})")
+        clean[key] = value
+    sha, branches = clean.get("head_sha"), [clean.get("head_branch"), clean.get("base_branch")]
+    if sha and not _SHA.fullmatch(sha):
+        raise invalid("pr_data.head_sha", "must be a commit SHA: 4 to 64 hexadecimal digits")
+    for key, branch in zip(("head_branch", "base_branch"), branches):
+        if branch and _NOT_IN_BRANCH.search(branch):
+            raise invalid(f"pr_data.{key}", "is not a git branch name")
+    if pr.get("fork") is not None:
+        if not isinstance(pr["fork"], bool):
+            raise invalid("pr_data.fork", "must be true or false")
+        clean["fork"] = pr["fork"]
+    if pr.get("screenshots") is not None:
+        clean["screenshots"] = _check_listing(pr["screenshots"])
+    return clean
+
+
+def _check_listing(listing: Any) -> list[dict]:
+    """The multipart form's ``screenshots``: one ``{route, filename}`` per uploaded file."""
+    if not isinstance(listing, list):
+        raise invalid("pr_data.screenshots", "must be a list of {route, filename}")
+    if len(listing) > limits.PR_SCREENSHOTS_MAX:
+        raise invalid("pr_data.screenshots", f"at most {limits.PR_SCREENSHOTS_MAX} screenshots")
+    clean = []
+    for n, entry in enumerate(listing):
+        if not isinstance(entry, dict):
+            raise invalid(f"pr_data.screenshots[{n}]", "must be an object {route, filename}")
+        route, name = entry.get("route"), entry.get("filename")
+        if not isinstance(route, str) or not route or len(route) > limits.PR_ROUTE_MAX:
+            raise invalid(f"pr_data.screenshots[{n}].route", f"must be a string of 1 to {limits.PR_ROUTE_MAX} "
+                                                            "characters")
+        if not isinstance(name, str) or len(name) > 4 * MAX_NAME_BYTES:  # file_name() checks it in bytes
+            raise invalid(f"pr_data.screenshots[{n}].filename", "must be a file name (a string)")
+        clean.append({"route": route, "filename": name})
+    return clean
 
 
 def start(session: Session, caller: Caller, integration_id: int, pr: dict, screenshots: list[dict],
           max_attempts: int):
+    pr = check_pr_data(pr)
+    pr.pop("screenshots", None)  # the uploads' listing: it lives on as ``screenshots``
     org_integration(session, caller, integration_id)
     return queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=GENERATE,
-                         params={"integration_id": integration_id, "pr_data": check_pr_data(pr),
+                         params={"integration_id": integration_id, "pr_data": pr,
                                  "screenshots": screenshots}, max_attempts=max_attempts)
 
 
