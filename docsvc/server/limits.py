@@ -3,7 +3,9 @@
 The body size: 413 beyond it, before the body is read into memory. A declared ``Content-Length``
 over the limit is refused at once; a chunked body is counted as it streams and cut off when it
 passes the limit, so no route ever holds more than the limit. That limit is one for every route
-(``DOCSVC_SERVER_MAX_BODY_MB``, sized for the largest spec a convert takes).
+(``DOCSVC_SERVER_MAX_BODY_MB``, sized for the largest spec a convert takes); a route whose JSON
+body is small by nature reads it with ``routes.deps.json_body(max_bytes=...)``, which refuses
+more than its own bound before parsing it.
 
 The values: the lengths of the fields a request stores (an item's title, a pull request's data).
 """
@@ -27,6 +29,9 @@ PR_BRANCH_MAX = 255
 PR_URL_MAX = 2048
 PR_SCREENSHOTS_MAX = 100  # entries of the multipart form's listing {route, filename}
 PR_ROUTE_MAX = 500  # a screenshot's route, as POST /docflows/<id>/screenshots takes it
+# The JSON body of POST /docflows/generate: the fields above, each escaped at worst (6 bytes a
+# character), fit in well under this; nothing else is kept.
+DOCFLOW_GENERATE_JSON_BYTES = 1 << 20
 
 
 class _TooLarge(Exception):

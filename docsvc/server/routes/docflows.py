@@ -5,6 +5,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from fastapi.responses import PlainTextResponse
 from sqlalchemy.orm import Session
 
+from ..limits import DOCFLOW_GENERATE_JSON_BYTES
 from ..problems import Problem, as_id, invalid, is_int
 from ..services import docflows as service
 from ..services.accounts import Caller
@@ -32,7 +33,7 @@ async def generate(request: Request, caller: Caller = Depends(get_caller), sessi
         uploads = [(f.filename, await f.read()) for f in form.getlist("screenshots") if hasattr(f, "filename")]
         screenshots = service.save_uploads(settings.data_dir, uploads, routes)
     else:
-        body = await json_body(request)
+        body = await json_body(request, max_bytes=DOCFLOW_GENERATE_JSON_BYTES)
         if not isinstance(body, dict):
             raise Problem(400, "The request body must be a JSON object")
         pr, integration_id, screenshots = body.get("pr_data"), body.get("integration_id"), []
