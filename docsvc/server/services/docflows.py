@@ -100,6 +100,25 @@ def _check_listing(listing: Any) -> list[dict]:
     return clean
 
 
+def stored_pr(data: dict | None) -> dict:
+    """The pull request a suggestion keeps (``data``: its item's data), as text the engines can
+    read: a suggestion made before
+    pr_data was checked may hold anything; a field of the wrong type counts as absent, a text
+    too long is cut to its bound."""
+    pr = (data or {}).get("pr")
+    pr = pr if isinstance(pr, dict) else {}
+    clean: dict[str, Any] = {"number": pr["number"]} if is_int(pr.get("number")) else {}
+    for key, longest in _PR_TEXT.items():
+        if isinstance(pr.get(key), str):
+            clean[key] = pr[key][:longest]
+    if clean.get("head_sha") and not _SHA.fullmatch(clean["head_sha"]):
+        del clean["head_sha"]
+    for key in ("head_branch", "base_branch"):
+        if clean.get(key) and _NOT_IN_BRANCH.search(clean[key]):
+            del clean[key]
+    return clean
+
+
 def start(session: Session, caller: Caller, integration_id: int, pr: dict, screenshots: list[dict],
           max_attempts: int):
     pr = check_pr_data(pr)
@@ -145,7 +164,7 @@ def take_screenshots(session: Session, caller: Caller, item_id: int, routes: lis
     item = get_suggestion(session, caller, item_id)
     data = item.data or {}
     integration = session.get(Integration, data.get("integration_id"))
-    pr = data.get("pr") or {}
+    pr = stored_pr(data)
     try:
         base = browser.preview_base(integration.preview_url if integration else None, pr.get("head_branch"),
                                     pr.get("head_sha") or data.get("head_sha"))
@@ -204,7 +223,7 @@ def new_commits(item: Item, egress: Egress | None = None) -> bool:
     from ..engines.git import GitError, ls_remote_head
 
     data = item.data or {}
-    branch = (data.get("pr") or {}).get("head_branch")
+    branch = stored_pr(data).get("head_branch")
     session = object_session_or_none(item)
     integration = session.get(Integration, data.get("integration_id")) if session is not None else None
     if not branch or integration is None:
@@ -318,17 +337,25 @@ def restore(session: Session, caller: Caller, item_id: int, version: int) -> dic
 def queue_entry(session: Session, item: Item, release_id: int, decision: dict):
     """The suggestion's entry in the release's release-notes queue when the decision includes it
     (the fields not given come from the Editor's suggestion for the pull request), else none."""
-    if decision["release_notes"] != "include":
+    fields = entry_fields(session, item, decision)
+    if fields is None:
         release_notes.remove_entry(session, item.id)
+        return None
+    return release_notes.put_entry(session, item, release_id, **fields, badge=None)
+
+
+def entry_fields(session: Session, item: Item, decision: dict) -> dict | None:
+    """Section, category and note of the suggestion's release-notes entry (None: not included),
+    worked out without writing anything, so that approve knows them before it pushes."""
+    if decision["release_notes"] != "include":
         return None
     from ..engines.docflows.editor import suggest_release_notes
 
-    pr = (item.data or {}).get("pr") or {}
-    suggestion = suggest_release_notes(pr.get("title") or item.title, pr.get("body") or "",
+    pr = stored_pr(item.data)
+    suggestion = suggest_release_notes(pr.get("title") or item.title[:limits.MAX_TITLE], pr.get("body") or "",
                                        release_notes.org_categories(session, item.org_id))
     pick = lambda key: decision.get(key) or suggestion[key]  # noqa: E731
-    return release_notes.put_entry(session, item, release_id, section=pick("rn_section"),
-                                   category=pick("rn_category"), note=pick("rn_note"), badge=None)
+    return {"section": pick("rn_section"), "category": pick("rn_category"), "note": pick("rn_note")}
 
 
 def suggested_release_notes(item: Item) -> str:
@@ -380,9 +407,13 @@ def approve(session: Session, caller: Caller, item_id: int, body: dict, data_dir
     integration = session.get(Integration, data.get("integration_id"))
     if integration is None:
         raise Problem(409, "the suggestion's integration no longer exists")
+    if not isinstance(data.get("docs_commit"), str):
+        raise Problem(409, f"Docflows suggestion {item_id} has no docs commit to build on; make it again")
+    # Everything that can refuse is done before the push: a pushed branch is not taken back.
+    fields = entry_fields(session, item, {**given, "release_notes": notes})
     branch = f"docsvc/suggestion-{item.id}"
     files = {p: e.get("new", "") for p, e in (data.get("files") or {}).items()}
-    pr = data.get("pr") or {}
+    pr = stored_pr(item.data)
     try:
         commit = push_branch(integration.docs_repo, data["docs_commit"], branch, files,
                              f"Docs for PR #{pr.get('number')}: {pr.get('title', '')}\n\nDocflows suggestion "
@@ -394,7 +425,11 @@ def approve(session: Session, caller: Caller, item_id: int, body: dict, data_dir
     item.release_id, item.writer_user_id, item.work_status = release.id, assignee_id, "in_review"
     item.pull_request = {"url": branch_url(integration.docs_repo, integration.docs_branch, branch), "state": "open",
                          "review": "review required", "branch": branch, "commit": commit}
-    entry = queue_entry(session, item, release.id, {**given, "release_notes": notes})
+    if fields is None:
+        release_notes.remove_entry(session, item.id)
+        entry = None
+    else:
+        entry = release_notes.put_entry(session, item, release.id, **fields, badge=None)
     # The approver signed off every file as it stands: each is Reviewed until its text changes.
     data["files"] = {p: {**e, "reviewed": True} for p, e in (data.get("files") or {}).items()}
     data["approval"] = {"by": caller.name, "at": utcnow().isoformat(), "release_id": release.id,
