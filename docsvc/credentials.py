@@ -32,8 +32,6 @@ def hidden(text: str) -> str:
     URLs too (a regex, not a URL parser): error messages quote those."""
     return _USERINFO.sub(lambda m: f"{m.group(1) or ''}***@", text) if "@" in text else text
 
-
-
 # Query parameters whose value is a secret, compared without case and after percent-decoding.
 SECRET_QUERY_PARAMS = frozenset({
     "key", "token", "api_key", "apikey", "api-key", "access_token", "refresh_token", "id_token",
@@ -44,12 +42,10 @@ SECRET_QUERY_PARAMS = frozenset({
 # One ``name=value`` of a query: after ?, & or ;, up to the next separator, fragment, space or quote.
 _QUERY_PARAM = re.compile(r"(?P<lead>[?&;])(?P<name>[^=&;?#\s\"'<>]+)=(?P<value>[^&;#\s\"'<>]*)")
 
-
 def _mask(match: re.Match) -> str:
     if unquote_plus(match["name"]).strip().lower() in SECRET_QUERY_PARAMS and match["value"]:
         return f"{match['lead']}{match['name']}=***"
     return match[0]
-
 
 def hidden_query(text: str) -> str:
     """``text`` with the value of every secret query parameter (``SECRET_QUERY_PARAMS``) of the

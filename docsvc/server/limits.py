@@ -1,7 +1,13 @@
-"""A limit on request body size: 413 beyond it, before the body is read into memory.
+"""Limits of what a request may hold, in one place.
 
-A declared ``Content-Length`` over the limit is refused at once; a chunked body is counted as it
-streams and cut off when it passes the limit, so no route ever holds more than the limit.
+The body size: 413 beyond it, before the body is read into memory. A declared ``Content-Length``
+over the limit is refused at once; a chunked body is counted as it streams and cut off when it
+passes the limit, so no route ever holds more than the limit. That limit is one for every route
+(``DOCSVC_SERVER_MAX_BODY_MB``, sized for the largest spec a convert takes); a route whose JSON
+body is small by nature reads it with ``routes.deps.json_body(max_bytes=...)``, which refuses
+more than its own bound before parsing it.
+
+The values: the lengths of the fields a request stores (an item's title, a pull request's data).
 """
 
 from __future__ import annotations
@@ -9,6 +15,23 @@ from __future__ import annotations
 import json
 
 from .problems import PROBLEM_JSON, Problem
+
+# An item's title: what PATCH /items/<tool>/<id> accepts, and what a title the service makes is cut to.
+MAX_TITLE = 500
+
+# pr_data of POST /docflows/generate (services.docflows.check_pr_data), in characters. The code
+# hosts' own caps sit below: GitHub 256 for a title, 65,536 for a description, 255 bytes for a
+# branch; GitLab 255 for a title and a user name.
+PR_TITLE_MAX = MAX_TITLE
+PR_BODY_MAX = 65536
+PR_AUTHOR_MAX = 255
+PR_BRANCH_MAX = 255
+PR_URL_MAX = 2048
+PR_SCREENSHOTS_MAX = 100  # entries of the multipart form's listing {route, filename}
+PR_ROUTE_MAX = 500  # a screenshot's route, as POST /docflows/<id>/screenshots takes it
+# The JSON body of POST /docflows/generate: the fields above, each escaped at worst (6 bytes a
+# character), fit in well under this; nothing else is kept.
+DOCFLOW_GENERATE_JSON_BYTES = 1 << 20
 
 
 class _TooLarge(Exception):

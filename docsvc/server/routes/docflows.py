@@ -5,6 +5,7 @@ from pydantic import BaseModel, ConfigDict, Field
 from fastapi.responses import PlainTextResponse
 from sqlalchemy.orm import Session
 
+from ..limits import DOCFLOW_GENERATE_JSON_BYTES
 from ..problems import Problem, as_id, invalid, is_int
 from ..services import docflows as service
 from ..services.accounts import Caller
@@ -22,17 +23,17 @@ async def generate(request: Request, caller: Caller = Depends(get_caller), sessi
     per image."""
     settings = request.app.state.settings
     if request.headers.get("content-type", "").startswith("multipart/form-data"):
-        form = await request.form()
-        pr = service.parse_pr_json(str(form.get("pr_data") or ""))
-        routes = {s.get("filename"): s.get("route") for s in (pr.get("screenshots") or []) if isinstance(s, dict)} \
-            if isinstance(pr, dict) else {}
+        form = await request.form()  # a text part (pr_data) holds at most 1 MiB (Starlette's max_part_size)
+        # pr_data and integration_id are refused before any upload is saved
+        pr = service.check_pr_data(service.parse_pr_json(str(form.get("pr_data") or "")))
+        routes = {s["filename"]: s["route"] for s in pr.get("screenshots") or []}
         integration_id = as_id(str(form.get("integration_id") or ""))  # a form field: digits only
-        if integration_id is None:  # refused before any upload is saved
+        if integration_id is None:
             raise invalid("integration_id", "must be an integer")
         uploads = [(f.filename, await f.read()) for f in form.getlist("screenshots") if hasattr(f, "filename")]
         screenshots = service.save_uploads(settings.data_dir, uploads, routes)
     else:
-        body = await json_body(request, or_else="multipart/form-data")
+        body = await json_body(request, or_else="multipart/form-data", max_bytes=DOCFLOW_GENERATE_JSON_BYTES)
         if not isinstance(body, dict):
             raise Problem(400, "The request body must be a JSON object")
         pr, integration_id, screenshots = body.get("pr_data"), body.get("integration_id"), []

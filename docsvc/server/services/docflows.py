@@ -4,6 +4,7 @@ Latest Code, screenshots), and reading its summary and diff."""
 from __future__ import annotations
 
 import json
+import re
 import uuid
 from pathlib import Path
 from typing import Any
@@ -16,7 +17,8 @@ from ..engines import browser
 from ..engines.docflows.drafts import counts, unified_diff
 from ..engines.egress import Egress, EgressRefused
 from ..jobs import queue
-from ..problems import Problem, invalid, is_int
+from .. import limits
+from ..problems import MAX_ID, Problem, invalid, is_int
 from ..storage import MAX_NAME_BYTES, FileStore, file_name
 from . import credits, release_notes
 from .accounts import Caller
@@ -30,24 +32,100 @@ REVISE_COST = 8  # request-changes, taken only when the Writer applied something
 REFRESH_COST, REFRESH_COST_WITH_UPDATE = 5, 8  # Sync Latest Code; nothing new to sync costs nothing
 
 _PR_REQUIRED = ("number", "title", "author")
+# The text fields of pr_data and their longest; the rest of what a pull request is: number, fork,
+# and the uploaded screenshots' listing. Other keys are dropped, never stored: the interface names
+# these fields only, and a code host's payload sent whole (labels, users, ...) is no error.
+_PR_TEXT = {"title": limits.PR_TITLE_MAX, "body": limits.PR_BODY_MAX, "author": limits.PR_AUTHOR_MAX,
+            "head_branch": limits.PR_BRANCH_MAX, "base_branch": limits.PR_BRANCH_MAX,
+            "head_sha": 64, "url": limits.PR_URL_MAX}
+PR_FIELDS = ("number", *_PR_TEXT, "fork", "screenshots")
+_SHA = re.compile(r"[0-9a-fA-F]{4,64}")  # git's shortest abbreviation to a SHA-256 in full
+# What git refuses in a branch name (git check-ref-format), control characters included.
+_NOT_IN_BRANCH = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]|\.\.|@\{|^[-/.]|[/.]$|\.lock$|//")
 
 
 def check_pr_data(pr: Any) -> dict:
+    """pr_data as stored with a suggestion: the known fields, each of its type and length (422
+    naming the first wrong one), and nothing else."""
     if not isinstance(pr, dict):
         raise invalid("pr_data", "must be an object")
     missing = [key for key in _PR_REQUIRED if pr.get(key) in (None, "")]
     if missing:
         raise invalid("pr_data", f"missing {', '.join(missing)}")
-    if not is_int(pr["number"]) or pr["number"] <= 0:
-        raise invalid("pr_data.number", "must be a positive integer")
-    return pr
+    number = pr["number"]
+    if not is_int(number) or not 0 < number <= MAX_ID:
+        raise invalid("pr_data.number", f"must be a positive integer (at most {MAX_ID})")
+    clean: dict[str, Any] = {"number": number}
+    for key, longest in _PR_TEXT.items():
+        value = pr.get(key)
+        if value is None:
+            continue
+        if not isinstance(value, str):
+            raise invalid(f"pr_data.{key}", "must be a string")
+        if len(value) > longest:
+            raise invalid(f"pr_data.{key}", f"must be at most {longest} characters (got {len(value)})")
+        clean[key] = value
+    sha, branches = clean.get("head_sha"), [clean.get("head_branch"), clean.get("base_branch")]
+    if sha and not _SHA.fullmatch(sha):
+        raise invalid("pr_data.head_sha", "must be a commit SHA: 4 to 64 hexadecimal digits")
+    for key, branch in zip(("head_branch", "base_branch"), branches):
+        if branch and _NOT_IN_BRANCH.search(branch):
+            raise invalid(f"pr_data.{key}", "is not a git branch name")
+    if pr.get("fork") is not None:
+        if not isinstance(pr["fork"], bool):
+            raise invalid("pr_data.fork", "must be true or false")
+        clean["fork"] = pr["fork"]
+    if pr.get("screenshots") is not None:
+        clean["screenshots"] = _check_listing(pr["screenshots"])
+    return clean
+
+
+def _check_listing(listing: Any) -> list[dict]:
+    """The multipart form's ``screenshots``: one ``{route, filename}`` per uploaded file."""
+    if not isinstance(listing, list):
+        raise invalid("pr_data.screenshots", "must be a list of {route, filename}")
+    if len(listing) > limits.PR_SCREENSHOTS_MAX:
+        raise invalid("pr_data.screenshots", f"at most {limits.PR_SCREENSHOTS_MAX} screenshots")
+    clean = []
+    for n, entry in enumerate(listing):
+        if not isinstance(entry, dict):
+            raise invalid(f"pr_data.screenshots[{n}]", "must be an object {route, filename}")
+        route, name = entry.get("route"), entry.get("filename")
+        if not isinstance(route, str) or not route or len(route) > limits.PR_ROUTE_MAX:
+            raise invalid(f"pr_data.screenshots[{n}].route", f"must be a string of 1 to {limits.PR_ROUTE_MAX} "
+                                                            "characters")
+        if not isinstance(name, str) or len(name) > 4 * MAX_NAME_BYTES:  # file_name() checks it in bytes
+            raise invalid(f"pr_data.screenshots[{n}].filename", "must be a file name (a string)")
+        clean.append({"route": route, "filename": name})
+    return clean
+
+
+def stored_pr(data: dict | None) -> dict:
+    """The pull request a suggestion keeps (``data``: its item's data), as text the engines can
+    read: a suggestion made before
+    pr_data was checked may hold anything; a field of the wrong type counts as absent, a text
+    too long is cut to its bound."""
+    pr = (data or {}).get("pr")
+    pr = pr if isinstance(pr, dict) else {}
+    clean: dict[str, Any] = {"number": pr["number"]} if is_int(pr.get("number")) else {}
+    for key, longest in _PR_TEXT.items():
+        if isinstance(pr.get(key), str):
+            clean[key] = pr[key][:longest]
+    if clean.get("head_sha") and not _SHA.fullmatch(clean["head_sha"]):
+        del clean["head_sha"]
+    for key in ("head_branch", "base_branch"):
+        if clean.get(key) and _NOT_IN_BRANCH.search(clean[key]):
+            del clean[key]
+    return clean
 
 
 def start(session: Session, caller: Caller, integration_id: int, pr: dict, screenshots: list[dict],
           max_attempts: int):
+    pr = check_pr_data(pr)
+    pr.pop("screenshots", None)  # the uploads' listing: it lives on as ``screenshots``
     org_integration(session, caller, integration_id)
     return queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=GENERATE,
-                         params={"integration_id": integration_id, "pr_data": check_pr_data(pr),
+                         params={"integration_id": integration_id, "pr_data": pr,
                                  "screenshots": screenshots}, max_attempts=max_attempts)
 
 
@@ -87,7 +165,7 @@ def take_screenshots(session: Session, caller: Caller, item_id: int, routes: lis
     item = get_suggestion(session, caller, item_id)
     data = item.data or {}
     integration = suggestion_integration(session, item)
-    pr = data.get("pr") or {}
+    pr = stored_pr(data)
     try:
         base = browser.preview_base(integration.preview_url if integration else None, pr.get("head_branch"),
                                     pr.get("head_sha") or data.get("head_sha"))
@@ -156,7 +234,7 @@ def new_commits(item: Item, egress: Egress | None = None) -> bool:
     from ..engines.git import GitError, ls_remote_head
 
     data = item.data or {}
-    branch = (data.get("pr") or {}).get("head_branch")
+    branch = stored_pr(data).get("head_branch")
     session = object_session_or_none(item)
     integration = suggestion_integration(session, item) if session is not None else None
     if not branch or integration is None:
@@ -270,17 +348,25 @@ def restore(session: Session, caller: Caller, item_id: int, version: int) -> dic
 def queue_entry(session: Session, item: Item, release_id: int, decision: dict):
     """The suggestion's entry in the release's release-notes queue when the decision includes it
     (the fields not given come from the Editor's suggestion for the pull request), else none."""
-    if decision["release_notes"] != "include":
+    fields = entry_fields(session, item, decision)
+    if fields is None:
         release_notes.remove_entry(session, item.id)
+        return None
+    return release_notes.put_entry(session, item, release_id, **fields, badge=None)
+
+
+def entry_fields(session: Session, item: Item, decision: dict) -> dict | None:
+    """Section, category and note of the suggestion's release-notes entry (None: not included),
+    worked out without writing anything, so that approve knows them before it pushes."""
+    if decision["release_notes"] != "include":
         return None
     from ..engines.docflows.editor import suggest_release_notes
 
-    pr = (item.data or {}).get("pr") or {}
-    suggestion = suggest_release_notes(pr.get("title") or item.title, pr.get("body") or "",
+    pr = stored_pr(item.data)
+    suggestion = suggest_release_notes(pr.get("title") or item.title[:limits.MAX_TITLE], pr.get("body") or "",
                                        release_notes.org_categories(session, item.org_id))
     pick = lambda key: decision.get(key) or suggestion[key]  # noqa: E731
-    return release_notes.put_entry(session, item, release_id, section=pick("rn_section"),
-                                   category=pick("rn_category"), note=pick("rn_note"), badge=None)
+    return {"section": pick("rn_section"), "category": pick("rn_category"), "note": pick("rn_note")}
 
 
 def suggested_release_notes(item: Item) -> str:
@@ -332,9 +418,13 @@ def approve(session: Session, caller: Caller, item_id: int, body: dict, data_dir
     integration = suggestion_integration(session, item)
     if integration is None:
         raise Problem(409, "the suggestion's integration no longer exists")
+    if not isinstance(data.get("docs_commit"), str):
+        raise Problem(409, f"Docflows suggestion {item_id} has no docs commit to build on; make it again")
+    # Everything that can refuse is done before the push: a pushed branch is not taken back.
+    fields = entry_fields(session, item, {**given, "release_notes": notes})
     branch = f"docsvc/suggestion-{item.id}"
     files = {p: e.get("new", "") for p, e in (data.get("files") or {}).items()}
-    pr = data.get("pr") or {}
+    pr = stored_pr(item.data)
     try:
         commit = push_branch(integration.docs_repo, data["docs_commit"], branch, files,
                              f"Docs for PR #{pr.get('number')}: {pr.get('title', '')}\n\nDocflows suggestion "
@@ -346,7 +436,11 @@ def approve(session: Session, caller: Caller, item_id: int, body: dict, data_dir
     item.release_id, item.writer_user_id, item.work_status = release.id, assignee_id, "in_review"
     item.pull_request = {"url": branch_url(integration.docs_repo, integration.docs_branch, branch), "state": "open",
                          "review": "review required", "branch": branch, "commit": commit}
-    entry = queue_entry(session, item, release.id, {**given, "release_notes": notes})
+    if fields is None:
+        release_notes.remove_entry(session, item.id)
+        entry = None
+    else:
+        entry = release_notes.put_entry(session, item, release.id, **fields, badge=None)
     # The approver signed off every file as it stands: each is Reviewed until its text changes.
     data["files"] = {p: {**e, "reviewed": True} for p, e in (data.get("files") or {}).items()}
     data["approval"] = {"by": caller.name, "at": utcnow().isoformat(), "release_id": release.id,

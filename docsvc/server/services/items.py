@@ -19,6 +19,7 @@ from sqlalchemy.orm import Session
 
 from ...endpoints import TOOLS, WORK_STATUSES
 from ..db.tables import Item, Organization, StoredFile, User
+from ..limits import MAX_TITLE
 from ..problems import Problem, as_id, invalid, not_found
 from ..storage import FILE_KINDS, FileStore
 from .accounts import AdminError, Caller, org_member
@@ -26,7 +27,6 @@ from .releases import org_release
 
 OPEN_STATUSES = ("todo", "in_progress", "in_review", "blocked")
 CLOSED_STATUSES = ("done", "rejected")
-_MAX_TITLE = 500
 
 
 # What a 404 calls one record of each tool, so "not found" says what was looked for.
@@ -116,8 +116,8 @@ def update_item(session: Session, caller: Caller, tool: str, item_id: int, chang
         title = (changes["title"] or "").strip()
         if not title:
             raise invalid("title", "must not be empty")
-        if len(title) > _MAX_TITLE:
-            raise invalid("title", f"must be at most {_MAX_TITLE} characters")
+        if len(title) > MAX_TITLE:
+            raise invalid("title", f"must be at most {MAX_TITLE} characters")
         item.title = title
     # Tags first, so that claiming and moving works in one call.
     if "release_id" in changes:

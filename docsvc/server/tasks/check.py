@@ -13,12 +13,12 @@ from ..engines.git import GitError, Mirror
 from ..jobs.registry import JobContext, JobFailure, handler
 from ..services import credits
 from ..services.docflows import CHECK as KIND
-from ..services.docflows import close
+from ..services.docflows import close, stored_pr
 
 AI_COST = 1  # the extra reading, per suggestion that needs it
 
 def pr_state(code: Mirror, integration: Integration, data: dict) -> str:
-    head, branch = data.get("head_sha"), (data.get("pr") or {}).get("head_branch")
+    head, branch = data.get("head_sha"), stored_pr(data).get("head_branch")
     try:
         main = code.head(integration.code_branch)
         if head and code.has_commit(head) and code.merge_base(head, main) == head:

@@ -25,14 +25,19 @@ from ..engines.docflows.release import release_of
 from ..engines.docflows.writer import reword, write
 from ..engines.git import Mirror
 from ..jobs.registry import JobContext, JobFailure, handler
-from ..services.docflows import GENERATE as KIND
+from ..limits import MAX_TITLE
+from ..problems import Problem
+from ..services.docflows import GENERATE as KIND, check_pr_data
 from ._support import docs_pages, documents_file, reaching, resolve_head
 
 
 @handler(KIND)
 def run_generate(ctx: JobContext) -> dict:
     started = time.monotonic()
-    pr: dict = ctx.params["pr_data"]
+    try:  # checked when the job was queued; again for a job queued before pr_data was checked
+        pr: dict = check_pr_data(ctx.params["pr_data"])
+    except Problem as exc:
+        raise JobFailure("Invalid pull request data", exc.detail) from None
     integration_id = int(ctx.params["integration_id"])
     with ctx.sessions() as session:
         integration = session.get(Integration, integration_id)
@@ -114,8 +119,8 @@ def run_generate(ctx: JobContext) -> dict:
     files = {path: (read(path) or "", text) for path, text in draft.files.items()}
     screenshots = ctx.params.get("screenshots") or suggest_screenshots(draft.files, tree)
     with ctx.sessions() as session:
-        number = pr.get("number")
-        item = Item(org_id=ctx.org_id, tool="docflows", title=f"PR #{number}: {pr.get('title', '')}".strip(),
+        title = f"PR #{pr.get('number')}: {pr.get('title', '')}".strip()[:MAX_TITLE]
+        item = Item(org_id=ctx.org_id, tool="docflows", title=title,
                     created_by_id=ctx.user_id, data={
                         "integration_id": integration_id, "pr": pr, "head_sha": head, "base_sha": base,
                         "docs_commit": docs_commit, "facts": base_result["facts"],

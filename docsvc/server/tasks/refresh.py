@@ -16,7 +16,7 @@ from ..jobs.registry import JobContext, JobFailure, handler
 from ..services.docflows import REFRESH as KIND
 from ..services.docflows import REFRESH_COST as COST
 from ..services.docflows import REFRESH_COST_WITH_UPDATE as COST_WITH_UPDATE
-from ..services.docflows import suggestion_integration
+from ..services.docflows import stored_pr, suggestion_integration
 from ..engines.docflows.planner import PageIndex
 from ._support import charge_or_fail, docs_pages, documents_file, reaching, resolve_head
 
@@ -36,7 +36,7 @@ def run_refresh(ctx: JobContext) -> dict:
     code = Mirror.for_url(ctx.settings.mirrors_dir, integration.code_repo, ctx.settings.egress)
     with reaching("code", code.url):
         code.fetch()
-        head = resolve_head(code, {**(data.get("pr") or {}), "head_sha": None})
+        head = resolve_head(code, {**stored_pr(data), "head_sha": None})
     if head == data.get("head_sha"):
         return {"new_commits": False, "added": [], "charged": 0, "detail": "the pull request has no new commits"}
     known = {(f["kind"], f["change"], f["name"]) for f in data.get("facts") or []}
