@@ -22,7 +22,8 @@ to point there.
   followed before the check, and nothing under ``.git/`` is read. A pull request in CI cannot make
   the CLI upload the runner's files (``$ref: /etc/passwd``, ``../../.config/docsvc/config.yaml``).
 * Remote references (``http(s)://``) are refused unless ``allow_remote``; then they are fetched
-  with a time and size bound, and a remote document may only reference other URLs.
+  with a time and size bound, from public addresses only, each redirect checked too (``egress``;
+  ``DOCSVC_REMOTE_REFS_ALLOW`` lets hosts through), and a remote document may only reference other URLs.
 * A text with no reference to another file is returned as it is, byte for byte, and a glance at
   the text decides that without parsing it (the CLI starts fast and sends exactly what it read).
 
@@ -39,16 +40,17 @@ import re
 import time
 from dataclasses import dataclass, field
 from pathlib import Path, PurePosixPath
-from typing import Any, Callable, Iterator
+from typing import Any, Callable, Iterator, Mapping
 from urllib.parse import unquote, urljoin, urlsplit
 from urllib.request import url2pathname
 
 __all__ = ["Bundled", "BundleError", "Unreadable", "boundary", "bundle", "dump", "external_refs",
            "may_have_external_refs",
-           "read_text", "read_bytes", "decode", "fetch_remote", "REMOTE_TIMEOUT", "REMOTE_MAX_BYTES"]
+           "read_text", "read_bytes", "decode", "fetch_remote", "remote_egress", "REMOTE_TIMEOUT", "REMOTE_MAX_BYTES"]
 
 REMOTE_TIMEOUT = 15.0  # seconds for one remote document, all of it
 REMOTE_MAX_BYTES = 20 * 1024 * 1024
+MAX_REDIRECTS = 5
 
 # A `$ref` whose value does not start with '#' (quoted or not), or a JSON-escaped key: only then is
 # the text worth parsing. It may say yes wrongly (a description mentioning `$ref: x`), never no.
@@ -117,23 +119,51 @@ def decode(raw: bytes) -> str:
         raise Unreadable(f"not UTF-8 text (byte {exc.start}); is it a spec?") from None
 
 
-def fetch_remote(url: str, *, timeout: float = REMOTE_TIMEOUT, max_bytes: int = REMOTE_MAX_BYTES) -> str:
-    """GET ``url`` as UTF-8 text within ``timeout`` seconds overall and ``max_bytes``."""
+def remote_egress(env: Mapping[str, str] | None = None):
+    """Where ``fetch_remote`` may connect: public addresses only, unless ``DOCSVC_REMOTE_REFS_ALLOW``
+    lets hosts (``host``, ``host:port``) or every internal address (``internal``) through."""
+    from .egress import Egress
+
+    return Egress.from_setting((os.environ if env is None else env).get("DOCSVC_REMOTE_REFS_ALLOW"),
+                               setting="DOCSVC_REMOTE_REFS_ALLOW", who="the CLI")
+
+
+def fetch_remote(url: str, *, timeout: float = REMOTE_TIMEOUT, max_bytes: int = REMOTE_MAX_BYTES,
+                 egress=None) -> str:
+    """GET ``url`` as UTF-8 text within ``timeout`` seconds overall and ``max_bytes``. Every hop
+    (the URL, then each redirect, at most ``MAX_REDIRECTS``) must pass ``egress`` (default
+    ``remote_egress()``): a spec's reference cannot reach an internal address, not even by a
+    redirect."""
     import httpx  # only with --allow-remote-refs
 
+    from .egress import EgressRefused
+
+    egress = egress or remote_egress()
     deadline = time.monotonic() + timeout
     chunks, size = [], 0
     try:
-        with httpx.stream("GET", url, timeout=timeout, follow_redirects=True) as response:
-            if response.status_code != 200:
-                raise Unreadable(f"the server answered HTTP {response.status_code}")
-            for chunk in response.iter_bytes():
-                size += len(chunk)
-                if size > max_bytes:
-                    raise Unreadable(f"larger than {max_bytes:,} bytes")
-                if time.monotonic() > deadline:
-                    raise Unreadable(f"not fetched within {timeout:g} s")
-                chunks.append(chunk)
+        with httpx.Client(timeout=timeout, follow_redirects=False) as http:
+            for hop in range(MAX_REDIRECTS + 1):
+                try:
+                    egress.check_url(url)
+                except EgressRefused as exc:
+                    raise Unreadable(f"redirected to {url}: {exc}" if hop else str(exc)) from None
+                with http.stream("GET", url) as response:
+                    if response.is_redirect and response.headers.get("location"):
+                        url = str(response.url.join(response.headers["location"]))
+                        continue
+                    if response.status_code != 200:
+                        raise Unreadable(f"the server answered HTTP {response.status_code}")
+                    for chunk in response.iter_bytes():
+                        size += len(chunk)
+                        if size > max_bytes:
+                            raise Unreadable(f"larger than {max_bytes:,} bytes")
+                        if time.monotonic() > deadline:
+                            raise Unreadable(f"not fetched within {timeout:g} s")
+                        chunks.append(chunk)
+                    break
+            else:
+                raise Unreadable(f"more than {MAX_REDIRECTS} redirects")
     except httpx.TimeoutException:
         raise Unreadable(f"not fetched within {timeout:g} s") from None
     except httpx.HTTPError as exc:

@@ -7,7 +7,7 @@ import socket
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 
-from .engines.egress import Egress
+from ..egress import Egress
 
 DEFAULT_DATABASE_URL = "sqlite:///docsvc.db"
 
@@ -61,7 +61,7 @@ class ServerSettings:
     # runs: it decodes every pixel (a 400-megapixel PNG of 430 KB took tesseract 1.5 GB). 40
     # megapixels is more than a 6K screenshot (6144x3456 is 21 MP), about 150 MB of tesseract.
     max_image_pixels: int = 40_000_000
-    # Where the service may connect (browser pages, git remotes): see engines/egress.py.
+    # Where the service may connect (browser pages, git remotes): see docsvc/egress.py.
     egress_allow: str = ""
     allow_local_repos: bool = True
 

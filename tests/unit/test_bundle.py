@@ -251,34 +251,81 @@ def test_external_refs_lists_what_the_service_cannot_resolve():
                                         ("/components/schemas/A/properties/example", "a.json#/A")]
 
 
-def test_fetch_remote_bounds_size_and_says_why_it_failed():
+@pytest.fixture
+def web():
+    """A local web server: /ok.yaml, /big.yaml, /to?PORT redirects to 127.0.0.1:PORT/ok.yaml, /loop
+    redirects to itself; ``paths`` records what was asked."""
     import http.server
     import threading
 
-    from docsvc.bundle import Unreadable, fetch_remote
+    paths: list[str] = []
 
     class Handler(http.server.BaseHTTPRequestHandler):
         def log_message(self, *args):
             pass
 
         def do_GET(self):
+            paths.append(self.path)
+            if self.path.startswith(("/to?", "/loop")):
+                self.send_response(302)
+                target = f"http://127.0.0.1:{self.path[4:]}/ok.yaml" if self.path.startswith("/to?") else "/loop"
+                self.send_header("Location", target)
+                self.send_header("Content-Length", "0")
+                self.end_headers()
+                return
             body = {"/ok.yaml": b"type: string\n", "/big.yaml": b"x" * 5000}.get(self.path)
             self.send_response(200 if body else 404)
             self.send_header("Content-Length", str(len(body or b"")))
             self.end_headers()
             self.wfile.write(body or b"")
 
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
-    threading.Thread(target=server.serve_forever, daemon=True).start()
-    base = f"http://127.0.0.1:{server.server_address[1]}"
-    try:
+    servers = []
+
+    def start():
+        server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+        threading.Thread(target=server.serve_forever, daemon=True).start()
+        servers.append(server)
+        return server.server_address[1]
+
+    yield start, paths
+    for server in servers:
+        server.shutdown()
+
+
+def test_fetch_remote_bounds_size_and_says_why_it_failed(web, monkeypatch):
+    from docsvc.bundle import Unreadable, fetch_remote
+
+    start, _ = web
+    monkeypatch.setenv("DOCSVC_REMOTE_REFS_ALLOW", "internal")  # the test's server is on loopback
+    base = f"http://127.0.0.1:{start()}"
+    if True:
         assert fetch_remote(f"{base}/ok.yaml") == "type: string\n"
         with pytest.raises(Unreadable, match="HTTP 404"):
             fetch_remote(f"{base}/missing.yaml")
         with pytest.raises(Unreadable, match="larger than"):
             fetch_remote(f"{base}/big.yaml", max_bytes=1024)
-    finally:
-        server.shutdown()
+        with pytest.raises(Unreadable, match="more than 5 redirects"):
+            fetch_remote(f"{base}/loop")
+
+
+def test_a_remote_reference_reaches_no_internal_address_not_even_by_a_redirect(web, monkeypatch):
+    """--allow-remote-refs lets public documents in; a spec from a pull request must not make a CI
+    runner read an internal service (cloud metadata at 169.254.169.254, a port on loopback)."""
+    from docsvc.bundle import Unreadable, fetch_remote
+
+    start, paths = web
+    public, internal = start(), start()
+    monkeypatch.delenv("DOCSVC_REMOTE_REFS_ALLOW", raising=False)
+    for url in (f"http://127.0.0.1:{internal}/ok.yaml", "http://169.254.169.254/latest/meta-data/",
+                "http://[::1]:1/x.yaml", "http://localhost:1/x.yaml"):
+        with pytest.raises(Unreadable, match=r"internal address.*DOCSVC_REMOTE_REFS_ALLOW lets a host through"):
+            fetch_remote(url)
+    monkeypatch.setenv("DOCSVC_REMOTE_REFS_ALLOW", f"127.0.0.1:{public}")  # as if it were a public host
+    assert fetch_remote(f"http://127.0.0.1:{public}/ok.yaml") == "type: string\n"
+    paths.clear()
+    with pytest.raises(Unreadable, match=f"redirected to http://127.0.0.1:{internal}/ok.yaml: .*internal address"):
+        fetch_remote(f"http://127.0.0.1:{public}/to?{internal}")
+    assert paths == [f"/to?{internal}"]  # the internal server was never asked
 
 
 def test_a_component_that_references_a_file_holding_no_mapping_gets_that_value(tmp_path):

@@ -15,7 +15,7 @@ from pathlib import Path
 
 import pytest
 
-from docsvc.server.engines.egress import Egress, EgressRefused, internal_address
+from docsvc.egress import Egress, EgressRefused, internal_address
 from docsvc.server.engines.egress_proxy import EgressProxy
 from docsvc.server.engines.git import (GitError, Mirror, UnsafePath, _remote_options, ls_remote_head, repo_path,
                                        write_inside)
@@ -235,7 +235,7 @@ def test_redirects_stay_gits_own_when_every_address_is_allowed():
 def test_git_connects_to_the_addresses_the_policy_checked(tls_cert, monkeypatch):
     """DNS rebinding: the policy's lookup of rebind.invalid answers an address it lets through;
     git must connect there and not look the name up again (the real DNS has no such name)."""
-    from docsvc.server.engines import egress as egress_module
+    from docsvc import egress as egress_module
 
     real = socket.getaddrinfo
     monkeypatch.setattr(socket, "getaddrinfo", lambda host, *a, **k: real("127.0.0.1", *a, **k)

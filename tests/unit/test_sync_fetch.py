@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from docsvc.server.engines.egress import Egress
+from docsvc.egress import Egress
 from docsvc.server.engines.git import Mirror, ls_remote_head
 from tests.support import GitRemote, git
 

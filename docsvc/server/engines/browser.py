@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Iterator
 from urllib.parse import urljoin, urlparse
 
-from .egress import Egress
+from ...egress import Egress
 from .egress_proxy import EgressProxy
 
 if TYPE_CHECKING:

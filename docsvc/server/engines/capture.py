@@ -13,7 +13,7 @@ from typing import Any, Callable
 from urllib.parse import urljoin
 
 from .browser import VIEWPORT, chromium_page, refusal_for
-from .egress import Egress
+from ...egress import Egress
 
 
 SETTLE_MS = 3000

@@ -15,7 +15,7 @@ import socketserver
 import threading
 from urllib.parse import urlsplit
 
-from .egress import Egress, EgressRefused
+from ...egress import Egress, EgressRefused
 
 __all__ = ["EgressProxy"]
 

@@ -20,7 +20,7 @@ from typing import Iterable, Iterator
 from urllib.parse import urlsplit
 
 from ...credentials import hidden
-from .egress import Egress, EgressRefused
+from ...egress import Egress, EgressRefused
 
 _ENV = {"GIT_TERMINAL_PROMPT": "0", "GIT_ASKPASS": "true", "SSH_ASKPASS": "true", "LC_ALL": "C",
         "GIT_SSH_COMMAND": "ssh -o BatchMode=yes"}

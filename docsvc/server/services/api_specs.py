@@ -18,7 +18,7 @@ from sqlalchemy.orm import Session
 
 from .. import handoff
 from ..db.tables import ApiSpecConfig, Integration, Item, Organization, utcnow
-from ..engines.egress import Egress
+from ...egress import Egress
 from ..engines.git import GitError, UnsafePath, branch_url, push_branch, repo_path
 from ..jobs import queue
 from ..problems import Problem, invalid, is_int

@@ -21,7 +21,7 @@ from urllib.parse import urljoin, urlparse
 from sqlalchemy.orm import Session
 
 from ..db.tables import Item
-from ..engines.egress import Egress, EgressRefused
+from ...egress import Egress, EgressRefused
 from ..jobs import queue
 from ..problems import Problem, invalid
 from .accounts import Caller

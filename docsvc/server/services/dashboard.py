@@ -32,7 +32,7 @@ from sqlalchemy.orm import Session
 from ...endpoints import TOOLS, WORK_STATUSES
 from ..db.session import rfc3339
 from ..db.tables import Item, Release, ReleaseDateChange, User
-from ..engines.egress import Egress
+from ...egress import Egress
 from ..problems import Problem, as_id, not_found
 from .accounts import Caller, org_member
 from .items import OPEN_STATUSES, visible_items

@@ -15,7 +15,7 @@ from ...images import sniff
 from ..db.tables import Integration, Item
 from ..engines import browser
 from ..engines.docflows.drafts import counts, unified_diff
-from ..engines.egress import Egress, EgressRefused
+from ...egress import Egress, EgressRefused
 from ..jobs import queue
 from .. import limits
 from ..problems import MAX_ID, Problem, invalid, is_int

@@ -17,7 +17,7 @@ from sqlalchemy.orm import Session
 
 from ..db.session import as_utc, rfc3339
 from ..db.tables import Integration, Job, Organization, OutboxMail, RepoState, SyncRequest, User, utcnow
-from ..engines.egress import Egress
+from ...egress import Egress
 from ..engines.git import GitError, Mirror, remote_url
 from ..jobs import queue
 from ...credentials import hidden

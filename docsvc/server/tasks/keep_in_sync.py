@@ -9,7 +9,7 @@ import threading
 from sqlalchemy import select
 
 from ..db.tables import Integration, Job, RepoState
-from ..engines.egress import Egress
+from ...egress import Egress
 from ..engines.git import GitError, ls_remote_head
 from ..services.repos import start_sync, sync_key
 

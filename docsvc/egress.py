@@ -1,5 +1,8 @@
 """One egress policy for every fetch the service makes: captures and screenshots in the browser
-(each request and each redirect hop) and git remotes.
+(each request and each redirect hop) and git remotes; and for the remote ``$ref`` documents the
+CLI fetches (``--allow-remote-refs``, its setting ``DOCSVC_REMOTE_REFS_ALLOW``), since a spec from a
+pull request must not make a CI runner read its cloud's metadata service either. Below the client
+and the server both, so it imports neither.
 
 A host is resolved and refused when any of its addresses is internal: loopback, link-local
 (cloud metadata at 169.254.169.254), private, unique-local, site-local, multicast, unspecified,
@@ -73,11 +76,14 @@ class Egress:
     allow: frozenset[str] = frozenset()
     allow_internal: bool = False
     allow_local_repos: bool = True
+    setting: str = "DOCSVC_SERVER_EGRESS_ALLOW"  # named in refusals: what lets a host through
+    who: str = "the service"
 
     @classmethod
-    def from_setting(cls, value: str | None, *, allow_local_repos: bool = True) -> "Egress":
+    def from_setting(cls, value: str | None, *, allow_local_repos: bool = True,
+                     setting: str = "DOCSVC_SERVER_EGRESS_ALLOW", who: str = "the service") -> "Egress":
         entries = {e.strip().lower() for e in (value or "").split(",") if e.strip()}
-        return cls(frozenset(entries - {"internal"}), "internal" in entries, allow_local_repos)
+        return cls(frozenset(entries - {"internal"}), "internal" in entries, allow_local_repos, setting, who)
 
     def _allowed(self, host: str, port: int | None) -> bool:
         host = host.lower().strip("[]")
@@ -93,8 +99,8 @@ class Egress:
         literal = _literal(host)
         if host.rstrip(".").lower() == "localhost" or host.lower().endswith(".localhost") or (
                 literal is not None and internal_address(literal)):
-            raise EgressRefused(f"{url} points at an internal address ({literal or host}); the service does not "
-                                "connect there (DOCSVC_SERVER_EGRESS_ALLOW lets a host through)")
+            raise EgressRefused(f"{url} points at an internal address ({literal or host}); {self.who} does not "
+                                f"connect there ({self.setting} lets a host through)")
 
     def addresses(self, host: str, port: int | None = None) -> list[str]:
         """The addresses to connect to for ``host``, resolved once; EgressRefused when any of them
@@ -109,8 +115,8 @@ class Egress:
             raise EgressRefused(f"{host} does not resolve: {exc}") from None
         internal = [a for a in found if internal_address(a)]
         if internal and not self._allowed(host, port):
-            raise EgressRefused(f"{host} resolves to an internal address ({internal[0]}); the service does not "
-                                "connect there (DOCSVC_SERVER_EGRESS_ALLOW lets a host through)")
+            raise EgressRefused(f"{host} resolves to an internal address ({internal[0]}); {self.who} does not "
+                                f"connect there ({self.setting} lets a host through)")
         return found
 
     def check_host(self, host: str, port: int | None = None) -> list[str]:
