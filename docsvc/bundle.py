@@ -44,6 +44,9 @@ from typing import Any, Callable, Iterator, Mapping
 from urllib.parse import unquote, urljoin, urlsplit
 from urllib.request import url2pathname
 
+from . import files
+from .files import Unreadable
+
 __all__ = ["Bundled", "BundleError", "Unreadable", "boundary", "bundle", "dump", "external_refs",
            "may_have_external_refs",
            "read_text", "read_bytes", "decode", "fetch_remote", "remote_egress", "REMOTE_TIMEOUT", "REMOTE_MAX_BYTES"]
@@ -80,10 +83,6 @@ class BundleError(ValueError):
     """Why the spec cannot be made one document: one line, ready for ``Error: ``."""
 
 
-class Unreadable(ValueError):
-    """A file or URL that cannot be read as text; the message is the reason alone."""
-
-
 @dataclass
 class Bundled:
     text: str  # the one document to send
@@ -98,14 +97,7 @@ def read_text(path: Path) -> str:
 
 def read_bytes(path: Path) -> bytes:
     """A spec file's bytes, not empty, or ``Unreadable`` with a reason a person understands."""
-    try:
-        raw = Path(path).read_bytes()
-    except FileNotFoundError:
-        raise Unreadable("no such file") from None
-    except IsADirectoryError:
-        raise Unreadable("is a directory, not a spec file") from None
-    except OSError as exc:
-        raise Unreadable(exc.strerror or str(exc)) from None
+    raw = files.read_bytes(path)
     if not raw or raw.isspace():  # not strip(): that copies the whole file
         raise Unreadable("the file is empty")
     return raw
@@ -114,9 +106,9 @@ def read_bytes(path: Path) -> bytes:
 def decode(raw: bytes) -> str:
     """A spec file's bytes as text (UTF-8), or ``Unreadable``."""
     try:
-        return raw.decode("utf-8")
-    except UnicodeDecodeError as exc:
-        raise Unreadable(f"not UTF-8 text (byte {exc.start}); is it a spec?") from None
+        return files.decode_text(raw)
+    except Unreadable as exc:
+        raise Unreadable(f"{exc}; is it a spec?") from None
 
 
 def remote_egress(env: Mapping[str, str] | None = None):

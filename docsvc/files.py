@@ -14,25 +14,30 @@ import uuid
 from pathlib import Path
 from typing import Callable
 
-__all__ = ["Unreadable", "decode_text", "read_text", "replace_atomically", "write_atomically"]
+__all__ = ["Unreadable", "decode_text", "read_bytes", "read_text", "replace_atomically", "write_atomically"]
 
 
 class Unreadable(ValueError):
-    """A file that cannot be read as text; the message is the reason alone (the caller names the file)."""
+    """A file (or a remote document) that cannot be read as text; the message is the reason alone (the
+    caller names the file)."""
 
 
 def read_text(path: str | os.PathLike) -> str:
     """A text file the user gave (a brief, a steps file, a map), or ``Unreadable`` saying why not.
     Strict UTF-8: a binary or Latin-1 file is refused by name, not sent half-garbled."""
+    return decode_text(read_bytes(path))
+
+
+def read_bytes(path: str | os.PathLike) -> bytes:
+    """A file the user gave, or ``Unreadable`` with a reason a person understands."""
     try:
-        raw = Path(path).read_bytes()
+        return Path(path).read_bytes()
     except FileNotFoundError:
         raise Unreadable("no such file") from None
     except IsADirectoryError:
         raise Unreadable("is a directory") from None
     except OSError as exc:
         raise Unreadable(exc.strerror or str(exc)) from None
-    return decode_text(raw)
 
 
 def decode_text(raw: bytes) -> str:

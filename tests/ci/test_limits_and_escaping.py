@@ -113,28 +113,34 @@ def test_gitlab_gets_a_code_quality_report(tmp_path):
 HOSTILE = "::error::pwned\r\n::set-output name=x::1\x1b[31mred\x1b[0K|cell|<img src=x onerror=alert(1)>[link](http://e.vil)"
 
 
-def test_text_from_the_service_cannot_drive_the_log_or_the_summary(tmp_path):
-    summary = tmp_path / "summary.md"
-    progress = {"job_id": JOB, "status": "running", "progress": {"message": HOSTILE, "percent": 50}}
-    answers = iter([progress, job_done(None, "failed", {"title": "Bad", "detail": HOSTILE})])
+def failed_sync_on_github(tmp_path, *answers: dict) -> tuple[int, str, str]:
+    """A sync step on GitHub whose job answers ``answers`` in turn: (exit code, log, summary)."""
     import httpx
 
     from docsvc.client.testing import MockAPI
 
+    summary, answered = tmp_path / "summary.md", iter(answers)
+
     def answer(request):
         if request.url.path == "/api/v1/sync":
             return httpx.Response(202, json={"status": "queued", "job_id": JOB})
-        return httpx.Response(200, json=next(answers))
+        return httpx.Response(200, json=next(answered))
 
     code, log, _ = run(["sync", "--integration-id", "1"], api=MockAPI(answer),
                        env={"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary)})
+    return code, log, summary.read_text()
+
+
+def test_text_from_the_service_cannot_drive_the_log_or_the_summary(tmp_path):
+    progress = {"job_id": JOB, "status": "running", "progress": {"message": HOSTILE, "percent": 50}}
+    code, log, text = failed_sync_on_github(tmp_path, progress, job_done(None, "failed", {"title": "Bad",
+                                                                                          "detail": HOSTILE}))
     assert code == 1
     commands = [line for line in log.splitlines() if line.lstrip().startswith("::")]
     # only the step's own commands: the mask, the group, and one error annotation with the text as data
     assert [c.split("::")[1].split(" ")[0] for c in commands] == ["add-mask", "group", "endgroup", "error"]
     assert "%0D%0A::set-output" in commands[-1] and "\x1b" not in log
     assert ": :error::pwned%0D" in log  # the progress line, neutralised
-    text = summary.read_text()
     assert not re.search(r"(?<!\\)<img", text) and not re.search(r"(?<!\\)\]\(http", text)
     assert "\x1b" not in text and "\r" not in text
     assert "\\|cell\\|" in text and "\\<img src=x onerror=alert\\(1\\)\\>" in text
@@ -142,21 +148,10 @@ def test_text_from_the_service_cannot_drive_the_log_or_the_summary(tmp_path):
 
 def test_a_token_in_a_url_the_service_quotes_reaches_neither_the_log_nor_the_summary(tmp_path):
     """Defence in depth: the service hides them itself (docsvc.credentials), and so does the CI layer."""
-    summary = tmp_path / "summary.md"
     detail = "code repository https://x-access-token:ghp_SECRET@github.com/acme/app.git: fatal: gone"
-    answers = iter([job_done(None, "failed", {"title": "Repository unreachable", "detail": detail})])
-    import httpx
-
-    from docsvc.client.testing import MockAPI
-
-    def answer(request):
-        if request.url.path == "/api/v1/sync":
-            return httpx.Response(202, json={"status": "queued", "job_id": JOB})
-        return httpx.Response(200, json=next(answers))
-
-    code, log, _ = run(["sync", "--integration-id", "1"], api=MockAPI(answer),
-                       env={"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary)})
-    assert code == 1 and "ghp_SECRET" not in log + summary.read_text()
+    code, log, text = failed_sync_on_github(tmp_path, job_done(None, "failed", {"title": "Repository unreachable",
+                                                                                "detail": detail}))
+    assert code == 1 and "ghp_SECRET" not in log + text
     assert "https://***@github.com/acme/app.git" in log
 
 
