@@ -38,6 +38,18 @@ def _schema(model, components: dict) -> dict:
     return {"$ref": f"#/components/schemas/{model.__name__}"}
 
 
+def _pr_limits(schema: dict) -> None:
+    """The bounds the service holds pr_data to (services.docflows.check_pr_data), in its schema."""
+    from .services.docflows import PR_TEXT
+
+    properties = schema.setdefault("properties", {})
+    for name, most in PR_TEXT.items():
+        properties.setdefault(name, {"type": "string"})["maxLength"] = most
+    properties.setdefault("fork", {"type": "boolean"})
+    properties["number"]["maximum"] = 2**63 - 1
+    schema["description"] = "A pull request; other keys are accepted and dropped, never stored."
+
+
 def document(app: FastAPI, prefix: str) -> dict[str, Any]:
     doc = get_openapi(title=app.title, version=app.version, routes=app.routes,
                       description="The Documentation Operations Service API, served by the local docsvc-server.")
@@ -76,6 +88,7 @@ def _request_body(key: tuple[str, str], schemas: dict) -> dict:
     content = {"application/json": {"schema": _schema(model, schemas)}}
     if key == ("POST", "/docflows/generate"):  # or with screenshots: the same fields as form parts
         _schema(PullRequestData, schemas)
+        _pr_limits(schemas["PullRequestData"])
         content["multipart/form-data"] = {"schema": {
             "type": "object", "required": ["integration_id", "pr_data"],
             "properties": {"integration_id": {"type": "integer", "minimum": 1},

@@ -70,6 +70,8 @@ def test_the_bodies_that_start_work_are_described(document):
         "openapi", "helm"]
     note = document["components"]["schemas"]["ItemPatch"]["properties"]["status_note"]
     assert any(option.get("maxLength") == 4000 for option in note["anyOf"])
+    pr = document["components"]["schemas"]["PullRequestData"]["properties"]  # the bounds the service holds it to
+    assert (pr["title"]["maxLength"], pr["body"]["maxLength"], pr["url"]["maxLength"]) == (500, 65536, 2048)
 
 
 def test_no_server_error_and_no_answer_breaks_the_document(service, key):

@@ -35,10 +35,10 @@ _PR_REQUIRED = ("number", "title", "author")
 # The text fields of pr_data and their longest; the rest of what a pull request is: number, fork,
 # and the uploaded screenshots' listing. Other keys are dropped, never stored: the interface names
 # these fields only, and a code host's payload sent whole (labels, users, ...) is no error.
-_PR_TEXT = {"title": limits.PR_TITLE_MAX, "body": limits.PR_BODY_MAX, "author": limits.PR_AUTHOR_MAX,
+PR_TEXT = {"title": limits.PR_TITLE_MAX, "body": limits.PR_BODY_MAX, "author": limits.PR_AUTHOR_MAX,
             "head_branch": limits.PR_BRANCH_MAX, "base_branch": limits.PR_BRANCH_MAX,
             "head_sha": 64, "url": limits.PR_URL_MAX}
-PR_FIELDS = ("number", *_PR_TEXT, "fork", "screenshots")
+PR_FIELDS = ("number", *PR_TEXT, "fork", "screenshots")
 _SHA = re.compile(r"[0-9a-fA-F]{4,64}")  # git's shortest abbreviation to a SHA-256 in full
 # What git refuses in a branch name (git check-ref-format), control characters included.
 _NOT_IN_BRANCH = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]|\.\.|@\{|^[-/.]|[/.]$|\.lock$|//")
@@ -56,7 +56,7 @@ def check_pr_data(pr: Any) -> dict:
     if not is_int(number) or not 0 < number <= MAX_ID:
         raise invalid("pr_data.number", f"must be a positive integer (at most {MAX_ID})")
     clean: dict[str, Any] = {"number": number}
-    for key, longest in _PR_TEXT.items():
+    for key, longest in PR_TEXT.items():
         value = pr.get(key)
         if value is None:
             continue
@@ -108,7 +108,7 @@ def stored_pr(data: dict | None) -> dict:
     pr = (data or {}).get("pr")
     pr = pr if isinstance(pr, dict) else {}
     clean: dict[str, Any] = {"number": pr["number"]} if is_int(pr.get("number")) else {}
-    for key, longest in _PR_TEXT.items():
+    for key, longest in PR_TEXT.items():
         if isinstance(pr.get(key), str):
             clean[key] = pr[key][:longest]
     if clean.get("head_sha") and not _SHA.fullmatch(clean["head_sha"]):
