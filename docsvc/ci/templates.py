@@ -125,8 +125,14 @@ class _InputView:
     @property
     def gitlab(self) -> dict:
         """The GitLab ``spec:inputs`` entry: booleans and numbers typed (GitLab checks them before
-        the pipeline starts), choices as ``options``, ids as digit strings (no default: optional)."""
+        the pipeline starts), choices as ``options``, ids as digit strings (no default: optional).
+
+        A boolean without a default means "unset" (validate's stages: the saved configuration), a
+        third value GitLab's ``type: boolean`` cannot hold (its default would be false): it is a
+        string of ``""``, ``true`` or ``false``, and the empty string reaches the step as unset."""
         spec = self.spec
+        if spec.kind == "bool" and spec.default is None:
+            return {"type": "string", "default": "", "options": ["", "true", "false"]}
         if spec.kind == "bool":
             return {"type": "boolean", "default": bool(spec.default)}
         if spec.kind == "float" and spec.default is not None:

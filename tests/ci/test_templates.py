@@ -78,6 +78,49 @@ def test_gitlab_component_is_typed_and_installs_its_own_commit():
     assert definition["variables"]["PIP_CACHE_DIR"] == "$CI_PROJECT_DIR/.cache/pip"
 
 
+def test_gitlab_optional_booleans_can_stay_unset():
+    """A boolean without a default (validate's stages) is a third state, "unset": GitLab's
+    ``type: boolean`` would default it to false and switch every stage off."""
+    spec, _ = list(yaml.safe_load_all(render_kind("gitlab")["templates/docsvc.yml"]))
+    inputs = spec["spec"]["inputs"]
+    for name in ("run-swagger", "run-redocly", "run-ai-fix", "run-ai-content"):
+        assert BY_KEBAB[name].kind == "bool" and BY_KEBAB[name].default is None
+        assert inputs[name] == {"type": "string", "default": "", "options": ["", "true", "false"],
+                                "description": BY_KEBAB[name].description}
+    for i in INPUTS:  # a boolean with a default stays a GitLab boolean
+        if i.kind == "bool" and i.default is not None:
+            assert inputs[i.kebab]["type"] == "boolean" and inputs[i.kebab]["default"] is i.default
+
+
+def _interpolated(value) -> str:
+    """What ``"$[[ inputs.NAME ]]"`` becomes in a variable: GitLab writes booleans as true/false."""
+    return ("true" if value else "false") if isinstance(value, bool) else str(value)
+
+
+def test_the_gitlab_components_defaults_send_validate_unset_stages():
+    """With every input at its default, the job's variables give validate no stage flag, so the
+    service uses the saved configuration (not four stages off: "every stage is off")."""
+    from docsvc.ci.context import CiContext
+    from docsvc.ci.operations import plan_validate
+    from docsvc.ci.settings import CiSettings
+
+    spec, job = list(yaml.safe_load_all(render_kind("gitlab")["templates/docsvc.yml"]))
+    defaults = {name: entry.get("default") for name, entry in spec["spec"]["inputs"].items()}
+    (definition,) = job.values()
+    env = {}
+    for variable, value in definition["variables"].items():
+        found = re.fullmatch(r"\$\[\[ inputs\.([\w-]+) \]\]", str(value))
+        if found and found.group(1) in BY_KEBAB:
+            env[variable] = _interpolated(defaults[found.group(1)])
+    assert env["DOCSVC_RUN_SWAGGER"] == ""
+    settings = CiSettings.resolve("validate", {}, env)
+    assert [settings.run_swagger, settings.run_redocly, settings.run_ai_fix, settings.run_ai_content] == [None] * 4
+    plan = plan_validate(settings, CiContext(provider="gitlab"))
+    assert plan.body == {}
+    chosen = CiSettings.resolve("validate", {}, {**env, "DOCSVC_RUN_SWAGGER": "true", "DOCSVC_RUN_AI_FIX": "false"})
+    assert plan_validate(chosen, CiContext(provider="gitlab")).body == {"run_swagger": True, "run_ai_fix": False}
+
+
 def test_the_include_example_pins_the_component_version():
     from docsvc import __version__
 
