@@ -41,8 +41,10 @@ def body_for(operation: str, markdown: str) -> str:
 def upsert_comment(ctx: CiContext, token: str, operation: str, markdown: str, *, timeout: float = 30,
                    transport: httpx.BaseTransport | None = None) -> str:
     """Create or update this operation's comment on ``ctx``'s pull request; returns its address."""
-    if ctx.pull_request is None or ctx.pull_request.number is None:
+    if ctx.pull_request is None:
         raise CommentError("no pull request in this run")
+    if ctx.pull_request.number is None:  # workflow_run without the pr-number input
+        raise CommentError("the pull request's number is unknown: pass pr-number")
     api = {"github": _GitHub, "gitlab": _GitLab}.get(ctx.provider)
     if api is None:
         raise CommentError(f"{ctx.provider}: pull-request comments are made on GitHub and GitLab only")

@@ -2,7 +2,8 @@
 
 Sources, as each system documents them:
 - GitHub Actions: the event payload at ``GITHUB_EVENT_PATH`` (``pull_request``,
-  ``pull_request_target``, ``push``, ``workflow_dispatch``, ``merge_group``); Enterprise servers
+  ``pull_request_target``, ``push``, ``workflow_dispatch``, ``merge_group``, and ``workflow_run``
+  with the step's pr-number/pr-sha inputs: the README's fork-safe pattern); Enterprise servers
   through ``GITHUB_SERVER_URL`` and ``GITHUB_API_URL``.
 - GitLab CI: ``CI_MERGE_REQUEST_*`` variables, falling back to ``CI_COMMIT_*``.
 - Jenkins (multibranch): ``CHANGE_*``, ``GIT_COMMIT``, ``BUILD_URL``.
@@ -16,7 +17,7 @@ import re
 import subprocess
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Mapping
+from typing import Any, Mapping
 
 from .settings import InputError
 
@@ -45,7 +46,8 @@ class CiContext:
     api_url: str | None = None
     repository: str | None = None
     pull_request: PullRequest | None = None
-    notes: list[str] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)  # notices
+    warnings: list[str] = field(default_factory=list)
 
 
 def detect_provider(env: Mapping[str, str]) -> str:
@@ -65,9 +67,15 @@ def provider_of(requested: str | None, env: Mapping[str, str]) -> str:
     return detect_provider(env) if requested in (None, "", "auto") else requested
 
 
-def detect(provider: str, env: Mapping[str, str], cwd: Path | None = None) -> CiContext:
+def detect(provider: str, env: Mapping[str, str], cwd: Path | None = None,
+           inputs: Mapping[str, Any] | None = None) -> CiContext:
+    """``inputs``: the step's resolved settings (``CiSettings.values``); GitHub's workflow_run
+    takes its pull request's number and head commit from them, and the fork notice says whether
+    the run holds an API key."""
     provider = provider_of(provider, env)
-    return {"github": _github, "gitlab": _gitlab, "jenkins": _jenkins, "local": _local}[provider](env, cwd)
+    if provider == "github":
+        return _github(env, cwd, inputs or {})
+    return {"gitlab": _gitlab, "jenkins": _jenkins, "local": _local}[provider](env, cwd)
 
 
 def _obj(value) -> dict:
@@ -87,7 +95,21 @@ def _int(value) -> int | None:
         return None
 
 
-def _github(env: Mapping[str, str], cwd) -> CiContext:
+# What a workflow_run event's triggering run was, when it ran for a pull request.
+_WORKFLOW_RUN_PR_EVENTS = ("pull_request", "pull_request_target", "pull_request_review",
+                           "pull_request_review_comment")
+
+
+def _fork_note(event: str | None, has_key: bool) -> str | None:
+    """The notice for a fork's pull request, true whether or not this run holds the API key
+    (without one, the runner's skip notice says why)."""
+    if not has_key:
+        return None
+    return (f"the pull request comes from a fork and this {event or 'GitHub'} run holds the API key: "
+            "it must not check out or run the fork's code")
+
+
+def _github(env: Mapping[str, str], cwd, inputs: Mapping[str, Any]) -> CiContext:
     server = (env.get("GITHUB_SERVER_URL") or "https://github.com").rstrip("/")
     api = (env.get("GITHUB_API_URL") or ("https://api.github.com" if server == "https://github.com"
                                         else f"{server}/api/v3")).rstrip("/")
@@ -121,9 +143,8 @@ def _github(env: Mapping[str, str], cwd) -> CiContext:
             fork=head_repo.get("fork") is True or (bool(head_repo) and head_repo.get("full_name") !=
                                                     base_repo.get("full_name")))
         ctx.branch, ctx.sha = ctx.pull_request.branch or ctx.branch, ctx.pull_request.sha or ctx.sha
-        if ctx.pull_request.fork:
-            ctx.notes.append("the pull request comes from a fork: secrets are not available to "
-                             "pull_request workflows from forks")
+    elif isinstance(payload.get("workflow_run"), dict):
+        _workflow_run(ctx, payload["workflow_run"], inputs)
     elif isinstance(payload.get("merge_group"), dict):
         group = payload["merge_group"]
         head_ref = _text(group.get("head_ref")) or ""
@@ -141,7 +162,39 @@ def _github(env: Mapping[str, str], cwd) -> CiContext:
     elif "after" in payload and "ref" in payload:  # push
         ctx.sha = _text(payload.get("after")) or ctx.sha
         ctx.branch = (_text(payload.get("ref")) or "").removeprefix("refs/heads/") or ctx.branch
+    if ctx.pull_request is not None and ctx.pull_request.fork:
+        if note := _fork_note(ctx.event, bool(inputs.get("api_key"))):
+            ctx.notes.append(note)
     return ctx
+
+
+def _workflow_run(ctx: CiContext, run: dict, inputs: Mapping[str, Any]) -> None:
+    """The README's fork-safe pattern: a workflow_run workflow acts for the pull request of the
+    run that triggered it. GitHub's payload has the head (branch, commit, repository) but, for a
+    fork, no pull request number (``workflow_run.pull_requests`` is empty): that comes from the
+    pr-number input; GITHUB_REF_NAME is the base repository's default branch, never the head."""
+    head_sha = _text(inputs.get("pr_sha")) or _text(run.get("head_sha"))
+    number = _int(inputs.get("pr_number"))
+    listed = [_obj(pr) for pr in run.get("pull_requests") or [] if isinstance(pr, dict)]
+    if number is None:  # same-repository pull requests are listed, with their head
+        same_head = [pr for pr in listed if _obj(pr.get("head")).get("sha") == run.get("head_sha")]
+        number = _int(same_head[0].get("number")) if len(same_head) == 1 else None
+    if number is None and run.get("event") not in _WORKFLOW_RUN_PR_EVENTS:
+        return  # the triggering run was a push or the like: no pull request here
+    head_repo, base_repo = _obj(run.get("head_repository")), _obj(run.get("repository"))
+    head_name, base_name = _text(head_repo.get("full_name")), _text(base_repo.get("full_name")) or ctx.repository
+    base_ref = next((_text(_obj(pr.get("base")).get("ref")) for pr in listed
+                     if _int(pr.get("number")) == number), None)
+    ctx.pull_request = PullRequest(
+        number=number, title=_text(run.get("display_title")), branch=_text(run.get("head_branch")),
+        sha=head_sha, base_branch=base_ref,
+        url=f"{ctx.server_url}/{ctx.repository}/pull/{number}" if number is not None and ctx.repository else None,
+        fork=head_name != base_name if head_name and base_name else head_repo.get("fork") is True)
+    ctx.branch, ctx.sha = ctx.pull_request.branch or ctx.branch, ctx.pull_request.sha or ctx.sha
+    if number is None:
+        ctx.warnings.append(f"workflow_run: the {run.get('event')} run's pull request number is unknown "
+                            "(GitHub lists none for a fork): pass pr-number, or there is no pull request "
+                            "comment and docflow cannot run")
 
 
 def _gitlab(env: Mapping[str, str], cwd) -> CiContext:

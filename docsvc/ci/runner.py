@@ -23,8 +23,8 @@ from .providers import Finding, reporter_for
 from .settings import INPUTS, OPERATIONS, CiSettings, InputError
 from .summary import render
 
-FORK_NOTE = ("skipped: a pull request from a fork gets no secrets, so there is no API key; "
-             "see the README's workflow_run pattern to run docsvc for fork pull requests")
+FORK_NOTE = ("skipped: this run for a fork's pull request has no API key (GitHub gives pull_request workflows "
+             "from forks no secrets); see the README's workflow_run pattern to run docsvc for fork pull requests")
 
 
 def parser() -> argparse.ArgumentParser:
@@ -59,7 +59,7 @@ def main(argv: Sequence[str] | None = None, *, env: Mapping[str, str] | None = N
     settings, more = CiSettings.read(args.operation, flags, env, project)
     problems += more
     try:
-        ctx = ci_context.detect(settings.ci_provider, env, cwd)
+        ctx = ci_context.detect(settings.ci_provider, env, cwd, settings.values)
     except InputError as exc:
         problems.append(str(exc))
         ctx = ci_context.CiContext(provider=ci_context.provider_of(settings.ci_provider, env))
@@ -69,6 +69,8 @@ def main(argv: Sequence[str] | None = None, *, env: Mapping[str, str] | None = N
             reporter.mask(secret)  # before anything else is printed
     for note in ctx.notes:
         reporter.finding(Finding("notice", note))
+    for warning in ctx.warnings:
+        reporter.finding(Finding("warning", warning))
     title = f"{args.operation}"
     plan = None
     if not problems:

@@ -171,3 +171,62 @@ def test_github_comment_replayed_from_a_recorded_cassette(tmp_path):
             forge.shutdown()
             forge.server_close()
     assert TOKEN not in (CASSETTES / "pr_comment_github.yaml").read_text()
+
+
+def workflow_run_env(tmp_path, api_url: str, **inputs) -> dict:
+    """The README's fork-safe pattern: a workflow_run workflow in the base repository (GITHUB_REF_NAME
+    is its default branch) acting for a fork's pull request, with the inputs the README passes."""
+    event = tmp_path / "workflow_run.json"
+    event.write_text(json.dumps({"action": "completed", "workflow_run": {
+        "id": 30433642, "name": "ui-tests", "event": "pull_request", "status": "completed", "conclusion": "success",
+        "head_branch": "pr-482", "head_sha": "f00d" * 10, "display_title": "Add --retries",
+        "actor": {"login": "outsider"}, "pull_requests": [],  # GitHub lists none for a fork
+        "head_repository": {"full_name": "outsider/app", "fork": True},
+        "repository": {"full_name": "acme/app", "fork": False}},
+        "repository": {"full_name": "acme/app"}}))
+    return {"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "workflow_run", "GITHUB_EVENT_PATH": str(event),
+            "GITHUB_REF_NAME": "main", "GITHUB_SHA": "0" * 40, "GITHUB_REPOSITORY": "acme/app",
+            "GITHUB_API_URL": api_url, "GITHUB_SERVER_URL": "https://forge.test", "DOCSVC_COMMENT_TOKEN": TOKEN,
+            "DOCSVC_PR_TITLE": "Add --retries", "DOCSVC_PR_AUTHOR": "outsider", **inputs}
+
+
+def docflow_api():
+    return routes({("POST", "/api/v1/docflows/generate"): (202, {"status": "queued", "job_id": JOB}),
+                   ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done({"suggestion_id": 42}))})
+
+
+def test_workflow_run_comments_on_the_forks_pull_request_named_by_the_inputs(tmp_path, forge):
+    api = docflow_api()
+    env = workflow_run_env(tmp_path, forge.url, DOCSVC_PR_NUMBER="482", DOCSVC_PR_SHA="f00d" * 10)
+    code, log, _ = run(["docflow", "--integration-id", "12"], api=api, env=env)
+    assert code == 0, log
+    assert ("POST", "/repos/acme/app/issues/482/comments") in forge.requests
+    assert [c["body"].split("\n", 1)[0] for c in forge.comments] == ["<!-- docsvc:docflow -->"]
+    assert "Pull request comment: https://forge.test/comment/100" in log
+    data = json.loads(api.requests[0].content)["pr_data"]  # no screenshots: a JSON body
+    assert (data["number"], data["head_branch"], data["head_sha"], data["fork"]) == (482, "pr-482", "f00d" * 10, True)
+    assert data["url"] == "https://forge.test/acme/app/pull/482"
+    # the key is there, in a run for a fork: the notice says so, not "secrets are not available"
+    notices = [line for line in log.splitlines() if line.startswith("::notice") and "fork" in line]
+    assert notices and all("not available" not in line and "holds the API key" in line for line in notices)
+
+
+def test_workflow_run_without_the_pr_number_warns_instead_of_staying_silent(tmp_path, forge):
+    api = routes({("POST", "/api/v1/sync"): (202, {"status": "queued", "job_id": JOB}),
+                  ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done({"files_indexed": 3}))})
+    code, log, _ = run(["sync", "--integration-id", "12"], api=api, env=workflow_run_env(tmp_path, forge.url))
+    assert code == 0, log
+    warnings = [line for line in log.splitlines() if line.startswith("::warning")]
+    assert any("pull request number is unknown" in line and "pr-number" in line for line in warnings), log
+    assert any("comment not written" in line and "pass pr-number" in line for line in warnings), log
+    assert not forge.comments and not [r for r in forge.requests if r[0] == "POST"]
+
+
+def test_workflow_run_of_a_push_is_no_pull_request(tmp_path, forge):
+    env = workflow_run_env(tmp_path, forge.url)
+    event = json.loads(Path(env["GITHUB_EVENT_PATH"]).read_text())
+    event["workflow_run"].update(event="push", head_branch="main", head_repository={"full_name": "acme/app"})
+    Path(env["GITHUB_EVENT_PATH"]).write_text(json.dumps(event))
+    code, log, _ = run(["sync", "--integration-id", "12"], api=sync_api(), env=env)
+    assert code == 0, log
+    assert "::warning" not in log and not forge.requests

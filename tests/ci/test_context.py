@@ -1,6 +1,7 @@
 """CI context detection against event payloads and variables as GitHub, GitLab and Jenkins
 document them."""
 
+import json
 import subprocess
 from pathlib import Path
 
@@ -54,12 +55,63 @@ def test_fork_pull_request_target_on_github_enterprise():
     env = github_env("pull_request_target", "github-pull_request_target-fork.json",
                      GITHUB_SERVER_URL="https://github.example.com",
                      GITHUB_API_URL="https://github.example.com/api/v3", GITHUB_REPOSITORY="acme/app")
-    ctx = detect("auto", env, None)
+    ctx = detect("auto", env, None, {"api_key": "dsv_key"})
     assert ctx.pull_request.fork is True and ctx.pull_request.body == ""
     assert ctx.api_url == "https://github.example.com/api/v3"
     assert ctx.run_url == "https://github.example.com/acme/app/actions/runs/1658821493"
-    assert any("fork" in note for note in ctx.notes)
     assert pr_data(settings(), ctx)["fork"] is True
+
+
+@pytest.mark.parametrize("key", ["dsv_key", None])
+def test_the_fork_notice_is_true_with_and_without_the_key(key):
+    """pull_request_target runs with the base repository's secrets: with a key, the notice says the
+    run holds it (never "secrets are not available"); without one the runner's skip notice speaks."""
+    env = github_env("pull_request_target", "github-pull_request_target-fork.json", GITHUB_REPOSITORY="acme/app")
+    notes = detect("auto", env, None, {"api_key": key}).notes
+    assert not any("not available" in note for note in notes)
+    if key:
+        assert notes == ["the pull request comes from a fork and this pull_request_target run holds the API key: "
+                         "it must not check out or run the fork's code"]
+    else:
+        assert notes == []
+
+
+def workflow_run_payload(tmp_path, **run):
+    payload = {"action": "completed", "workflow_run": {
+        "event": "pull_request", "head_branch": "pr-482", "head_sha": "f00d" * 10, "display_title": "Add --retries",
+        "pull_requests": [], "head_repository": {"full_name": "outsider/app", "fork": True},
+        "repository": {"full_name": "acme/app"}, **run}}
+    path = tmp_path / "workflow_run.json"
+    path.write_text(json.dumps(payload))
+    return {"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "workflow_run", "GITHUB_EVENT_PATH": str(path),
+            "GITHUB_REF_NAME": "main", "GITHUB_SHA": "0" * 40, "GITHUB_REPOSITORY": "acme/app"}
+
+
+def test_workflow_run_acts_for_the_pull_request_of_the_inputs_with_the_payloads_head(tmp_path):
+    env = workflow_run_payload(tmp_path)
+    ctx = detect("auto", env, None, {"pr_number": 482, "pr_sha": None})
+    pr = ctx.pull_request
+    assert (pr.number, pr.branch, pr.sha, pr.fork, pr.title) == (482, "pr-482", "f00d" * 10, True, "Add --retries")
+    assert (ctx.branch, ctx.sha) == ("pr-482", "f00d" * 10)  # not GITHUB_REF_NAME, the base's default branch
+    assert pr.url == "https://github.com/acme/app/pull/482" and ctx.warnings == []
+    data = pr_data(settings(pr_number=482, pr_author="outsider"), ctx)
+    assert (data["head_branch"], data["head_sha"], data["fork"]) == ("pr-482", "f00d" * 10, True)
+    assert detect("auto", env, None, {"pr_number": 482, "pr_sha": "beef" * 10}).pull_request.sha == "beef" * 10
+
+
+def test_workflow_run_of_a_same_repository_pull_request_finds_the_listed_number(tmp_path):
+    env = workflow_run_payload(tmp_path, head_repository={"full_name": "acme/app", "fork": False}, pull_requests=[
+        {"number": 9, "head": {"ref": "pr-482", "sha": "f00d" * 10}, "base": {"ref": "main"}}])
+    pr = detect("auto", env, None, {}).pull_request
+    assert (pr.number, pr.fork, pr.base_branch) == (9, False, "main")
+
+
+def test_workflow_run_without_a_number_warns_and_a_push_run_has_no_pull_request(tmp_path):
+    ctx = detect("auto", workflow_run_payload(tmp_path), None, {})
+    assert ctx.pull_request.number is None and ctx.pull_request.branch == "pr-482"
+    assert len(ctx.warnings) == 1 and "pass pr-number" in ctx.warnings[0]
+    push = detect("auto", workflow_run_payload(tmp_path, event="push", head_branch="main"), None, {})
+    assert push.pull_request is None and push.warnings == [] and push.branch == "main"
 
 
 def test_enterprise_api_url_is_derived_from_the_server_when_missing():
