@@ -5,7 +5,8 @@ Sources, as each system documents them:
   ``pull_request_target``, ``push``, ``workflow_dispatch``, ``merge_group``, and ``workflow_run``
   with the step's pr-number/pr-sha inputs: the README's fork-safe pattern); Enterprise servers
   through ``GITHUB_SERVER_URL`` and ``GITHUB_API_URL``.
-- GitLab CI: ``CI_MERGE_REQUEST_*`` variables, falling back to ``CI_COMMIT_*``.
+- GitLab CI: ``CI_MERGE_REQUEST_*`` variables, falling back to ``CI_COMMIT_*``. GitLab has no
+  variable for a merge request's author: ``GITLAB_USER_LOGIN`` is who started the pipeline.
 - Jenkins (multibranch): ``CHANGE_*``, ``GIT_COMMIT``, ``BUILD_URL``.
 - Local: git for branch and commit.
 """
@@ -209,6 +210,8 @@ def _gitlab(env: Mapping[str, str], cwd) -> CiContext:
             number=_int(env["CI_MERGE_REQUEST_IID"]),
             title=env.get("CI_MERGE_REQUEST_TITLE") or env.get("CI_COMMIT_TITLE"),
             body=env.get("CI_MERGE_REQUEST_DESCRIPTION") or env.get("CI_COMMIT_DESCRIPTION") or "",
+            # GitLab has no variable for the merge request's author (its predefined variables list
+            # none, 17.10): this is whoever started the pipeline; pr-author overrides it.
             author=env.get("GITLAB_USER_LOGIN"),
             branch=env.get("CI_MERGE_REQUEST_SOURCE_BRANCH_NAME") or ctx.branch,
             # Only merged-results pipelines set the source SHA; otherwise the commit is the head.
