@@ -234,3 +234,31 @@ def test_ci_init_takes_the_names_people_use(tmp_path, option, value):
     done = run_cli("ci", "init", "github", "--dir", str(tmp_path), option, value, key=None, base_url=None)
     assert done.returncode == 0, done.stderr
     assert value in (tmp_path / ".github" / "workflows" / "docsvc.yml").read_text() or option == "--credentials-id"
+
+
+def test_jenkins_step_leaves_null_arguments_unset_and_joins_lists_with_commas(tmp_path):
+    """Under Debian's groovy (scripts/setup-ci-tools installs it) with the pipeline steps stubbed:
+    prTitle: env.UNSET must not become "null", to: ['docs', 'source'] must not become "[docs, source]"."""
+    import os
+    import shutil
+
+    from docsvc.ci.settings import CiSettings
+
+    groovy = shutil.which("groovy")
+    if groovy is None:
+        if os.environ.get("CI"):
+            pytest.fail("groovy is missing: scripts/setup-ci-tools installs it")
+        pytest.skip("groovy is not installed (scripts/setup-ci-tools installs it)")
+    step = tmp_path / "vars" / "docsvc.groovy"
+    step.parent.mkdir()
+    step.write_text(render_kind("jenkins")["vars/docsvc.groovy"])
+    env = {k: v for k, v in os.environ.items() if k in ("PATH", "HOME", "JAVA_HOME", "LANG")}
+    if not os.path.exists("/usr/lib/jvm/default-java"):
+        env.setdefault("JAVA_HOME", "/usr/lib/jvm/java-17-openjdk-amd64")
+    done = subprocess.run([groovy, str(ROOT / "tests" / "ci" / "groovy" / "DocsvcArgumentsTest.groovy"), str(step)],
+                          capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300, stdin=subprocess.DEVNULL)
+    assert done.returncode == 0, done.stdout + done.stderr
+    assert done.stdout.strip().splitlines()[-1] == "4 passed, 0 failed", done.stdout
+    # what the step sends, the settings read as the list it was
+    assert CiSettings.resolve("api-scan-pr", {}, {"DOCSVC_TO": "docs,source", "DOCSVC_SCAN_ID": "7"}).to == \
+        ("docs", "source")

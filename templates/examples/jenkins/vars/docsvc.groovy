@@ -80,7 +80,12 @@ def call(Map args = [:]) {
         if (!variable) {
             error("docsvc: unknown argument '${key}'")
         }
-        environment << "${variable}=${value}"
+        if (value == null) {
+            return  // unset (prTitle: env.UNSET): no variable, never the text "null"
+        }
+        // A list (to: ['docs', 'source']) as the step's list inputs take it: comma-separated.
+        String text = (value instanceof Collection || value instanceof Object[]) ? value.join(',') : value.toString()
+        environment << "${variable}=${text}"
     }
     if (env.CHANGE_ID && !args.containsKey('prBody')) {
         // Jenkins has no variable for a pull request's description; the SCM may know it.
