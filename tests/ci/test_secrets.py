@@ -1,0 +1,70 @@
+"""What the CI layer does with the secrets it holds: the API key goes only to a service the pipeline
+chose."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+
+from tests.ci.helpers import JOB, job_done, routes, run
+
+KEY = "dsv_test_key_123"  # what tests.ci.helpers.run sends
+PR_BASE_URL = "http://127.0.0.1:18802"  # a host the pull request's docsvc.yaml names
+
+
+def sync_api(result=None, status="completed", error=None):
+    return routes({("POST", "/api/v1/sync"): (202, {"status": "queued", "job_id": JOB}),
+                   ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done(result, status, error))})
+
+
+def github_pull_request(tmp_path: Path) -> dict:
+    """A GitHub pull_request run whose base-url input was ``${{ vars.DOCSVC_BASE_URL }}``, unset."""
+    event = tmp_path / "event.json"
+    event.write_text(json.dumps({"pull_request": {
+        "number": 7, "title": "t", "body": "", "user": {"login": "ana"},
+        "head": {"ref": "f", "sha": "abc", "repo": {"full_name": "acme/app"}},
+        "base": {"ref": "main", "repo": {"full_name": "acme/app"}}}}))
+    return {"GITHUB_ACTIONS": "true", "GITHUB_EVENT_NAME": "pull_request", "GITHUB_EVENT_PATH": str(event),
+            "DOCSVC_BASE_URL": ""}
+
+
+PULL_REQUESTS = {
+    "github": github_pull_request,
+    "gitlab": lambda tmp_path: {"GITLAB_CI": "true", "CI_MERGE_REQUEST_IID": "7", "DOCSVC_BASE_URL": "",
+                                "DOCSVC_DOTENV_FILE": str(tmp_path / "out.env")},
+    "jenkins": lambda tmp_path: {"JENKINS_URL": "https://ci.test/", "CHANGE_ID": "7", "DOCSVC_BASE_URL": ""},
+}
+
+
+@pytest.mark.parametrize("system", sorted(PULL_REQUESTS))
+def test_a_pull_requests_docsvc_yaml_cannot_send_the_pipelines_key_elsewhere(tmp_path, system):
+    (tmp_path / "docsvc.yaml").write_text(f"integration_id: 1\nbase_url: {PR_BASE_URL}\n")
+    api = sync_api({})
+    code, log, _ = run(["sync"], api=api, env=PULL_REQUESTS[system](tmp_path), cwd=tmp_path)
+    assert code == 2 and api.requests == []  # nothing sent, the key least of all
+    errors = [line for line in log.splitlines() if "refused" in line and not line.startswith("|")]  # GitLab: + summary
+    assert len(errors) == 1, log
+    assert (f"./docsvc.yaml base_url ({PR_BASE_URL}) refused: on a pull request that file is the pull request's "
+            f"code, and the API key comes from DOCSVC_API_KEY; set base-url (DOCSVC_BASE_URL) in the pipeline"
+            in errors[0])
+    # the flag spelling names the flag
+    code, log, _ = run(["sync", "--api-key", KEY], api=api, env=PULL_REQUESTS[system](tmp_path), cwd=tmp_path)
+    assert code == 2 and "the API key comes from --api-key;" in log and api.requests == []
+
+
+def test_the_workspace_base_url_still_serves_its_own_key_and_runs_that_are_no_pull_request(tmp_path):
+    (tmp_path / "docsvc.yaml").write_text(f"integration_id: 1\nbase_url: {PR_BASE_URL}\n")
+    api = sync_api({})  # not a pull request: the workspace is the pipeline's own code
+    code, _, _ = run(["sync"], api=api, env={"JENKINS_URL": "https://ci.test/", "DOCSVC_BASE_URL": ""}, cwd=tmp_path)
+    assert code == 0 and str(api.requests[0].url).startswith(PR_BASE_URL)
+    (tmp_path / "docsvc.yaml").write_text(f"integration_id: 1\nbase_url: {PR_BASE_URL}\napi_key: dsv_the_prs_own\n")
+    api = sync_api({})  # key and address from the same file: nothing of the pipeline's goes anywhere
+    code, _, _ = run(["sync"], api=api, env={**github_pull_request(tmp_path), "DOCSVC_API_KEY": ""}, cwd=tmp_path)
+    assert code == 0 and str(api.requests[0].url).startswith(PR_BASE_URL)
+    assert api.requests[0].headers["authorization"] == "Bearer dsv_the_prs_own"
+    api = sync_api({})  # the pipeline names the service: the file's base_url is not used
+    code, _, _ = run(["sync"], api=api, env={**github_pull_request(tmp_path), "DOCSVC_BASE_URL": "http://docsvc.test"},
+                     cwd=tmp_path)
+    assert code == 0 and str(api.requests[0].url).startswith("http://docsvc.test/")
