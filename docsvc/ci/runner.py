@@ -17,6 +17,7 @@ from typing import Mapping, Sequence, TextIO
 from .. import exit_codes
 from . import context as ci_context
 from ..config import ConfigError, project_values
+from ..credentials import redacted
 from ..files import write_atomically
 from .operations import PLANNERS, Outcome, carry_out
 from .providers import Finding, reporter_for
@@ -130,6 +131,8 @@ def _run(plan, settings: CiSettings, reporter, ctx, transport) -> int:
 
 def _finish(outcome: Outcome, settings: CiSettings, reporter, ctx, code: int) -> int:
     """Report the outcome everywhere it belongs, whatever it is, and return ``code``."""
+    # A service may echo the key back (in an error, a result): nothing below may publish it.
+    outcome = redacted(outcome, (settings.api_key, settings.comment_token))
     for finding in outcome.findings:
         reporter.finding(finding)
     if outcome.error and outcome.status in ("failed", "running"):

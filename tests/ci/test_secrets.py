@@ -1,5 +1,5 @@
 """What the CI layer does with the secrets it holds: the API key goes only to a service the pipeline
-chose."""
+chose, and a key the service echoes back is written nowhere."""
 
 from __future__ import annotations
 
@@ -8,7 +8,8 @@ from pathlib import Path
 
 import pytest
 
-from tests.ci.helpers import JOB, job_done, routes, run
+from tests.ci.helpers import JOB, job_done, parse_github_outputs, routes, run
+from tests.ci.test_comments import TOKEN, forge, github_env  # noqa: F401  (forge: the fixture)
 
 KEY = "dsv_test_key_123"  # what tests.ci.helpers.run sends
 PR_BASE_URL = "http://127.0.0.1:18802"  # a host the pull request's docsvc.yaml names
@@ -68,3 +69,43 @@ def test_the_workspace_base_url_still_serves_its_own_key_and_runs_that_are_no_pu
     code, _, _ = run(["sync"], api=api, env={**github_pull_request(tmp_path), "DOCSVC_BASE_URL": "http://docsvc.test"},
                      cwd=tmp_path)
     assert code == 0 and str(api.requests[0].url).startswith("http://docsvc.test/")
+
+def test_a_key_the_service_echoes_back_is_written_nowhere(tmp_path, forge):  # noqa: F811
+    """Not in the log, the outputs, the result file, the summary (where Markdown escaping would turn
+    it into ``dsv\\_test...``, which no mask matches), nor the pull-request comment; nor the comment
+    token."""
+    echoed = f"key {KEY} (token {TOKEN}) is not allowed here"
+    api = sync_api({"echo": echoed, KEY: [TOKEN]}, "failed", {"title": "Refused", "detail": echoed})
+    summary, outputs = tmp_path / "summary.md", tmp_path / "outputs"
+    env = {**github_env(tmp_path, forge.url), "GITHUB_STEP_SUMMARY": str(summary), "GITHUB_OUTPUT": str(outputs)}
+    code, log, _ = run(["sync", "--integration-id", "1"], api=api, env=env, cwd=tmp_path)
+    assert code == 1
+    values = parse_github_outputs(outputs.read_text())
+    result_file = Path(values["result-file"]).read_text()
+    written = {"log": log.replace(f"::add-mask::{KEY}", "").replace(f"::add-mask::{TOKEN}", ""),
+               "outputs": outputs.read_text(), "result file": result_file, "summary": summary.read_text(),
+               "comment": forge.comments[-1]["body"]}
+    for where, text in written.items():
+        for secret in (KEY, TOKEN, KEY.replace("_", "\\_"), TOKEN.replace("_", "\\_")):
+            assert secret not in text, where
+    assert json.loads(result_file) == {"echo": "key *** (token ***) is not allowed here", "***": ["***"]}
+    assert "Refused: key \\*\\*\\* \\(token \\*\\*\\*\\) is not allowed here" in written["summary"]
+    assert "::error::Sync of integration 1: Refused: key *** (token ***) is not allowed here" in log
+
+
+def test_a_progress_line_that_quotes_the_key_is_scrubbed_on_every_system(tmp_path):
+    import httpx
+
+    from docsvc.client.testing import MockAPI
+
+    answers = iter([{"job_id": JOB, "status": "running", "progress": {"message": f"using {KEY}", "percent": 5}},
+                    job_done({})])
+
+    def answer(request):
+        if request.url.path == "/api/v1/sync":
+            return httpx.Response(202, json={"status": "queued", "job_id": JOB})
+        return httpx.Response(200, json=next(answers))
+
+    code, log, _ = run(["sync", "--integration-id", "1"], api=MockAPI(answer), env={"JENKINS_URL": "https://ci/"})
+    assert code == 0 and "using ***" in log and KEY not in log
+

@@ -2,8 +2,9 @@
 
 Text reaches a log only through ``write``, which passes each line through ``escape``: whatever the
 service or a pull request put in it (a file name, a message) shows as text and cannot drive the
-terminal or the CI system. The reporters' own commands (masks, groups, annotations) go through
-``emit``, which does not escape.
+terminal or the CI system. The reporters' own commands (groups, annotations) go through ``emit``,
+which does not escape. Every line, either way, leaves without the secrets given to ``mask`` (as
+``***``, whether or not the CI system masks them too) and a URL's user information.
 """
 
 from __future__ import annotations
@@ -15,7 +16,7 @@ from pathlib import Path
 from typing import Iterator, Mapping, TextIO
 
 from ...controls import escape_controls
-from ...credentials import hidden
+from ...credentials import hidden, redacted
 
 
 @dataclass(frozen=True)
@@ -41,24 +42,34 @@ class Reporter:
         self.stream = stream or sys.stdout
         self._annotated: dict[str, int] = {}
         self._held_back = 0
+        self._secrets: list[str] = []
 
     # -- the log ------------------------------------------------------------------------------
 
     def emit(self, line: str) -> None:
-        """One line exactly as given: for the reporter's own commands."""
-        self.stream.write(hidden(line) + "\n")  # a message may quote a repository URL with its token
+        """One line as given, but for secrets: for the reporter's own commands."""
+        self._raw(hidden(self.scrub(line)))  # a message may quote a repository URL with its token
+
+    def _raw(self, line: str) -> None:
+        self.stream.write(line + "\n")
         self.stream.flush()
+
+    def scrub(self, text: str) -> str:
+        """``text`` with each secret given to ``mask`` replaced by ``***``."""
+        return redacted(text, self._secrets)
 
     def escape(self, line: str) -> str:
         return escape_controls(line)
 
     def write(self, text: str) -> None:
         """Text for people, escaped line by line."""
-        for line in str(text).split("\n"):
+        for line in self.scrub(str(text)).split("\n"):  # before escaping changes how a secret reads
             self.emit(self.escape(line))
 
     def mask(self, secret: str) -> None:
-        """Hide a secret in the CI log; a terminal never shows it in the first place."""
+        """Hide a secret in the log: from here on no line shows it (and the CI system masks it too)."""
+        if secret and secret not in self._secrets:
+            self._secrets.append(secret)
 
     @contextlib.contextmanager
     def group(self, title: str) -> Iterator[None]:
