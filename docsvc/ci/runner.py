@@ -141,7 +141,8 @@ def _finish(outcome: Outcome, settings: CiSettings, reporter, ctx, code: int) ->
         reporter.finding(Finding("notice", f"{outcome.title}: {outcome.error}"))
     reporter.close_findings()
     if outcome.status == "completed":
-        reporter.write(f"{outcome.title}: completed" + (f" ({outcome.url})" if outcome.url else ""))
+        # the link last on its line: the log hides its share key up to a separator (hidden_query)
+        reporter.write(f"{outcome.title}: completed" + (f"; link: {outcome.url}" if outcome.url else ""))
     result_file = None
     if outcome.result is not None:
         # an absolute path: a later step may run in another folder

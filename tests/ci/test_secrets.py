@@ -1,5 +1,6 @@
 """What the CI layer does with the secrets it holds: the API key goes only to a service the pipeline
-chose, and a key the service echoes back is written nowhere."""
+chose, a key the service echoes back is written nowhere, and a share link's key stays out of the
+log."""
 
 from __future__ import annotations
 
@@ -108,4 +109,32 @@ def test_a_progress_line_that_quotes_the_key_is_scrubbed_on_every_system(tmp_pat
 
     code, log, _ = run(["sync", "--integration-id", "1"], api=MockAPI(answer), env={"JENKINS_URL": "https://ci/"})
     assert code == 0 and "using ***" in log and KEY not in log
+
+SHARE = "http://docsvc.test/api/v1/conversions/5/document?key=Sh4reK3ySecret_0123456789abcdef"
+
+
+def test_a_share_link_keeps_its_key_everywhere_but_the_log(tmp_path):
+    spec = tmp_path / "api.yaml"
+    spec.write_text("openapi: 3.0.0\n")
+    api = routes({("POST", "/api/v1/convert"): (202, {"status": "queued", "job_id": JOB}),
+                  ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done({"document": "# API\n", "item_id": 5,
+                                                                  "url": SHARE}))})
+    summary, outputs = tmp_path / "summary.md", tmp_path / "outputs"
+    code, log, _ = run(["convert", "--input-file", str(spec), "--source-type", "openapi", "--target", "md"], api=api,
+                       env={"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary),
+                            "GITHUB_OUTPUT": str(outputs)}, cwd=tmp_path)
+    assert code == 0
+    assert "Sh4reK3ySecret" not in log
+    assert "completed; link: http://docsvc.test/api/v1/conversions/5/document?key=***" in log
+    assert "::add-mask::Sh4reK3ySecret" not in log  # not masked: GitHub would drop job outputs carrying it
+    values = parse_github_outputs(outputs.read_text())
+    assert values["url"] == SHARE  # the link is there to be shared
+    assert json.loads(Path(values["result-file"]).read_text())["url"] == SHARE
+    assert f"]({SHARE})" in summary.read_text()
+    # Where the outputs go to the log (GitLab, Jenkins, a terminal) the log hides it, the dotenv keeps it.
+    dotenv = tmp_path / "out.env"
+    code, log, _ = run(["convert", "--input-file", str(spec), "--source-type", "openapi", "--target", "md",
+                        "--dotenv-file", str(dotenv)], api=api, env={"GITLAB_CI": "true"}, cwd=tmp_path)
+    assert code == 0 and "Sh4reK3ySecret" not in log and "url: " + SHARE.replace(SHARE.split("=")[1], "***") in log
+    assert f"DOCSVC_URL={SHARE}\n" in dotenv.read_text()
 

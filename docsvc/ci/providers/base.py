@@ -4,7 +4,8 @@ Text reaches a log only through ``write``, which passes each line through ``esca
 service or a pull request put in it (a file name, a message) shows as text and cannot drive the
 terminal or the CI system. The reporters' own commands (groups, annotations) go through ``emit``,
 which does not escape. Every line, either way, leaves without the secrets given to ``mask`` (as
-``***``, whether or not the CI system masks them too) and a URL's user information.
+``***``, whether or not the CI system masks them too), a URL's user information, and the value of a
+secret query parameter (``docsvc.credentials.hidden_query``: a conversion's share link, ``?key=``).
 """
 
 from __future__ import annotations
@@ -16,7 +17,7 @@ from pathlib import Path
 from typing import Iterator, Mapping, TextIO
 
 from ...controls import escape_controls
-from ...credentials import hidden, redacted
+from ...credentials import hidden, hidden_query, redacted
 
 
 @dataclass(frozen=True)
@@ -48,7 +49,8 @@ class Reporter:
 
     def emit(self, line: str) -> None:
         """One line as given, but for secrets: for the reporter's own commands."""
-        self._raw(hidden(self.scrub(line)))  # a message may quote a repository URL with its token
+        # a message may quote a repository URL with its token, or a share link with its key
+        self._raw(hidden_query(hidden(self.scrub(line))))
 
     def _raw(self, line: str) -> None:
         self.stream.write(line + "\n")
