@@ -133,12 +133,17 @@ def _finish(outcome: Outcome, settings: CiSettings, reporter, ctx, code: int) ->
     """Report the outcome everywhere it belongs, whatever it is, and return ``code``."""
     # A service may echo the key back (in an error, a result): nothing below may publish it.
     outcome = redacted(outcome, (settings.api_key, settings.comment_token))
+    own = None  # the step's own line: shown whatever the findings' annotation limit
+    if outcome.error and outcome.status in ("failed", "running"):
+        own = Finding("error", f"{outcome.title}: {outcome.error}")
+    elif outcome.status == "skipped":
+        own = Finding("notice", f"{outcome.title}: {outcome.error}")
+    if own is not None:
+        reporter.reserve(own.severity)
     for finding in outcome.findings:
         reporter.finding(finding)
-    if outcome.error and outcome.status in ("failed", "running"):
-        reporter.finding(Finding("error", f"{outcome.title}: {outcome.error}"))
-    elif outcome.status == "skipped":
-        reporter.finding(Finding("notice", f"{outcome.title}: {outcome.error}"))
+    if own is not None:
+        reporter.finding(own, own=True)
     reporter.close_findings()
     if outcome.status == "completed":
         # the link last on its line: the log hides its share key up to a separator (hidden_query)
@@ -182,6 +187,6 @@ def _comment(outcome: Outcome, settings: CiSettings, reporter, ctx, markdown: st
     try:
         url = upsert_comment(ctx, settings.comment_token, settings.operation, markdown, timeout=30)
     except CommentError as exc:
-        reporter.finding(Finding("warning", f"pull request comment not written: {exc}"))
+        reporter.finding(Finding("warning", f"pull request comment not written: {exc}"), own=True)
     else:
         reporter.write(f"Pull request comment: {url}")

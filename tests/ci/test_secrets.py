@@ -1,6 +1,6 @@
 """What the CI layer does with the secrets it holds: the API key goes only to a service the pipeline
-chose, a key the service echoes back is written nowhere, and a share link's key stays out of the
-log."""
+chose, a key the service echoes back is written nowhere, a share link's key stays out of the log,
+and the step's own error shows however many findings came before it."""
 
 from __future__ import annotations
 
@@ -71,6 +71,7 @@ def test_the_workspace_base_url_still_serves_its_own_key_and_runs_that_are_no_pu
                      cwd=tmp_path)
     assert code == 0 and str(api.requests[0].url).startswith("http://docsvc.test/")
 
+
 def test_a_key_the_service_echoes_back_is_written_nowhere(tmp_path, forge):  # noqa: F811
     """Not in the log, the outputs, the result file, the summary (where Markdown escaping would turn
     it into ``dsv\\_test...``, which no mask matches), nor the pull-request comment; nor the comment
@@ -110,6 +111,7 @@ def test_a_progress_line_that_quotes_the_key_is_scrubbed_on_every_system(tmp_pat
     code, log, _ = run(["sync", "--integration-id", "1"], api=MockAPI(answer), env={"JENKINS_URL": "https://ci/"})
     assert code == 0 and "using ***" in log and KEY not in log
 
+
 SHARE = "http://docsvc.test/api/v1/conversions/5/document?key=Sh4reK3ySecret_0123456789abcdef"
 
 
@@ -138,3 +140,23 @@ def test_a_share_link_keeps_its_key_everywhere_but_the_log(tmp_path):
     assert code == 0 and "Sh4reK3ySecret" not in log and "url: " + SHARE.replace(SHARE.split("=")[1], "***") in log
     assert f"DOCSVC_URL={SHARE}\n" in dotenv.read_text()
 
+
+def many_errors(n: int) -> dict:
+    return {"findings": [{"severity": "error", "rule": "r", "file": "openapi.yaml", "line": i + 1,
+                          "message": f"problem {i}"} for i in range(n)]}
+
+
+@pytest.mark.parametrize("errors", [9, 10, 12, 40])
+def test_the_steps_own_error_is_annotated_however_many_findings_come_first(tmp_path, errors):
+    api = routes({("POST", "/api/v1/oas/validate"): (202, {"status": "queued", "job_id": JOB}),
+                  ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done(many_errors(errors)))})
+    code, log, _ = run(["validate", "--junit-file", str(tmp_path / "j.xml"), "--sarif-file", str(tmp_path / "s")],
+                       api=api, env={"GITHUB_ACTIONS": "true"}, cwd=tmp_path)
+    assert code == 1
+    annotations = [line for line in log.splitlines() if line.startswith("::error")]
+    own = f"::error::API-readiness validation: {errors} error(s), 0 warning(s) (fail-on error)"
+    assert own in annotations
+    assert len(annotations) <= 10  # GitHub shows 10 error annotations per step: the step's own is one of them
+    assert sum(line.startswith("::error file=") for line in annotations) == min(errors, 9)
+    if errors > 9:
+        assert f"::notice::{errors - 9} more finding(s) are not annotated here" in log

@@ -42,6 +42,7 @@ class Reporter:
         self.settings = settings
         self.stream = stream or sys.stdout
         self._annotated: dict[str, int] = {}
+        self._reserved: dict[str, int] = {}
         self._held_back = 0
         self._secrets: list[str] = []
 
@@ -80,11 +81,22 @@ class Reporter:
 
     # -- findings -----------------------------------------------------------------------------
 
-    def finding(self, finding: Finding) -> None:
-        """Show one finding, as an annotation where the CI system has them, within its limit."""
+    def reserve(self, severity: str) -> None:
+        """Keep a place within the limit for a line of the step's own (``finding(..., own=True)``)."""
+        self._reserved[severity] = self._reserved.get(severity, 0) + 1
+
+    def finding(self, finding: Finding, *, own: bool = False) -> None:
+        """Show one finding, as an annotation where the CI system has them, within its limit. The
+        step's ``own`` line (its error, its skip notice) is always shown, in a reserved place if any."""
+        if own:
+            if self._reserved.get(finding.severity):
+                self._reserved[finding.severity] -= 1
+            self._annotated[finding.severity] = self._annotated.get(finding.severity, 0) + 1
+            self.annotate(finding)
+            return
         if self.annotation_limit is not None and finding.severity in ("error", "warning", "notice"):
             count = self._annotated.get(finding.severity, 0)
-            if count >= self.annotation_limit:
+            if count + self._reserved.get(finding.severity, 0) >= self.annotation_limit:
                 self._held_back += 1
                 return
             self._annotated[finding.severity] = count + 1
