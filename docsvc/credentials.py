@@ -12,14 +12,22 @@ A URL may also carry a secret as a query parameter: a conversion's share link
 ``hidden_query(text)`` replaces the value of every parameter named in ``SECRET_QUERY_PARAMS`` by
 ``***``, wherever a URL stands in the text; the service's access log goes through it
 (``docsvc/server/logredact.py``).
+
+A secret the program holds (an API key, a token) may come back quoted in what a service answers:
+``redacted(value, secrets)`` replaces each of them by ``***`` in a text, or in every text of a
+JSON-like value or dataclass (the CI layer's outcome), before anything escapes or writes it.
 """
 
 from __future__ import annotations
 
+import dataclasses
 import re
+from typing import Iterable, TypeVar
 from urllib.parse import unquote_plus
 
-__all__ = ["SECRET_QUERY_PARAMS", "hidden", "hidden_query"]
+__all__ = ["SECRET_QUERY_PARAMS", "hidden", "hidden_query", "redacted"]
+
+T = TypeVar("T")
 
 # scheme://userinfo@ : userinfo is whatever stands before the first @ of the authority (RFC 3986:
 # no / ? # in it, and no whitespace in a URL quoted in prose); or, at the very start of a text, a
@@ -51,3 +59,29 @@ def hidden_query(text: str) -> str:
     """``text`` with the value of every secret query parameter (``SECRET_QUERY_PARAMS``) of the
     URLs in it replaced by ``***``: ``/document?key=abc&x=1`` -> ``/document?key=***&x=1``."""
     return _QUERY_PARAM.sub(_mask, text) if "=" in text else text
+
+
+def redacted(value: T, secrets: Iterable[str | None]) -> T:
+    """``value`` with every occurrence of each secret replaced by ``***``: in a text, and in the texts
+    (keys too) of the lists, tuples, mappings and dataclasses in it, which are copied, never changed
+    in place. Empty secrets are ignored; the longest is replaced first."""
+    known = sorted({s for s in secrets if s}, key=len, reverse=True)
+    if not known:
+        return value
+
+    def walk(item):
+        if isinstance(item, str):
+            for secret in known:
+                if secret in item:
+                    item = item.replace(secret, "***")
+            return item
+        if isinstance(item, dict):
+            return {walk(k): walk(v) for k, v in item.items()}
+        if isinstance(item, (list, tuple)):
+            return type(item)(walk(v) for v in item)
+        if dataclasses.is_dataclass(item) and not isinstance(item, type):
+            return dataclasses.replace(item, **{f.name: walk(getattr(item, f.name))
+                                                for f in dataclasses.fields(item) if f.init})
+        return item
+
+    return walk(value)

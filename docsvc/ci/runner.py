@@ -17,6 +17,7 @@ from typing import Mapping, Sequence, TextIO
 from .. import exit_codes
 from . import context as ci_context
 from ..config import ConfigError, project_values
+from ..credentials import redacted
 from ..files import write_atomically
 from .operations import PLANNERS, Outcome, carry_out
 from .providers import Finding, reporter_for
@@ -63,6 +64,7 @@ def main(argv: Sequence[str] | None = None, *, env: Mapping[str, str] | None = N
     except InputError as exc:
         problems.append(str(exc))
         ctx = ci_context.CiContext(provider=ci_context.provider_of(settings.ci_provider, env))
+    problems += settings.origin_problems(pull_request=ctx.pull_request is not None)
     reporter = reporter_for(ctx.provider, env, settings, stream)
     for secret in (settings.api_key, settings.comment_token):
         if secret:
@@ -131,15 +133,23 @@ def _run(plan, settings: CiSettings, reporter, ctx, transport) -> int:
 
 def _finish(outcome: Outcome, settings: CiSettings, reporter, ctx, code: int) -> int:
     """Report the outcome everywhere it belongs, whatever it is, and return ``code``."""
+    # A service may echo the key back (in an error, a result): nothing below may publish it.
+    outcome = redacted(outcome, (settings.api_key, settings.comment_token))
+    own = None  # the step's own line: shown whatever the findings' annotation limit
+    if outcome.error and outcome.status in ("failed", "running"):
+        own = Finding("error", f"{outcome.title}: {outcome.error}")
+    elif outcome.status == "skipped":
+        own = Finding("notice", f"{outcome.title}: {outcome.error}")
+    if own is not None:
+        reporter.reserve(own.severity)
     for finding in outcome.findings:
         reporter.finding(finding)
-    if outcome.error and outcome.status in ("failed", "running"):
-        reporter.finding(Finding("error", f"{outcome.title}: {outcome.error}"))
-    elif outcome.status == "skipped":
-        reporter.finding(Finding("notice", f"{outcome.title}: {outcome.error}"))
+    if own is not None:
+        reporter.finding(own, own=True)
     reporter.close_findings()
     if outcome.status == "completed":
-        reporter.write(f"{outcome.title}: completed" + (f" ({outcome.url})" if outcome.url else ""))
+        # the link last on its line: the log hides its share key up to a separator (hidden_query)
+        reporter.write(f"{outcome.title}: completed" + (f"; link: {outcome.url}" if outcome.url else ""))
     result_file = None
     if outcome.result is not None:
         # an absolute path: a later step may run in another folder
@@ -179,6 +189,6 @@ def _comment(outcome: Outcome, settings: CiSettings, reporter, ctx, markdown: st
     try:
         url = upsert_comment(ctx, settings.comment_token, settings.operation, markdown, timeout=30)
     except CommentError as exc:
-        reporter.finding(Finding("warning", f"pull request comment not written: {exc}"))
+        reporter.finding(Finding("warning", f"pull request comment not written: {exc}"), own=True)
     else:
         reporter.write(f"Pull request comment: {url}")

@@ -9,6 +9,10 @@ Precedence: a flag beats the environment, which beats the workspace's ``docsvc.y
 ``integration_id``, ``api_key`` and ``base_url``, as the CLI reads them), which beats the default. (On GitHub the action maps
 its inputs to these variables in ``env:``; act also sets ``INPUT_*``, GitHub does not, so those
 are never read.)
+
+On a pull-request or merge-request build the workspace is the pull request's code, and so is its
+``docsvc.yaml``: a base URL that only that file gives is refused while the key comes from the
+pipeline (``origin_problems``), or the key would go wherever the pull request says.
 """
 
 from __future__ import annotations
@@ -17,6 +21,7 @@ from dataclasses import dataclass, field
 from typing import Any, Mapping
 
 from ..config import MAX_ID, key_problem
+from ..credentials import hidden
 from ..endpoints import CONVERT_SOURCES, CONVERT_TARGETS
 
 OPERATIONS = ("sync", "docflow", "convert", "api-scan-pr", "validate", "check")
@@ -127,6 +132,10 @@ OUTPUTS = ("job-id", "status", "result", "result-file", "url", "item-id", "outpu
            "errors", "warnings")
 
 
+PROJECT_SOURCE = "./docsvc.yaml"
+DEFAULT_SOURCE = "default"
+
+
 class InputError(ValueError):
     """An input is malformed; the message names it the way the user wrote it."""
 
@@ -192,6 +201,8 @@ def convert(spec: Input, raw: Any, origin: str) -> Any:
 class CiSettings:
     operation: str
     values: dict[str, Any] = field(default_factory=dict)
+    # where each value came from: its flag, its variable, PROJECT_SOURCE, or DEFAULT_SOURCE
+    sources: dict[str, str] = field(default_factory=dict)
 
     def __getattr__(self, name: str) -> Any:
         try:
@@ -222,21 +233,35 @@ class CiSettings:
         if operation not in OPERATIONS:
             raise InputError(f"unknown operation {operation!r}; operations: {', '.join(OPERATIONS)}")
         values: dict[str, Any] = {}
+        sources: dict[str, str] = {}
         problems: list[str] = []
         for spec in INPUTS:
             try:
                 if flags.get(spec.name) not in (None, (), ""):
-                    value = convert(spec, flags[spec.name], spec.flag)
+                    source, value = spec.flag, convert(spec, flags[spec.name], spec.flag)
                 elif env.get(spec.env) not in (None, ""):
-                    value = convert(spec, env[spec.env], spec.env)
+                    source, value = spec.env, convert(spec, env[spec.env], spec.env)
                 elif (project or {}).get(spec.name) is not None:
-                    value = convert(spec, str(project[spec.name]), f"./docsvc.yaml {spec.name}")
+                    source = PROJECT_SOURCE
+                    value = convert(spec, str(project[spec.name]), f"{PROJECT_SOURCE} {spec.name}")
                 else:
-                    value = spec.default
+                    source, value = DEFAULT_SOURCE, spec.default
             except InputError as exc:
                 problems.append(str(exc))
-                value = spec.default
-            values[spec.name] = value
+                source, value = DEFAULT_SOURCE, spec.default
+            values[spec.name], sources[spec.name] = value, source
         if not values["result_file"]:
             values["result_file"] = f"docsvc-{operation}-result.json"
-        return cls(operation, values), problems
+        return cls(operation, values, sources), problems
+
+    def origin_problems(self, *, pull_request: bool) -> list[str]:
+        """What the run's kind forbids of where the settings came from: on a pull-request build the
+        workspace's docsvc.yaml is the pull request's to write, so it may not choose the service that
+        a key from the pipeline (an input, a variable, a secret) is sent to. A key and a base URL
+        that both come from that file stay allowed: the key is then the pull request's own."""
+        key_from, url_from = self.sources.get("api_key"), self.sources.get("base_url")
+        if not (pull_request and self.api_key and url_from == PROJECT_SOURCE and key_from != PROJECT_SOURCE):
+            return []
+        return [f"{PROJECT_SOURCE} base_url ({hidden(str(self.base_url))}) refused: on a pull request that file is "
+                f"the pull request's code, and the API key comes from {key_from}; set base-url (DOCSVC_BASE_URL) "
+                f"in the pipeline"]

@@ -2,8 +2,10 @@
 
 Text reaches a log only through ``write``, which passes each line through ``escape``: whatever the
 service or a pull request put in it (a file name, a message) shows as text and cannot drive the
-terminal or the CI system. The reporters' own commands (masks, groups, annotations) go through
-``emit``, which does not escape.
+terminal or the CI system. The reporters' own commands (groups, annotations) go through ``emit``,
+which does not escape. Every line, either way, leaves without the secrets given to ``mask`` (as
+``***``, whether or not the CI system masks them too), a URL's user information, and the value of a
+secret query parameter (``docsvc.credentials.hidden_query``: a conversion's share link, ``?key=``).
 """
 
 from __future__ import annotations
@@ -15,7 +17,7 @@ from pathlib import Path
 from typing import Iterator, Mapping, TextIO
 
 from ...controls import escape_controls
-from ...credentials import hidden
+from ...credentials import hidden, hidden_query, redacted
 
 
 @dataclass(frozen=True)
@@ -40,25 +42,37 @@ class Reporter:
         self.settings = settings
         self.stream = stream or sys.stdout
         self._annotated: dict[str, int] = {}
+        self._reserved: dict[str, int] = {}
         self._held_back = 0
+        self._secrets: list[str] = []
 
     # -- the log ------------------------------------------------------------------------------
 
     def emit(self, line: str) -> None:
-        """One line exactly as given: for the reporter's own commands."""
-        self.stream.write(hidden(line) + "\n")  # a message may quote a repository URL with its token
+        """One line as given, but for secrets: for the reporter's own commands."""
+        # a message may quote a repository URL with its token, or a share link with its key
+        self._raw(hidden_query(hidden(self.scrub(line))))
+
+    def _raw(self, line: str) -> None:
+        self.stream.write(line + "\n")
         self.stream.flush()
+
+    def scrub(self, text: str) -> str:
+        """``text`` with each secret given to ``mask`` replaced by ``***``."""
+        return redacted(text, self._secrets)
 
     def escape(self, line: str) -> str:
         return escape_controls(line)
 
     def write(self, text: str) -> None:
         """Text for people, escaped line by line."""
-        for line in str(text).split("\n"):
+        for line in self.scrub(str(text)).split("\n"):  # before escaping changes how a secret reads
             self.emit(self.escape(line))
 
     def mask(self, secret: str) -> None:
-        """Hide a secret in the CI log; a terminal never shows it in the first place."""
+        """Hide a secret in the log: from here on no line shows it (and the CI system masks it too)."""
+        if secret and secret not in self._secrets:
+            self._secrets.append(secret)
 
     @contextlib.contextmanager
     def group(self, title: str) -> Iterator[None]:
@@ -67,11 +81,22 @@ class Reporter:
 
     # -- findings -----------------------------------------------------------------------------
 
-    def finding(self, finding: Finding) -> None:
-        """Show one finding, as an annotation where the CI system has them, within its limit."""
+    def reserve(self, severity: str) -> None:
+        """Keep a place within the limit for a line of the step's own (``finding(..., own=True)``)."""
+        self._reserved[severity] = self._reserved.get(severity, 0) + 1
+
+    def finding(self, finding: Finding, *, own: bool = False) -> None:
+        """Show one finding, as an annotation where the CI system has them, within its limit. The
+        step's ``own`` line (its error, its skip notice) is always shown, in a reserved place if any."""
+        if own:
+            if self._reserved.get(finding.severity):
+                self._reserved[finding.severity] -= 1
+            self._annotated[finding.severity] = self._annotated.get(finding.severity, 0) + 1
+            self.annotate(finding)
+            return
         if self.annotation_limit is not None and finding.severity in ("error", "warning", "notice"):
             count = self._annotated.get(finding.severity, 0)
-            if count >= self.annotation_limit:
+            if count + self._reserved.get(finding.severity, 0) >= self.annotation_limit:
                 self._held_back += 1
                 return
             self._annotated[finding.severity] = count + 1

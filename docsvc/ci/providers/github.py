@@ -37,7 +37,8 @@ class GitHubReporter(Reporter):
 
     def mask(self, secret: str) -> None:
         if secret:
-            self.emit(f"::add-mask::{_escape_data(secret)}")
+            self._raw(f"::add-mask::{_escape_data(secret)}")  # the one line that must show it, exactly
+            super().mask(secret)
 
     @contextlib.contextmanager
     def group(self, title: str) -> Iterator[None]:
