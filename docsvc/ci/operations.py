@@ -13,7 +13,7 @@ from .context import CiContext
 from ..files import write_atomically
 from .providers import Finding, Reporter
 from .screenshots import collect
-from .settings import CiSettings, InputError
+from .settings import BY_NAME, CiSettings, InputError, convert
 
 
 
@@ -288,11 +288,9 @@ def plan_validate(s: CiSettings, ctx: CiContext) -> Plan:
 # --- check ------------------------------------------------------------------------------------
 
 def plan_check(s: CiSettings, ctx: CiContext) -> Plan:
-    ids = []
-    for raw in s.ids or ():
-        if not raw.isdigit():
-            raise InputError(f"--ids: expected suggestion IDs, got {raw!r}")
-        ids.append(int(raw))
+    # Each ID by the rule of every other ID input (settings' int kind): a whole number of at most
+    # 64 bits; str.isdigit is no test ('²' is a digit int() refuses).
+    ids = [convert(_ID, raw, "--ids") for raw in s.ids or ()]
     body = {"ids": ids or None, "dismiss_done": s.dismiss_done or None, "ai": False if s.no_ai else None}
     body = {k: v for k, v in body.items() if v is not None}
 
@@ -307,6 +305,9 @@ def plan_check(s: CiSettings, ctx: CiContext) -> Plan:
     return Plan("Docs check of Docflows suggestions", "POST", "/docflows/check-docs", body,
                 lambda c: c.docflows.check_many(ids=ids or None, dismiss_done=s.dismiss_done or None,
                                                 ai=False if s.no_ai else None), finish)
+
+
+_ID = replace(BY_NAME["ids"], kind="int")  # one element of --ids
 
 
 PLANNERS = {"sync": plan_sync, "docflow": plan_docflow, "convert": plan_convert, "api-scan-pr": plan_api_scan_pr,

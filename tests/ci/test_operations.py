@@ -309,6 +309,9 @@ def test_jenkins_writes_a_summary_file_to_archive(tmp_path):
     (["convert", "--input-file", "nope.yaml", "--source-type", "openapi"], "--input-file: nope.yaml not found"),
     (["api-scan-pr", "--scan-id", "2", "--to", "wiki"], "--to: expected docs and/or source, got wiki"),
     (["api-scan-pr", "--scan-id", "2"], "api-scan-pr: missing --repo (or DOCSVC_REPO)"),
+    # --ids by the rule of every other ID: '²' passes str.isdigit but is no number, and 64 bits at most
+    (["check", "--ids", "4,²"], "--ids: expected a whole number, got '²'"),
+    (["check", "--ids", "4", "--ids", str(2 ** 63)], "--ids: expected a positive number of at most 64 bits"),
 ])
 def test_bad_inputs_are_one_clear_line_and_exit_2(tmp_path, args, message):
     code, log, _ = run(args, api=routes({}), cwd=tmp_path)
