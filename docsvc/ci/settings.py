@@ -13,6 +13,7 @@ are never read.)
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -163,6 +164,8 @@ def convert(spec: Input, raw: Any, origin: str) -> Any:
             value = float(str(raw).strip())
         except ValueError:
             raise InputError(f"{origin}: expected a number, got {raw!r}") from None
+        if not math.isfinite(value):  # float() takes nan and inf; a timeout of inf would be no limit
+            raise InputError(f"{origin}: expected a finite number, got {raw!r}")
         if value < 0:
             raise InputError(f"{origin}: must not be negative, got {value:g}")
         return value

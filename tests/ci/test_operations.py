@@ -110,6 +110,7 @@ def test_missing_key_is_exit_4_with_an_annotation_and_a_summary(tmp_path):
 @pytest.mark.parametrize("env, message", [
     ({"DOCSVC_INTEGRATION_ID": "twelve"}, "DOCSVC_INTEGRATION_ID: expected a whole number, got 'twelve'"),
     ({"DOCSVC_CI_PROVIDER": "github", "DOCSVC_TIMEOUT": "-1"}, "DOCSVC_TIMEOUT: must not be negative, got -1"),
+    ({"DOCSVC_TIMEOUT": "NaN"}, "DOCSVC_TIMEOUT: expected a finite number, got 'NaN'"),
     ({"DOCSVC_API_KEY": "dsv_a b"}, "DOCSVC_API_KEY: must be printable ASCII without spaces "
                                     "(check for a stray space, quote, control or non-ASCII character)"),
     ({"DOCSVC_API_KEY": "dsv_é"}, "DOCSVC_API_KEY: must be printable ASCII without spaces "
@@ -310,6 +311,9 @@ def test_jenkins_writes_a_summary_file_to_archive(tmp_path):
     (["api-scan-pr", "--scan-id", "2", "--to", "wiki"], "--to: expected docs and/or source, got wiki"),
     (["api-scan-pr", "--scan-id", "2"], "api-scan-pr: missing --repo (or DOCSVC_REPO)"),
     # --ids by the rule of every other ID: '²' passes str.isdigit but is no number, and 64 bits at most
+    (["sync", "--integration-id", "1", "--timeout", "nan"], "--timeout: expected a finite number, got 'nan'"),
+    (["sync", "--integration-id", "1", "--timeout", "inf"], "--timeout: expected a finite number, got 'inf'"),
+    (["docflow", "--max-screenshot-mb=-Infinity"], "--max-screenshot-mb: expected a finite number"),
     (["check", "--ids", "4,²"], "--ids: expected a whole number, got '²'"),
     (["check", "--ids", "4", "--ids", str(2 ** 63)], "--ids: expected a positive number of at most 64 bits"),
 ])
