@@ -32,7 +32,10 @@ def parser() -> argparse.ArgumentParser:
         prog="entrypoint.py", description="Run a docsvc operation in CI (GitHub Actions, GitLab CI, Jenkins) or "
                                           "locally. Every option can also be set as DOCSVC_<NAME> (e.g. "
                                           "--integration-id as DOCSVC_INTEGRATION_ID); a flag wins.")
-    p.add_argument("operation", choices=OPERATIONS)
+    # Checked by main, not by argparse: an unknown operation is one annotated error line like any
+    # other bad input, not a usage dump with no summary and no outputs.
+    p.add_argument("operation", metavar="{" + ",".join(OPERATIONS) + "}",
+                   help="the operation (case does not matter)")
     for spec in INPUTS:
         names = [spec.flag] + (["--screenshot"] if spec.name == "screenshots" else [])
         kwargs: dict = {"dest": spec.name, "default": None, "help": spec.description}
@@ -56,7 +59,15 @@ def main(argv: Sequence[str] | None = None, *, env: Mapping[str, str] | None = N
         project, problems = project_values(cwd or Path.cwd()), []
     except ConfigError as exc:  # a malformed docsvc.yaml is an input error like any other
         project, problems = {}, [str(exc)]
-    settings, more = CiSettings.read(args.operation, flags, env, project)
+    operation = operation_named(args.operation)
+    if operation is None:
+        # The inputs every operation shares (provider, summary file, outputs) still decide how the
+        # error is reported; no operation's own input is used.
+        settings, more = CiSettings.read(OPERATIONS[0], flags, env, project)
+        settings.operation = ""
+        problems = [f"unknown operation {args.operation!r}; operations: {', '.join(OPERATIONS)}"] + problems
+    else:
+        settings, more = CiSettings.read(operation, flags, env, project)
     problems += more
     try:
         ctx = ci_context.detect(settings.ci_provider, env, cwd)
@@ -69,7 +80,7 @@ def main(argv: Sequence[str] | None = None, *, env: Mapping[str, str] | None = N
             reporter.mask(secret)  # before anything else is printed
     for note in ctx.notes:
         reporter.finding(Finding("notice", note))
-    title = f"{args.operation}"
+    title = operation or "docsvc"
     plan = None
     if not problems:
         try:
@@ -88,6 +99,13 @@ def main(argv: Sequence[str] | None = None, *, env: Mapping[str, str] | None = N
     if settings.dry_run:
         return _dry_run(plan, settings, reporter, ctx)
     return _run(plan, settings, reporter, ctx, transport)
+
+
+def operation_named(name: str) -> str | None:
+    """The operation ``name`` means, or None. Case and surrounding spaces do not matter: the names
+    differ in more than case, so ``Sync`` (a YAML input typed by hand) can only mean sync."""
+    name = name.strip().lower()
+    return name if name in OPERATIONS else None
 
 
 def _dry_run(plan, settings: CiSettings, reporter, ctx) -> int:
@@ -170,7 +188,8 @@ def _write_reports(outcome: Outcome, settings: CiSettings, reporter) -> None:
 
 def _comment(outcome: Outcome, settings: CiSettings, reporter, ctx, markdown: str) -> None:
     """The step's comment on its pull request, edited in place on every run; only with a token."""
-    if not settings.comment_token or ctx.pull_request is None or outcome.status == "dry-run":
+    if (not settings.comment_token or ctx.pull_request is None or outcome.status == "dry-run"
+            or settings.operation not in OPERATIONS):
         return
     from .comments import CommentError, upsert_comment
 

@@ -356,3 +356,21 @@ def test_mapped_names_outside_the_screenshots_folder_are_refused(tmp_path):
     (shots / "b.png").symlink_to(secret)  # a link in the folder itself
     code, log, _ = run(args[:-2])
     assert code == 2 and f"error: --screenshots-dir: b.png in {shots} links outside the folder" in log
+
+
+@pytest.mark.parametrize("operation", ["frobnicate", "", "sync-all"])
+def test_an_unknown_operation_is_one_annotated_line_with_a_summary_and_outputs(tmp_path, capsys, operation):
+    """An empty ``operation:`` input gives "": still one annotation, exit 2, never argparse's usage dump."""
+    summary, out = tmp_path / "summary.md", tmp_path / "out"
+    code, log, _ = run([operation], api=routes({}), env={
+        "GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary), "GITHUB_OUTPUT": str(out)})
+    assert code == 2 and capsys.readouterr().err == ""
+    assert [line for line in log.splitlines() if line.startswith("::error")] == [
+        f"::error::unknown operation {operation!r}; operations: sync, docflow, convert, api-scan-pr, validate, check"]
+    assert parse_github_outputs(out.read_text())["status"] == "failed"
+    assert "**Failed**" in summary.read_text()
+
+
+def test_an_operation_in_another_case_is_that_operation():
+    code, log, _ = run([" Sync", "--integration-id", "4", "--dry-run"], api=routes({}))
+    assert code == 0 and "Dry run: would POST http://docsvc.test/api/v1/sync" in log
