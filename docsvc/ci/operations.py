@@ -4,6 +4,7 @@ waits for the job and returns an ``Outcome`` that every CI system reports in its
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
@@ -188,7 +189,14 @@ def plan_convert(s: CiSettings, ctx: CiContext) -> Plan:
     _require(s, "input_file", "source_type")
     source = Path(s.input_file)
     content = read_spec(source, "--input-file", bundled=s.source_type == "openapi")
-    output = Path(s.output) if s.output else source.with_suffix(CONVERT_TARGETS[s.target])
+    default = source.with_suffix(CONVERT_TARGETS[s.target])
+    if s.output and s.output.endswith(("/", os.sep)):  # a folder, as cp takes one: the default name in it
+        output = Path(s.output) / default.name
+    else:
+        output = Path(s.output) if s.output else default
+    if output.is_dir():  # refused before anything is sent, not found out once the job is done
+        raise InputError(f"--output: {output} is a folder: name a file, or end it with / to write "
+                         f"{default.name} into it")
     if output.resolve() == source.resolve():
         raise InputError(f"--output: {output} would overwrite the input; choose another path")
 
@@ -196,7 +204,11 @@ def plan_convert(s: CiSettings, ctx: CiContext) -> Plan:
         document = result.get("document") or result.get("content")
         if not isinstance(document, str):
             raise InputError("convert: the service's result holds no document")
-        write_atomically(output, document)  # never a half-written result in place of a good one
+        try:
+            write_atomically(output, document)  # never a half-written result in place of a good one
+        except OSError as exc:  # the job is done: its result and the outputs are still reported
+            out.status, out.error = "failed", f"could not write {output}: {exc.strerror or exc}"
+            return
         out.output_path, out.url = str(output), result.get("url")
         out.item_id = result.get("item_id") or result.get("conversion_id")
         out.facts += [("Input", str(source)), ("Format", s.target), ("Written to", str(output))]

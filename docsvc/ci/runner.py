@@ -20,7 +20,7 @@ from ..config import ConfigError, project_values
 from ..files import write_atomically
 from .operations import PLANNERS, Outcome, carry_out
 from .providers import Finding, reporter_for
-from .settings import INPUTS, OPERATIONS, CiSettings, InputError
+from .settings import BY_NAME, INPUTS, OPERATIONS, CiSettings, InputError
 from .summary import render
 
 FORK_NOTE = ("skipped: a pull request from a fork gets no secrets, so there is no API key; "
@@ -68,7 +68,7 @@ def main(argv: Sequence[str] | None = None, *, env: Mapping[str, str] | None = N
         problems = [f"unknown operation {args.operation!r}; operations: {', '.join(OPERATIONS)}"] + problems
     else:
         settings, more = CiSettings.read(operation, flags, env, project)
-    problems += more
+    problems += more + _folder_problems(settings)
     try:
         ctx = ci_context.detect(settings.ci_provider, env, cwd)
     except InputError as exc:
@@ -156,20 +156,61 @@ def _finish(outcome: Outcome, settings: CiSettings, reporter, ctx, code: int) ->
     reporter.close_findings()
     if outcome.status == "completed":
         reporter.write(f"{outcome.title}: completed" + (f" ({outcome.url})" if outcome.url else ""))
+    # A file that cannot be written is one error line naming it; the others are still written.
+    unwritten = _Unwritten(reporter, outcome)
     result_file = None
     if outcome.result is not None:
-        # an absolute path: a later step may run in another folder
-        result_file = str(write_atomically(settings.result_file, json.dumps(outcome.result, indent=2,
-                                                                            ensure_ascii=False) + "\n").resolve())
-    reporter.outputs(outcome.outputs(result_file))
+        with unwritten:
+            # an absolute path: a later step may run in another folder
+            result_file = str(write_atomically(settings.result_file, json.dumps(
+                outcome.result, indent=2, ensure_ascii=False) + "\n").resolve())
+    with unwritten:
+        reporter.outputs(outcome.outputs(result_file))
     markdown = render(outcome, ctx.run_url, result_file=result_file)
-    reporter.summary(markdown)
-    _write_reports(outcome, settings, reporter)
+    with unwritten:
+        reporter.summary(markdown)
+    _write_reports(outcome, settings, reporter, unwritten)
     _comment(outcome, settings, reporter, ctx, markdown)
-    return code
+    return exit_codes.FAILED if unwritten.count and code == exit_codes.OK else code
 
 
-def _write_reports(outcome: Outcome, settings: CiSettings, reporter) -> None:
+# The inputs naming a file the step writes (convert's --output is checked by its plan).
+_FILE_INPUTS = ("result_file", "summary_file", "dotenv_file", "junit_file", "sarif_file", "codequality_file")
+
+
+def _folder_problems(settings: CiSettings) -> list[str]:
+    """A file input naming a folder (or ending in /) is refused before anything is sent, rather than
+    failing once the job is done; refused, it is not written at all."""
+    problems = []
+    for name in _FILE_INPUTS:
+        value, spec = settings.values.get(name), BY_NAME[name]
+        if value and settings.operation in spec.operations and (value.endswith(("/", os.sep)) or Path(value).is_dir()):
+            problems.append(f"{spec.flag}: {value} is a folder: name a file")
+            settings.values[name] = None
+    return problems
+
+
+class _Unwritten:
+    """``with unwritten:`` around a write: an OSError becomes one error line (and a finding of the
+    summary while it is still to be written), not a traceback; the step goes on and then fails."""
+
+    def __init__(self, reporter, outcome: Outcome) -> None:
+        self.reporter, self.outcome, self.count = reporter, outcome, 0
+        self.own = len(outcome.findings)  # the step's own findings come first
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, exc, tb) -> bool:
+        if not isinstance(exc, OSError):
+            return False
+        finding = Finding("error", f"could not write {exc.filename or 'a file'}: {exc.strerror or exc}")
+        self.count += 1
+        self.outcome.findings.append(finding)
+        self.reporter.finding(finding)
+        return True
+
+
+def _write_reports(outcome: Outcome, settings: CiSettings, reporter, unwritten) -> None:
     """validate's findings as JUnit (every system), SARIF (GitHub code scanning) and, on GitLab,
     Code Quality; written for a clean run too, so a dashboard shows it green."""
     if settings.operation != "validate" or outcome.status in ("dry-run", "skipped"):
@@ -178,12 +219,19 @@ def _write_reports(outcome: Outcome, settings: CiSettings, reporter) -> None:
 
     suite = "docsvc " + outcome.title
     error = outcome.error if outcome.status == "failed" and not outcome.findings else None
-    written = [write_atomically(settings.junit_file, reports.junit(outcome.findings, suite, settings.fail_on, error))]
+    findings = outcome.findings[:unwritten.own]  # the step's own, not a file that could not be written
+    files = [(settings.junit_file, lambda: reports.junit(findings, suite, settings.fail_on, error))]
     if settings.sarif_file:
-        written.append(write_atomically(settings.sarif_file, reports.sarif(outcome.findings)))
+        files.append((settings.sarif_file, lambda: reports.sarif(findings)))
     if settings.codequality_file and reporter.name == "gitlab":
-        written.append(write_atomically(settings.codequality_file, reports.codequality(outcome.findings)))
-    reporter.write("Reports: " + ", ".join(str(path) for path in written))
+        files.append((settings.codequality_file, lambda: reports.codequality(findings)))
+    written = []
+    for path, content in files:
+        if path:
+            with unwritten:
+                written.append(write_atomically(path, content()))
+    if written:
+        reporter.write("Reports: " + ", ".join(str(path) for path in written))
 
 
 def _comment(outcome: Outcome, settings: CiSettings, reporter, ctx, markdown: str) -> None:

@@ -374,3 +374,75 @@ def test_an_unknown_operation_is_one_annotated_line_with_a_summary_and_outputs(t
 def test_an_operation_in_another_case_is_that_operation():
     code, log, _ = run([" Sync", "--integration-id", "4", "--dry-run"], api=routes({}))
     assert code == 0 and "Dry run: would POST http://docsvc.test/api/v1/sync" in log
+
+
+def _convert_api():
+    return routes({("POST", "/api/v1/convert"): (202, {"status": "queued", "job_id": JOB}),
+                   ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done({"document": "# Pets\n", "item_id": 5}))})
+
+
+def _spec(tmp_path):
+    spec = tmp_path / "petstore.yaml"
+    spec.write_text("openapi: 3.0.0\ninfo: {title: Pets, version: '1'}\npaths: {}\n")
+    return spec
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--output", "{dir}"], "--output: {dir} is a folder: name a file, or end it with / to write petstore.md into it"),
+    (["--result-file", "{dir}"], "--result-file: {dir} is a folder: name a file"),
+    (["--result-file", "results/"], "--result-file: results/ is a folder: name a file"),
+    (["--summary-file", "{dir}/"], "--summary-file: {dir}/ is a folder: name a file"),
+])
+def test_a_file_input_naming_a_folder_is_refused_before_anything_is_sent(tmp_path, args, message):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    args = [a.replace("{dir}", str(folder)) for a in args]
+    api, out = routes({}), tmp_path / "gh-output"
+    code, log, _ = run(["convert", "--input-file", str(_spec(tmp_path)), "--source-type", "openapi", *args], api=api,
+                       env={"GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": str(out)})
+    assert code == 2 and api.requests == [] and "Traceback" not in log
+    assert [line for line in log.splitlines() if line.startswith("::error")] == [
+        "::error::" + message.replace("{dir}", str(folder))]
+    assert parse_github_outputs(out.read_text())["status"] == "failed"
+    assert not (tmp_path / "results").exists()
+
+
+def test_convert_output_ending_in_a_slash_writes_into_that_folder(tmp_path):
+    out = tmp_path / "gh-output"
+    code, log, _ = run(["convert", "--input-file", str(_spec(tmp_path)), "--source-type", "openapi",
+                        "--output", f"{tmp_path}/site/docs/"], api=_convert_api(),
+                       env={"GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": str(out)})
+    assert code == 0, log
+    assert (tmp_path / "site" / "docs" / "petstore.md").read_text() == "# Pets\n"
+    assert parse_github_outputs(out.read_text())["output-path"] == f"{tmp_path}/site/docs/petstore.md"
+
+
+def test_a_file_that_cannot_be_written_is_one_line_and_the_rest_is_still_written(tmp_path):
+    """/proc takes no new file: the converted document and the summary file fail once the job is done;
+    the result file, the outputs and the job summary are still written, and the step fails."""
+    out, summary = tmp_path / "gh-output", tmp_path / "step-summary.md"
+    code, log, _ = run(["convert", "--input-file", str(_spec(tmp_path)), "--source-type", "openapi",
+                        "--output", "/proc/petstore.md", "--summary-file", "/proc/docsvc-summary.md"],
+                       api=_convert_api(), env={"GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": str(out),
+                                                "GITHUB_STEP_SUMMARY": str(summary)})
+    assert code == 1 and "Traceback" not in log
+    assert [line for line in log.splitlines() if line.startswith("::error")] == [
+        "::error::Convert petstore.yaml (openapi to docusaurus): could not write /proc/petstore.md: "
+        "No such file or directory",
+        "::error::could not write /proc/docsvc-summary.md: No such file or directory"]
+    outputs = parse_github_outputs(out.read_text())
+    assert (outputs["job-id"], outputs["status"]) == (JOB, "failed")
+    assert json.loads((tmp_path / "docsvc-convert-result.json").read_text())["document"] == "# Pets\n"
+    assert "could not write /proc/petstore.md" in summary.read_text()
+
+
+def test_a_result_file_that_cannot_be_written_fails_a_completed_step(tmp_path):
+    api = routes({("POST", "/api/v1/sync"): (202, {"status": "queued", "job_id": JOB}),
+                  ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done({"files_indexed": 1}))})
+    out = tmp_path / "gh-output"
+    code, log, _ = run(["sync", "--integration-id", "1", "--result-file", "/proc/result.json"], api=api,
+                       env={"GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": str(out)})
+    assert code == 1 and "Traceback" not in log
+    assert "::error::could not write /proc/result.json: No such file or directory" in log
+    outputs = parse_github_outputs(out.read_text())
+    assert (outputs["job-id"], outputs["result-file"], outputs["errors"]) == (JOB, "", "1")
