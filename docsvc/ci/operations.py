@@ -336,6 +336,9 @@ def carry_out(plan: Plan, client, reporter: Reporter, timeout: float | None) -> 
         plan.finish(answer, outcome)
         return outcome
     outcome.job_id = answer.job_id
+    if timeout == 0:  # start the job, don't wait for it: not even one poll
+        outcome.status = "running"
+        return outcome
     last: list[str] = []
 
     def progress(job) -> None:

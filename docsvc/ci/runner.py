@@ -135,6 +135,10 @@ def _run(plan, settings: CiSettings, reporter, ctx, transport) -> int:
         message, code = failure
         return _finish(Outcome(plan.title, "failed", error=message), settings, reporter, ctx, code)
     if outcome.status == "running":
+        if not settings.timeout:  # what 0 asks for: the job started, its id in the outputs; a success
+            outcome.findings.append(Finding("notice", f"job {outcome.job_id} started; not waiting for it "
+                                                      f"(timeout 0): the job-id output names it"))
+            return _finish(outcome, settings, reporter, ctx, exit_codes.OK)
         if settings.timeout_ok:
             outcome.findings.append(Finding("warning", f"job {outcome.job_id} is still running after "
                                                        f"{settings.timeout:g} s; not a failure (timeout-ok)"))

@@ -258,10 +258,25 @@ def test_failed_job_is_exit_1_with_the_reason():
 def test_still_running_at_the_timeout(timeout_ok, code, annotation):
     api = routes({("POST", "/api/v1/sync"): (202, {"status": "queued", "job_id": JOB}),
                   ("GET", f"/api/v1/jobs/{JOB}"): (200, {"job_id": JOB, "status": "queued"})})
-    got, log, _ = run(["sync", "--integration-id", "1", "--timeout", "0", "--timeout-ok", timeout_ok], api=api,
+    got, log, _ = run(["sync", "--integration-id", "1", "--timeout", "0.05", "--timeout-ok", timeout_ok], api=api,
                       env={"GITHUB_ACTIONS": "true"})
     assert got == code
-    assert f"{annotation}" in log and f"job {JOB} is still running after 0 s" in log
+    assert f"{annotation}" in log and f"job {JOB} is still running after 0.05 s" in log
+
+
+def test_timeout_0_starts_the_job_and_reports_its_id_without_waiting(tmp_path):
+    """As the input says: 0 starts the job and does not wait; that is a success, not exit 8."""
+    api = routes({("POST", "/api/v1/sync"): (202, {"status": "queued", "job_id": JOB})})
+    out, summary = tmp_path / "gh-output", tmp_path / "summary.md"
+    code, log, _ = run(["sync", "--integration-id", "1", "--timeout", "0"], api=api, env={
+        "GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": str(out), "GITHUB_STEP_SUMMARY": str(summary)})
+    assert code == 0 and [r.method for r in api.requests] == ["POST"]
+    assert [line for line in log.splitlines() if line.startswith("::")] == [
+        "::add-mask::dsv_test_key_123",
+        f"::notice::job {JOB} started; not waiting for it (timeout 0): the job-id output names it"]
+    outputs = parse_github_outputs(out.read_text())
+    assert (outputs["job-id"], outputs["status"], outputs["errors"]) == (JOB, "running", "0")
+    assert "**Still running**" in summary.read_text()
 
 
 def test_api_errors_map_to_exit_codes():
