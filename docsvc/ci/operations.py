@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any, Callable
 
 from ..endpoints import CONVERT_TARGETS
+from ..models.limits import PR_BODY_MAX, PR_TITLE_MAX
 from .context import CiContext
 from ..files import write_atomically
 from .providers import Finding, Reporter
@@ -126,6 +127,8 @@ def pr_data(s: CiSettings, ctx: CiContext) -> dict[str, Any]:
         # Some systems never tell the description (Jenkins has no CHANGE_* variable for it): an
         # empty body is a valid pull request; the plan then rests on the code alone.
         data["body"] = ""
+    for key, most in (("title", PR_TITLE_MAX), ("body", PR_BODY_MAX)):
+        data[key] = clip(data[key], most)
     missing = [BY_NAME[name] for key, name in _PR_FIELDS if data[key] is None]
     if missing and pr is None and ctx.event and ctx.event not in _PR_EVENTS:
         raise InputError(f"docflow: this run is a {ctx.event} event, not a pull request: run the step on "
@@ -137,6 +140,17 @@ def pr_data(s: CiSettings, ctx: CiContext) -> dict[str, Any]:
         raise InputError("\n".join(f"docflow: missing the pull request's {spec.name[3:]}{hint}: pass "
                                    f"{spec.flag} or set {spec.env}" for spec in missing))
     return {k: v for k, v in data.items() if v is not None}
+
+
+CLIPPED = "… (clipped)"
+
+
+def clip(text: str | None, most: int) -> str | None:
+    """``text`` within ``most`` characters (the service's bound, which refuses more): a longer one
+    keeps its start and ends with ``CLIPPED``, so a reader sees that something was cut."""
+    if text is None or len(text) <= most:
+        return text
+    return text[:most - len(CLIPPED)] + CLIPPED
 
 
 def plan_docflow(s: CiSettings, ctx: CiContext) -> Plan:

@@ -461,3 +461,25 @@ def test_a_result_file_that_cannot_be_written_fails_a_completed_step(tmp_path):
     assert "::error::could not write /proc/result.json: No such file or directory" in log
     outputs = parse_github_outputs(out.read_text())
     assert (outputs["job-id"], outputs["result-file"], outputs["errors"]) == (JOB, "", "1")
+
+
+def test_docflow_clips_a_long_title_and_body_to_the_service_bounds_and_the_dry_run_shows_them_clipped():
+    from docsvc.models.limits import PR_BODY_MAX, PR_TITLE_MAX
+
+    title, text = "T" * (PR_TITLE_MAX + 1), "b" * 70_000 + "THE END"
+    args = ["docflow", "--integration-id", "3", "--pr-number", "9", "--pr-title", title, "--pr-author", "ana"]
+    api = routes({("POST", "/api/v1/docflows/generate"): (202, {"status": "queued", "job_id": JOB}),
+                  ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done({"suggestion_id": 42}))})
+    code, log, _ = run(args, api=api, env={"DOCSVC_PR_BODY": text})
+    assert code == 0, log
+    sent = body(api.requests[0])["pr_data"]
+    assert (len(sent["title"]), len(sent["body"])) == (PR_TITLE_MAX, PR_BODY_MAX)
+    assert sent["title"].endswith("T… (clipped)") and sent["body"].endswith("b… (clipped)")
+    code, log, _ = run(args + ["--dry-run"], api=routes({}), env={"DOCSVC_PR_BODY": text})
+    assert code == 0 and "THE END" not in log and len(log) < PR_BODY_MAX + 5000
+    shown = json.loads(log[log.index("{"):log.rindex("}") + 1])["pr_data"]
+    assert shown["body"] == sent["body"] and shown["title"] == sent["title"]
+    # within the bounds, nothing changes
+    code, log, _ = run(args[:5] + ["--pr-title", "short", "--pr-author", "ana", "--dry-run"], api=routes({}),
+                       env={"DOCSVC_PR_BODY": "b" * PR_BODY_MAX})
+    assert "clipped" not in log
