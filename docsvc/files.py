@@ -57,8 +57,11 @@ def replace_atomically(target: str | os.PathLike, write: Callable[[Path], object
     try:
         write(partial)
         os.replace(partial, target)
-    except BaseException:
+    except BaseException as exc:
         partial.unlink(missing_ok=True)
+        if isinstance(exc, OSError) and partial.name in (Path(str(exc.filename)).name, Path(str(exc.filename2)).name):
+            # the error names the file the caller asked for, not the temporary one beside it
+            raise type(exc)(exc.errno, exc.strerror, str(target)) from exc
         raise
     return target
 

@@ -4,16 +4,18 @@ waits for the job and returns an ``Outcome`` that every CI system reports in its
 from __future__ import annotations
 
 import json
+import os
 from dataclasses import dataclass, field, replace
 from pathlib import Path
 from typing import Any, Callable
 
 from ..endpoints import CONVERT_TARGETS
+from ..models.limits import PR_BODY_MAX, PR_TITLE_MAX
 from .context import CiContext
 from ..files import write_atomically
 from .providers import Finding, Reporter
 from .screenshots import collect
-from .settings import CiSettings, InputError
+from .settings import BY_NAME, CiSettings, InputError, convert
 
 
 
@@ -125,6 +127,8 @@ def pr_data(s: CiSettings, ctx: CiContext) -> dict[str, Any]:
         # Some systems never tell the description (Jenkins has no CHANGE_* variable for it): an
         # empty body is a valid pull request; the plan then rests on the code alone.
         data["body"] = ""
+    for key, most in (("title", PR_TITLE_MAX), ("body", PR_BODY_MAX)):
+        data[key] = clip(data[key], most)
     missing = [BY_NAME[name] for key, name in _PR_FIELDS if data[key] is None]
     if missing and pr is None and ctx.event and ctx.event not in _PR_EVENTS:
         raise InputError(f"docflow: this run is a {ctx.event} event, not a pull request: run the step on "
@@ -136,6 +140,17 @@ def pr_data(s: CiSettings, ctx: CiContext) -> dict[str, Any]:
         raise InputError("\n".join(f"docflow: missing the pull request's {spec.name[3:]}{hint}: pass "
                                    f"{spec.flag} or set {spec.env}" for spec in missing))
     return {k: v for k, v in data.items() if v is not None}
+
+
+CLIPPED = "… (clipped)"
+
+
+def clip(text: str | None, most: int) -> str | None:
+    """``text`` within ``most`` characters (the service's bound, which refuses more): a longer one
+    keeps its start and ends with ``CLIPPED``, so a reader sees that something was cut."""
+    if text is None or len(text) <= most:
+        return text
+    return text[:most - len(CLIPPED)] + CLIPPED
 
 
 def plan_docflow(s: CiSettings, ctx: CiContext) -> Plan:
@@ -188,7 +203,14 @@ def plan_convert(s: CiSettings, ctx: CiContext) -> Plan:
     _require(s, "input_file", "source_type")
     source = Path(s.input_file)
     content = read_spec(source, "--input-file", bundled=s.source_type == "openapi")
-    output = Path(s.output) if s.output else source.with_suffix(CONVERT_TARGETS[s.target])
+    default = source.with_suffix(CONVERT_TARGETS[s.target])
+    if s.output and s.output.endswith(("/", os.sep)):  # a folder, as cp takes one: the default name in it
+        output = Path(s.output) / default.name
+    else:
+        output = Path(s.output) if s.output else default
+    if output.is_dir():  # refused before anything is sent, not found out once the job is done
+        raise InputError(f"--output: {output} is a folder: name a file, or end it with / to write "
+                         f"{default.name} into it")
     if output.resolve() == source.resolve():
         raise InputError(f"--output: {output} would overwrite the input; choose another path")
 
@@ -196,7 +218,11 @@ def plan_convert(s: CiSettings, ctx: CiContext) -> Plan:
         document = result.get("document") or result.get("content")
         if not isinstance(document, str):
             raise InputError("convert: the service's result holds no document")
-        write_atomically(output, document)  # never a half-written result in place of a good one
+        try:
+            write_atomically(output, document)  # never a half-written result in place of a good one
+        except OSError as exc:  # the job is done: its result and the outputs are still reported
+            out.status, out.error = "failed", f"could not write {output}: {exc.strerror or exc}"
+            return
         out.output_path, out.url = str(output), result.get("url")
         out.item_id = result.get("item_id") or result.get("conversion_id")
         out.facts += [("Input", str(source)), ("Format", s.target), ("Written to", str(output))]
@@ -288,11 +314,9 @@ def plan_validate(s: CiSettings, ctx: CiContext) -> Plan:
 # --- check ------------------------------------------------------------------------------------
 
 def plan_check(s: CiSettings, ctx: CiContext) -> Plan:
-    ids = []
-    for raw in s.ids or ():
-        if not raw.isdigit():
-            raise InputError(f"--ids: expected suggestion IDs, got {raw!r}")
-        ids.append(int(raw))
+    # Each ID by the rule of every other ID input (settings' int kind): a whole number of at most
+    # 64 bits; str.isdigit is no test ('²' is a digit int() refuses).
+    ids = [convert(_ID, raw, "--ids") for raw in s.ids or ()]
     body = {"ids": ids or None, "dismiss_done": s.dismiss_done or None, "ai": False if s.no_ai else None}
     body = {k: v for k, v in body.items() if v is not None}
 
@@ -309,6 +333,9 @@ def plan_check(s: CiSettings, ctx: CiContext) -> Plan:
                                                 ai=False if s.no_ai else None), finish)
 
 
+_ID = replace(BY_NAME["ids"], kind="int")  # one element of --ids
+
+
 PLANNERS = {"sync": plan_sync, "docflow": plan_docflow, "convert": plan_convert, "api-scan-pr": plan_api_scan_pr,
             "validate": plan_validate, "check": plan_check}
 
@@ -323,6 +350,9 @@ def carry_out(plan: Plan, client, reporter: Reporter, timeout: float | None) -> 
         plan.finish(answer, outcome)
         return outcome
     outcome.job_id = answer.job_id
+    if timeout == 0:  # start the job, don't wait for it: not even one poll
+        outcome.status = "running"
+        return outcome
     last: list[str] = []
 
     def progress(job) -> None:

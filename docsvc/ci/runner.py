@@ -21,7 +21,7 @@ from ..credentials import redacted
 from ..files import write_atomically
 from .operations import PLANNERS, Outcome, carry_out
 from .providers import Finding, reporter_for
-from .settings import INPUTS, OPERATIONS, CiSettings, InputError
+from .settings import BY_NAME, INPUTS, OPERATIONS, CiSettings, InputError
 from .summary import render
 
 FORK_NOTE = ("skipped: this run for a fork's pull request has no API key (GitHub gives pull_request workflows "
@@ -33,7 +33,10 @@ def parser() -> argparse.ArgumentParser:
         prog="entrypoint.py", description="Run a docsvc operation in CI (GitHub Actions, GitLab CI, Jenkins) or "
                                           "locally. Every option can also be set as DOCSVC_<NAME> (e.g. "
                                           "--integration-id as DOCSVC_INTEGRATION_ID); a flag wins.")
-    p.add_argument("operation", choices=OPERATIONS)
+    # Checked by main, not by argparse: an unknown operation is one annotated error line like any
+    # other bad input, not a usage dump with no summary and no outputs.
+    p.add_argument("operation", metavar="{" + ",".join(OPERATIONS) + "}",
+                   help="the operation (case does not matter)")
     for spec in INPUTS:
         names = [spec.flag] + (["--screenshot"] if spec.name == "screenshots" else [])
         kwargs: dict = {"dest": spec.name, "default": None, "help": spec.description}
@@ -57,8 +60,16 @@ def main(argv: Sequence[str] | None = None, *, env: Mapping[str, str] | None = N
         project, problems = project_values(cwd or Path.cwd()), []
     except ConfigError as exc:  # a malformed docsvc.yaml is an input error like any other
         project, problems = {}, [str(exc)]
-    settings, more = CiSettings.read(args.operation, flags, env, project)
-    problems += more
+    operation = operation_named(args.operation)
+    if operation is None:
+        # The inputs every operation shares (provider, summary file, outputs) still decide how the
+        # error is reported; no operation's own input is used.
+        settings, more = CiSettings.read(OPERATIONS[0], flags, env, project)
+        settings.operation = ""
+        problems = [f"unknown operation {args.operation!r}; operations: {', '.join(OPERATIONS)}"] + problems
+    else:
+        settings, more = CiSettings.read(operation, flags, env, project)
+    problems += more + _folder_problems(settings)
     try:
         ctx = ci_context.detect(settings.ci_provider, env, cwd, settings.values)
     except InputError as exc:
@@ -73,7 +84,7 @@ def main(argv: Sequence[str] | None = None, *, env: Mapping[str, str] | None = N
         reporter.finding(Finding("notice", note))
     for warning in ctx.warnings:
         reporter.finding(Finding("warning", warning))
-    title = f"{args.operation}"
+    title = operation or "docsvc"
     plan = None
     if not problems:
         try:
@@ -92,6 +103,13 @@ def main(argv: Sequence[str] | None = None, *, env: Mapping[str, str] | None = N
     if settings.dry_run:
         return _dry_run(plan, settings, reporter, ctx)
     return _run(plan, settings, reporter, ctx, transport)
+
+
+def operation_named(name: str) -> str | None:
+    """The operation ``name`` means, or None. Case and surrounding spaces do not matter: the names
+    differ in more than case, so ``Sync`` (a YAML input typed by hand) can only mean sync."""
+    name = name.strip().lower()
+    return name if name in OPERATIONS else None
 
 
 def _dry_run(plan, settings: CiSettings, reporter, ctx) -> int:
@@ -121,6 +139,10 @@ def _run(plan, settings: CiSettings, reporter, ctx, transport) -> int:
         message, code = failure
         return _finish(Outcome(plan.title, "failed", error=message), settings, reporter, ctx, code)
     if outcome.status == "running":
+        if not settings.timeout:  # what 0 asks for: the job started, its id in the outputs; a success
+            outcome.findings.append(Finding("notice", f"job {outcome.job_id} started; not waiting for it "
+                                                      f"(timeout 0): the job-id output names it"))
+            return _finish(outcome, settings, reporter, ctx, exit_codes.OK)
         if settings.timeout_ok:
             outcome.findings.append(Finding("warning", f"job {outcome.job_id} is still running after "
                                                        f"{settings.timeout:g} s; not a failure (timeout-ok)"))
@@ -150,20 +172,62 @@ def _finish(outcome: Outcome, settings: CiSettings, reporter, ctx, code: int) ->
     if outcome.status == "completed":
         # the link last on its line: the log hides its share key up to a separator (hidden_query)
         reporter.write(f"{outcome.title}: completed" + (f"; link: {outcome.url}" if outcome.url else ""))
+    # A file that cannot be written is one error line naming it; the others are still written.
+    unwritten = _Unwritten(reporter, outcome)
     result_file = None
     if outcome.result is not None:
-        # an absolute path: a later step may run in another folder
-        result_file = str(write_atomically(settings.result_file, json.dumps(outcome.result, indent=2,
-                                                                            ensure_ascii=False) + "\n").resolve())
-    reporter.outputs(outcome.outputs(result_file))
+        with unwritten:
+            # an absolute path: a later step may run in another folder
+            result_file = str(write_atomically(settings.result_file, json.dumps(
+                outcome.result, indent=2, ensure_ascii=False) + "\n").resolve())
+    with unwritten:
+        reporter.outputs(outcome.outputs(result_file))
     markdown = render(outcome, ctx.run_url, result_file=result_file)
-    reporter.summary(markdown)
-    _write_reports(outcome, settings, reporter)
+    with unwritten:
+        reporter.summary(markdown)
+    _write_reports(outcome, settings, reporter, unwritten)
     _comment(outcome, settings, reporter, ctx, markdown)
-    return code
+    return exit_codes.FAILED if unwritten.count and code == exit_codes.OK else code
 
 
-def _write_reports(outcome: Outcome, settings: CiSettings, reporter) -> None:
+# The inputs naming a file the step writes (convert's --output is checked by its plan).
+_FILE_INPUTS = ("result_file", "summary_file", "dotenv_file", "junit_file", "sarif_file", "codequality_file")
+
+
+def _folder_problems(settings: CiSettings) -> list[str]:
+    """A file input naming a folder (or ending in /) is refused before anything is sent, rather than
+    failing once the job is done; refused, it is not written at all."""
+    problems = []
+    for name in _FILE_INPUTS:
+        value, spec = settings.values.get(name), BY_NAME[name]
+        if value and settings.operation in spec.operations and (value.endswith(("/", os.sep)) or Path(value).is_dir()):
+            problems.append(f"{spec.flag}: {value} is a folder: name a file")
+            settings.values[name] = None
+    return problems
+
+
+class _Unwritten:
+    """``with unwritten:`` around a write: an OSError becomes one error line (and a finding of the
+    summary while it is still to be written), not a traceback; the step goes on and then fails."""
+
+    def __init__(self, reporter, outcome: Outcome) -> None:
+        self.reporter, self.outcome, self.count = reporter, outcome, 0
+        self.own = len(outcome.findings)  # the step's own findings come first
+
+    def __enter__(self) -> None:
+        return None
+
+    def __exit__(self, kind, exc, tb) -> bool:
+        if not isinstance(exc, OSError):
+            return False
+        finding = Finding("error", f"could not write {exc.filename or 'a file'}: {exc.strerror or exc}")
+        self.count += 1
+        self.outcome.findings.append(finding)
+        self.reporter.finding(finding)
+        return True
+
+
+def _write_reports(outcome: Outcome, settings: CiSettings, reporter, unwritten) -> None:
     """validate's findings as JUnit (every system), SARIF (GitHub code scanning) and, on GitLab,
     Code Quality; written for a clean run too, so a dashboard shows it green."""
     if settings.operation != "validate" or outcome.status in ("dry-run", "skipped"):
@@ -172,17 +236,25 @@ def _write_reports(outcome: Outcome, settings: CiSettings, reporter) -> None:
 
     suite = "docsvc " + outcome.title
     error = outcome.error if outcome.status == "failed" and not outcome.findings else None
-    written = [write_atomically(settings.junit_file, reports.junit(outcome.findings, suite, settings.fail_on, error))]
+    findings = outcome.findings[:unwritten.own]  # the step's own, not a file that could not be written
+    files = [(settings.junit_file, lambda: reports.junit(findings, suite, settings.fail_on, error))]
     if settings.sarif_file:
-        written.append(write_atomically(settings.sarif_file, reports.sarif(outcome.findings)))
+        files.append((settings.sarif_file, lambda: reports.sarif(findings)))
     if settings.codequality_file and reporter.name == "gitlab":
-        written.append(write_atomically(settings.codequality_file, reports.codequality(outcome.findings)))
-    reporter.write("Reports: " + ", ".join(str(path) for path in written))
+        files.append((settings.codequality_file, lambda: reports.codequality(findings)))
+    written = []
+    for path, content in files:
+        if path:
+            with unwritten:
+                written.append(write_atomically(path, content()))
+    if written:
+        reporter.write("Reports: " + ", ".join(str(path) for path in written))
 
 
 def _comment(outcome: Outcome, settings: CiSettings, reporter, ctx, markdown: str) -> None:
     """The step's comment on its pull request, edited in place on every run; only with a token."""
-    if not settings.comment_token or ctx.pull_request is None or outcome.status == "dry-run":
+    if (not settings.comment_token or ctx.pull_request is None or outcome.status == "dry-run"
+            or settings.operation not in OPERATIONS):
         return
     from .comments import CommentError, upsert_comment
 

@@ -17,6 +17,7 @@ pipeline (``origin_problems``), or the key would go wherever the pull request sa
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field
 from typing import Any, Mapping
 
@@ -60,7 +61,8 @@ INPUTS: tuple[Input, ...] = (
       "write; GitLab: a project access token with api scope); without one, no comment", secret=True),
     I("base_url", "base URL of the docs service", default="http://127.0.0.1:8080"),
     I("ci_provider", "CI system to report to; auto detects it", kind="choice", default="auto", choices=PROVIDERS),
-    I("timeout", "seconds the whole step may take, requests included (0: start the job, don't wait)",
+    I("timeout", "seconds the whole step may take, requests included (0: start the job and exit 0 with its "
+      "job-id and status running, without waiting)",
       kind="float", default=1800.0),
     I("timeout_ok", "a job still running at the timeout is a warning (exit 0), not a failure (exit 8)",
       kind="bool", default=False),
@@ -172,6 +174,8 @@ def convert(spec: Input, raw: Any, origin: str) -> Any:
             value = float(str(raw).strip())
         except ValueError:
             raise InputError(f"{origin}: expected a number, got {raw!r}") from None
+        if not math.isfinite(value):  # float() takes nan and inf; a timeout of inf would be no limit
+            raise InputError(f"{origin}: expected a finite number, got {raw!r}")
         if value < 0:
             raise InputError(f"{origin}: must not be negative, got {value:g}")
         return value

@@ -19,7 +19,7 @@ __all__ = ["SUMMARY_LIMIT", "md", "render"]
 
 SUMMARY_LIMIT = 1024 * 1024 - 64 * 1024  # GitHub's 1 MiB, with room for other steps' appends
 _ICON = {"completed": "✅", "failed": "❌", "running": "⏳", "dry-run": "📝", "skipped": "⏭️"}
-_STATE = {"completed": "Completed", "failed": "Failed", "running": "Still running at the timeout",
+_STATE = {"completed": "Completed", "failed": "Failed", "running": "Still running",
           "dry-run": "Dry run: nothing was sent", "skipped": "Skipped"}
 # CommonMark lets a backslash escape any ASCII punctuation; these are the ones that mean something
 # anywhere in a line (emphasis, code, links and images, HTML, entities, table cells, strikethrough).

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 
+from ..models.limits import PR_BODY_MAX, PR_TITLE_MAX
 from .problems import PROBLEM_JSON, Problem
 
 # An item's title: what PATCH /items/<tool>/<id> accepts, and what a title the service makes is cut to.
@@ -21,9 +22,9 @@ MAX_TITLE = 500
 
 # pr_data of POST /docflows/generate (services.docflows.check_pr_data), in characters. The code
 # hosts' own caps sit below: GitHub 256 for a title, 65,536 for a description, 255 bytes for a
-# branch; GitLab 255 for a title and a user name.
-PR_TITLE_MAX = MAX_TITLE
-PR_BODY_MAX = 65536
+# branch; GitLab 255 for a title and a user name. The title and body bounds live with the wire
+# models, where the CI layer (which never imports the server) clips to them too.
+assert PR_TITLE_MAX == MAX_TITLE  # a pull request's title becomes an item's title
 PR_AUTHOR_MAX = 255
 PR_BRANCH_MAX = 255
 PR_URL_MAX = 2048

@@ -110,6 +110,7 @@ def test_missing_key_is_exit_4_with_an_annotation_and_a_summary(tmp_path):
 @pytest.mark.parametrize("env, message", [
     ({"DOCSVC_INTEGRATION_ID": "twelve"}, "DOCSVC_INTEGRATION_ID: expected a whole number, got 'twelve'"),
     ({"DOCSVC_CI_PROVIDER": "github", "DOCSVC_TIMEOUT": "-1"}, "DOCSVC_TIMEOUT: must not be negative, got -1"),
+    ({"DOCSVC_TIMEOUT": "NaN"}, "DOCSVC_TIMEOUT: expected a finite number, got 'NaN'"),
     ({"DOCSVC_API_KEY": "dsv_a b"}, "DOCSVC_API_KEY: must be printable ASCII without spaces "
                                     "(check for a stray space, quote, control or non-ASCII character)"),
     ({"DOCSVC_API_KEY": "dsv_é"}, "DOCSVC_API_KEY: must be printable ASCII without spaces "
@@ -257,10 +258,25 @@ def test_failed_job_is_exit_1_with_the_reason():
 def test_still_running_at_the_timeout(timeout_ok, code, annotation):
     api = routes({("POST", "/api/v1/sync"): (202, {"status": "queued", "job_id": JOB}),
                   ("GET", f"/api/v1/jobs/{JOB}"): (200, {"job_id": JOB, "status": "queued"})})
-    got, log, _ = run(["sync", "--integration-id", "1", "--timeout", "0", "--timeout-ok", timeout_ok], api=api,
+    got, log, _ = run(["sync", "--integration-id", "1", "--timeout", "0.05", "--timeout-ok", timeout_ok], api=api,
                       env={"GITHUB_ACTIONS": "true"})
     assert got == code
-    assert f"{annotation}" in log and f"job {JOB} is still running after 0 s" in log
+    assert f"{annotation}" in log and f"job {JOB} is still running after 0.05 s" in log
+
+
+def test_timeout_0_starts_the_job_and_reports_its_id_without_waiting(tmp_path):
+    """As the input says: 0 starts the job and does not wait; that is a success, not exit 8."""
+    api = routes({("POST", "/api/v1/sync"): (202, {"status": "queued", "job_id": JOB})})
+    out, summary = tmp_path / "gh-output", tmp_path / "summary.md"
+    code, log, _ = run(["sync", "--integration-id", "1", "--timeout", "0"], api=api, env={
+        "GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": str(out), "GITHUB_STEP_SUMMARY": str(summary)})
+    assert code == 0 and [r.method for r in api.requests] == ["POST"]
+    assert [line for line in log.splitlines() if line.startswith("::")] == [
+        "::add-mask::dsv_test_key_123",
+        f"::notice::job {JOB} started; not waiting for it (timeout 0): the job-id output names it"]
+    outputs = parse_github_outputs(out.read_text())
+    assert (outputs["job-id"], outputs["status"], outputs["errors"]) == (JOB, "running", "0")
+    assert "**Still running**" in summary.read_text()
 
 
 def test_api_errors_map_to_exit_codes():
@@ -309,6 +325,12 @@ def test_jenkins_writes_a_summary_file_to_archive(tmp_path):
     (["convert", "--input-file", "nope.yaml", "--source-type", "openapi"], "--input-file: nope.yaml not found"),
     (["api-scan-pr", "--scan-id", "2", "--to", "wiki"], "--to: expected docs and/or source, got wiki"),
     (["api-scan-pr", "--scan-id", "2"], "api-scan-pr: missing --repo (or DOCSVC_REPO)"),
+    # --ids by the rule of every other ID: '²' passes str.isdigit but is no number, and 64 bits at most
+    (["sync", "--integration-id", "1", "--timeout", "nan"], "--timeout: expected a finite number, got 'nan'"),
+    (["sync", "--integration-id", "1", "--timeout", "inf"], "--timeout: expected a finite number, got 'inf'"),
+    (["docflow", "--max-screenshot-mb=-Infinity"], "--max-screenshot-mb: expected a finite number"),
+    (["check", "--ids", "4,²"], "--ids: expected a whole number, got '²'"),
+    (["check", "--ids", "4", "--ids", str(2 ** 63)], "--ids: expected a positive number of at most 64 bits"),
 ])
 def test_bad_inputs_are_one_clear_line_and_exit_2(tmp_path, args, message):
     code, log, _ = run(args, api=routes({}), cwd=tmp_path)
@@ -349,3 +371,115 @@ def test_mapped_names_outside_the_screenshots_folder_are_refused(tmp_path):
     (shots / "b.png").symlink_to(secret)  # a link in the folder itself
     code, log, _ = run(args[:-2])
     assert code == 2 and f"error: --screenshots-dir: b.png in {shots} links outside the folder" in log
+
+
+@pytest.mark.parametrize("operation", ["frobnicate", "", "sync-all"])
+def test_an_unknown_operation_is_one_annotated_line_with_a_summary_and_outputs(tmp_path, capsys, operation):
+    """An empty ``operation:`` input gives "": still one annotation, exit 2, never argparse's usage dump."""
+    summary, out = tmp_path / "summary.md", tmp_path / "out"
+    code, log, _ = run([operation], api=routes({}), env={
+        "GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary), "GITHUB_OUTPUT": str(out)})
+    assert code == 2 and capsys.readouterr().err == ""
+    assert [line for line in log.splitlines() if line.startswith("::error")] == [
+        f"::error::unknown operation {operation!r}; operations: sync, docflow, convert, api-scan-pr, validate, check"]
+    assert parse_github_outputs(out.read_text())["status"] == "failed"
+    assert "**Failed**" in summary.read_text()
+
+
+def test_an_operation_in_another_case_is_that_operation():
+    code, log, _ = run([" Sync", "--integration-id", "4", "--dry-run"], api=routes({}))
+    assert code == 0 and "Dry run: would POST http://docsvc.test/api/v1/sync" in log
+
+
+def _convert_api():
+    return routes({("POST", "/api/v1/convert"): (202, {"status": "queued", "job_id": JOB}),
+                   ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done({"document": "# Pets\n", "item_id": 5}))})
+
+
+def _spec(tmp_path):
+    spec = tmp_path / "petstore.yaml"
+    spec.write_text("openapi: 3.0.0\ninfo: {title: Pets, version: '1'}\npaths: {}\n")
+    return spec
+
+
+@pytest.mark.parametrize("args, message", [
+    (["--output", "{dir}"], "--output: {dir} is a folder: name a file, or end it with / to write petstore.md into it"),
+    (["--result-file", "{dir}"], "--result-file: {dir} is a folder: name a file"),
+    (["--result-file", "results/"], "--result-file: results/ is a folder: name a file"),
+    (["--summary-file", "{dir}/"], "--summary-file: {dir}/ is a folder: name a file"),
+])
+def test_a_file_input_naming_a_folder_is_refused_before_anything_is_sent(tmp_path, args, message):
+    folder = tmp_path / "docs"
+    folder.mkdir()
+    args = [a.replace("{dir}", str(folder)) for a in args]
+    api, out = routes({}), tmp_path / "gh-output"
+    code, log, _ = run(["convert", "--input-file", str(_spec(tmp_path)), "--source-type", "openapi", *args], api=api,
+                       env={"GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": str(out)})
+    assert code == 2 and api.requests == [] and "Traceback" not in log
+    assert [line for line in log.splitlines() if line.startswith("::error")] == [
+        "::error::" + message.replace("{dir}", str(folder))]
+    assert parse_github_outputs(out.read_text())["status"] == "failed"
+    assert not (tmp_path / "results").exists()
+
+
+def test_convert_output_ending_in_a_slash_writes_into_that_folder(tmp_path):
+    out = tmp_path / "gh-output"
+    code, log, _ = run(["convert", "--input-file", str(_spec(tmp_path)), "--source-type", "openapi",
+                        "--output", f"{tmp_path}/site/docs/"], api=_convert_api(),
+                       env={"GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": str(out)})
+    assert code == 0, log
+    assert (tmp_path / "site" / "docs" / "petstore.md").read_text() == "# Pets\n"
+    assert parse_github_outputs(out.read_text())["output-path"] == f"{tmp_path}/site/docs/petstore.md"
+
+
+def test_a_file_that_cannot_be_written_is_one_line_and_the_rest_is_still_written(tmp_path):
+    """/proc takes no new file: the converted document and the summary file fail once the job is done;
+    the result file, the outputs and the job summary are still written, and the step fails."""
+    out, summary = tmp_path / "gh-output", tmp_path / "step-summary.md"
+    code, log, _ = run(["convert", "--input-file", str(_spec(tmp_path)), "--source-type", "openapi",
+                        "--output", "/proc/petstore.md", "--summary-file", "/proc/docsvc-summary.md"],
+                       api=_convert_api(), env={"GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": str(out),
+                                                "GITHUB_STEP_SUMMARY": str(summary)})
+    assert code == 1 and "Traceback" not in log
+    assert [line for line in log.splitlines() if line.startswith("::error")] == [
+        "::error::Convert petstore.yaml (openapi to docusaurus): could not write /proc/petstore.md: "
+        "No such file or directory",
+        "::error::could not write /proc/docsvc-summary.md: No such file or directory"]
+    outputs = parse_github_outputs(out.read_text())
+    assert (outputs["job-id"], outputs["status"]) == (JOB, "failed")
+    assert json.loads((tmp_path / "docsvc-convert-result.json").read_text())["document"] == "# Pets\n"
+    assert "could not write /proc/petstore.md" in summary.read_text()
+
+
+def test_a_result_file_that_cannot_be_written_fails_a_completed_step(tmp_path):
+    api = routes({("POST", "/api/v1/sync"): (202, {"status": "queued", "job_id": JOB}),
+                  ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done({"files_indexed": 1}))})
+    out = tmp_path / "gh-output"
+    code, log, _ = run(["sync", "--integration-id", "1", "--result-file", "/proc/result.json"], api=api,
+                       env={"GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": str(out)})
+    assert code == 1 and "Traceback" not in log
+    assert "::error::could not write /proc/result.json: No such file or directory" in log
+    outputs = parse_github_outputs(out.read_text())
+    assert (outputs["job-id"], outputs["result-file"], outputs["errors"]) == (JOB, "", "1")
+
+
+def test_docflow_clips_a_long_title_and_body_to_the_service_bounds_and_the_dry_run_shows_them_clipped():
+    from docsvc.models.limits import PR_BODY_MAX, PR_TITLE_MAX
+
+    title, text = "T" * (PR_TITLE_MAX + 1), "b" * 70_000 + "THE END"
+    args = ["docflow", "--integration-id", "3", "--pr-number", "9", "--pr-title", title, "--pr-author", "ana"]
+    api = routes({("POST", "/api/v1/docflows/generate"): (202, {"status": "queued", "job_id": JOB}),
+                  ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done({"suggestion_id": 42}))})
+    code, log, _ = run(args, api=api, env={"DOCSVC_PR_BODY": text})
+    assert code == 0, log
+    sent = body(api.requests[0])["pr_data"]
+    assert (len(sent["title"]), len(sent["body"])) == (PR_TITLE_MAX, PR_BODY_MAX)
+    assert sent["title"].endswith("T… (clipped)") and sent["body"].endswith("b… (clipped)")
+    code, log, _ = run(args + ["--dry-run"], api=routes({}), env={"DOCSVC_PR_BODY": text})
+    assert code == 0 and "THE END" not in log and len(log) < PR_BODY_MAX + 5000
+    shown = json.loads(log[log.index("{"):log.rindex("}") + 1])["pr_data"]
+    assert shown["body"] == sent["body"] and shown["title"] == sent["title"]
+    # within the bounds, nothing changes
+    code, log, _ = run(args[:5] + ["--pr-title", "short", "--pr-author", "ana", "--dry-run"], api=routes({}),
+                       env={"DOCSVC_PR_BODY": "b" * PR_BODY_MAX})
+    assert "clipped" not in log
