@@ -9,6 +9,7 @@ arguments, cast to which model.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import hashlib
 import logging
 import os
@@ -263,7 +264,11 @@ class BaseClient:
         self._sleep = sleep
         self._clock = clock
         self._rng = rng
-        self._deadline: float | None = None  # see ``deadline()``
+        # The open ``deadline()`` blocks of this client in the current thread or asyncio task:
+        # (a token, its end) each. Per context, so one thread's deadline never bounds another's
+        # requests; a tuple, so a block that ends removes exactly its own entry.
+        self._deadlines: contextvars.ContextVar[tuple[tuple[object, float], ...]] = \
+            contextvars.ContextVar(f"docsvc_deadlines_{id(self):x}", default=())
         headers = {
             **(default_headers or {}),
             "Authorization": f"Bearer {api_key}",
@@ -316,26 +321,35 @@ class BaseClient:
     def deadline(self, seconds: float | None) -> Iterator[None]:
         """Bound everything sent inside the block to ``seconds`` in all: each request's time-outs
         shrink to the time left, and no retry starts past it. A ``--timeout`` must also hold
-        against a service that accepts a connection and never answers. Nested blocks keep the
-        earlier deadline; None leaves things as they are."""
+        against a service that accepts a connection and never answers. The deadline belongs to
+        the current thread (or asyncio task): other threads sharing the client are not bound by
+        it. Nested blocks keep the earliest deadline (an inner block never extends an outer
+        one), and blocks may end in any order. None leaves things as they are."""
         if seconds is None:
             yield
             return
-        previous = self._deadline
-        end = self._clock() + seconds
-        self._deadline = end if previous is None else min(previous, end)
+        token = object()
+        entry = (token, self._clock() + seconds)
+        self._deadlines.set((*self._deadlines.get(), entry))
         try:
             yield
         finally:
-            self._deadline = previous
+            self._deadlines.set(tuple(e for e in self._deadlines.get() if e[0] is not token))
+
+    def _current_deadline(self) -> float | None:
+        """The monotonic time the innermost deadline of this context ends at (None: none)."""
+        entries = self._deadlines.get()
+        return min(end for _, end in entries) if entries else None
 
     def _time_left(self, method: str, url: str | httpx.URL) -> float | None:
         """Seconds left before the deadline (None: no deadline); APITimeoutError once it passed."""
-        if self._deadline is None:
+        deadline = self._current_deadline()
+        if deadline is None:
             return None
-        left = self._deadline - self._clock()
+        left = deadline - self._clock()
         if left <= 0:
-            raise APITimeoutError(f"{method} {self._target(url)}: no answer within the time limit")
+            raise APITimeoutError(f"{method} {self._target(url)}: no answer within the time limit",
+                                  deadline=True)
         return left
 
     # -- requests -----------------------------------------------------------------------------
@@ -473,6 +487,7 @@ class BaseClient:
                     delay = None if delay is None else max(delay, policy.min_in_progress_delay)
                     if delay is None or waited + delay > policy.max_in_progress_wait:
                         raise status_error(response, secret=self._api_key.value)
+                    self._check_time_left(method, url, delay, "HTTP 409, still in progress")
                     log.info("%s %s: the first request with this Idempotency-Key is still being "
                              "handled; asking again in %.2f s", method, url, delay)
                     self._sleep(delay)
@@ -484,14 +499,19 @@ class BaseClient:
                 if delay is None:  # the service asks for a longer wait than is worth blocking on
                     raise status_error(response, secret=self._api_key.value)
                 why = f"HTTP {response.status_code}"
-            left = self._time_left(method, url)
-            if left is not None and delay >= left:
-                raise APITimeoutError(f"{method} {self._target(url)}: no answer within the time limit "
-                                      f"(last: {why})")
+            self._check_time_left(method, url, delay, why)
             log.info("%s %s: %s; retry %d of %d in %.2f s",
                      method, url, why, attempt + 1, policy.max_retries, delay)
             self._sleep(delay)
             attempt += 1
+
+    def _check_time_left(self, method: str, url: str | httpx.URL, delay: float, why: str) -> None:
+        """APITimeoutError when a wait of ``delay`` seconds would end past the deadline: waiting
+        only to be cut off helps nobody, and the error comes now instead of at the deadline."""
+        left = self._time_left(method, url)
+        if left is not None and delay >= left:
+            raise APITimeoutError(f"{method} {self._target(url)}: no answer within the time limit "
+                                  f"(last: {why})", deadline=True)
 
     def _attempt(
         self,
@@ -561,5 +581,8 @@ class BaseClient:
         target = self._target(url)
         detail = (str(exc) or type(exc).__name__).replace(self._api_key.value, "[redacted]")
         if isinstance(exc, httpx.TimeoutException):
-            return APITimeoutError(f"{method} {target}: {detail}")
+            # Its time-out was the time left of a deadline that has now ended: the deadline's.
+            deadline = self._current_deadline()
+            return APITimeoutError(f"{method} {target}: {detail}",
+                                   deadline=deadline is not None and self._clock() >= deadline - 0.01)
         return APIConnectionError(f"{method} {target}: {detail}", unreachable=isinstance(exc, httpx.ConnectError))
