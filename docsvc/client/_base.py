@@ -214,6 +214,26 @@ def _multipart(
     return None, [(key, (None, value)) for key, value in text.items()]
 
 
+class _DeadlineStream(httpx.SyncByteStream):
+    """A response body that checks the deadline between chunks (``time_left`` raises
+    APITimeoutError once it passed) and bounds the next read to the time left."""
+
+    def __init__(self, stream: Any, request: httpx.Request, time_left: Callable[[], float | None]) -> None:
+        self._stream = stream
+        self._timeouts = request.extensions.get("timeout")
+        self._time_left = time_left
+
+    def __iter__(self) -> Iterator[bytes]:
+        for chunk in self._stream:
+            left = self._time_left()
+            if isinstance(self._timeouts, dict) and left is not None:
+                self._timeouts["read"] = left  # httpcore reads it afresh for each read
+            yield chunk
+
+    def close(self) -> None:
+        self._stream.close()
+
+
 class BaseClient:
     """Sends the requests of every resource group under one HTTP policy.
 
@@ -540,8 +560,21 @@ class BaseClient:
         elif data is not None:
             kwargs["data"] = data
         try:
-            return self._http.request(method, url, params=params or None, headers=headers,
-                                      **kwargs)
+            if left is None:
+                return self._http.request(method, url, params=params or None, headers=headers,
+                                          **kwargs)
+            # Under a deadline the body is read here, chunk by chunk: httpx's read time-out is per
+            # read, so a server that trickles a byte at a time would otherwise outlast any deadline.
+            request = self._http.build_request(method, url, params=params or None, headers=headers,
+                                               **kwargs)
+            response = self._http.send(request, stream=True)
+            response.stream = _DeadlineStream(response.stream, request, lambda: self._time_left(method, url))
+            try:
+                response.read()
+            except BaseException:
+                response.close()
+                raise
+            return response
         finally:
             for file in opened:
                 file.close()

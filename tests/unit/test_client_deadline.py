@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import threading
 
+import httpx
 import pytest
 
 from docsvc.client import APITimeoutError
@@ -61,3 +62,55 @@ def test_a_409_still_in_progress_is_not_waited_out_past_the_deadline():
     assert clock.sleeps == []
     assert info.value.deadline and "409" in str(info.value)
     assert len(api.requests) == 1
+
+
+class _Trickle(httpx.SyncByteStream):
+    """A body that comes one byte per half second (of the fake clock)."""
+
+    def __init__(self, clock: FakeClock) -> None:
+        self.clock = clock
+        self.sent = 0
+
+    def __iter__(self):
+        for _ in range(1000):
+            self.clock.now += 0.5
+            self.sent += 1
+            yield b" "
+
+
+def test_a_body_that_trickles_in_is_cut_off_at_the_deadline():
+    clock = FakeClock()
+    body = _Trickle(clock)
+    api = httpx.MockTransport(lambda request: httpx.Response(
+        200, headers={"Content-Length": "1000"}, stream=body))
+    client = fake_client(api, clock, max_retries=0)
+    with client.deadline(2), pytest.raises(APITimeoutError) as info:
+        client.me.work()
+    assert info.value.deadline
+    assert body.sent <= 4
+
+
+def test_the_next_read_is_bounded_by_the_time_left():
+    clock = FakeClock()
+    seen = []
+
+    def answer(request):
+        def chunks():
+            for _ in range(3):
+                clock.now += 0.5
+                seen.append(request.extensions["timeout"]["read"])
+                yield b"1"
+        return httpx.Response(200, stream=_Gen(chunks()))
+
+    client = fake_client(httpx.MockTransport(answer), clock)
+    with client.deadline(10):
+        assert client.call("me.work") == 111
+    assert seen == pytest.approx([10, 9.5, 9.0])
+
+
+class _Gen(httpx.SyncByteStream):
+    def __init__(self, gen):
+        self.gen = gen
+
+    def __iter__(self):
+        return self.gen
