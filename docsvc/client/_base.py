@@ -414,7 +414,8 @@ class BaseClient:
         body = read_body(response)
         if isinstance(body, list) and response.request.method == "GET":
             body = self._follow_pages(response, body)
-        return cast_to(cast, body, what=describe(response))
+        return cast_to(cast, body, what=describe(response),
+                       empty_ok=by_name(endpoint_name).empty and response.status_code == 204)
 
     def parse(self, response: httpx.Response, *, cast: Any = None) -> Any:
         """The JSON body of one answer from ``request``, validated as ``cast``; None if empty."""
