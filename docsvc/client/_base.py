@@ -139,7 +139,11 @@ def _plain_http_only(api_root: str) -> bool:
 def _api_root(base_url: str) -> str:
     base_url = base_url.strip().rstrip("/")
     if not base_url.startswith(("http://", "https://")):
-        raise ValueError(f"base_url must start with http:// or https://, got {base_url!r}")
+        raise ValueError(f"base_url must start with http:// or https://, got {hidden(base_url)!r}")
+    if "@" in base_url.partition("://")[2].partition("/")[0]:
+        # httpx would send it as Basic auth in place of the key, and show it in logs and reprs.
+        raise ClientSetupError("the base URL holds a user or password; the API key authenticates, "
+                               "the URL holds no user or password")
     # Tolerate a base URL that already names the API root, a common copy-paste.
     return base_url if base_url.endswith(API_PREFIX) else base_url + API_PREFIX
 
@@ -289,12 +293,11 @@ class BaseClient:
         # requests; a tuple, so a block that ends removes exactly its own entry.
         self._deadlines: contextvars.ContextVar[tuple[tuple[object, float], ...]] = \
             contextvars.ContextVar(f"docsvc_deadlines_{id(self):x}", default=())
-        headers = {
-            **(default_headers or {}),
-            "Authorization": f"Bearer {api_key}",
-            "User-Agent": USER_AGENT,
-            "Accept": "application/json",
-        }
+        # Merged case-insensitively: a lowercase "authorization" must not replace the key.
+        headers = httpx.Headers(default_headers or {})
+        headers["Authorization"] = f"Bearer {api_key}"
+        headers["User-Agent"] = USER_AGENT
+        headers["Accept"] = "application/json"
         if verify is None:
             # With a transport (tests), TLS settings are the transport's business.
             verify = verify_from_env() if transport is None else True
@@ -492,6 +495,12 @@ class BaseClient:
             try:
                 response = self._attempt(method, url, params=params, json=json, data=data,
                                          files_factory=files_factory, headers=headers)
+            except httpx.DecodingError as exc:  # a body its Content-Encoding cannot undo
+                raise APIResponseValidationError(
+                    f"{method} {self._target(url)}: the answer's body cannot be decoded "
+                    f"({type(exc).__name__})") from None
+            except httpx.TooManyRedirects as exc:
+                raise APIConnectionError(f"{method} {self._target(url)}: {type(exc).__name__}") from None
             except httpx.TransportError as exc:
                 if attempt >= policy.max_retries or not is_retryable_exception(exc):
                     error = self._connection_error(exc, method, url)

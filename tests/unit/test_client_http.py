@@ -370,3 +370,38 @@ def test_a_next_page_that_is_not_an_array_is_an_error():
     api = MockAPI(_page([_release(1)], "/api/v1/releases?offset=1"), json_response(200, {}))
     with pytest.raises(APIResponseValidationError, match="not a JSON array"):
         fake_client(api).releases.list()
+
+
+@pytest.mark.parametrize("name", ["authorization", "AUTHORIZATION", "user-agent", "accept"])
+def test_default_headers_in_any_case_cannot_override_auth(name):
+    api = MockAPI(json_response(200, {}))
+    fake_client(api, default_headers={name: "evil"}).me.work()
+    assert api.last.headers.get_list("authorization") == [f"Bearer {TEST_API_KEY}"]
+    assert api.last.headers.get_list("user-agent") == ["docsvc-cli/1.2.0"]
+    assert api.last.headers.get_list("accept") == ["application/json"]
+
+
+@pytest.mark.parametrize("base_url", ["https://user:s3cret@docsvc.test", "https://user@docsvc.test/api/v1",
+                                      "http://:s3cret@127.0.0.1:8000"])
+def test_a_user_or_password_in_the_base_url_is_refused_without_showing_it(base_url):
+    with pytest.raises(ClientSetupError) as info:
+        fake_client(MockAPI(json_response(200, {})), base_url=base_url)
+    assert "s3cret" not in str(info.value) and "user or password" in str(info.value)
+    from docsvc.config import ConfigError, check_base_url
+
+    with pytest.raises(ConfigError) as config_info:
+        check_base_url(base_url, "$DOCSVC_BASE_URL")
+    assert "s3cret" not in str(config_info.value)
+    assert "the API key authenticates, the URL holds no user or password" in str(config_info.value)
+
+
+def test_an_at_sign_in_the_path_or_query_is_no_user():
+    api = MockAPI(json_response(200, {"open": 1}))
+    assert fake_client(api, base_url="https://docsvc.test/team@x").me.work().open == 1
+
+
+def test_a_body_that_cannot_be_decoded_is_a_validation_error():
+    api = httpx.MockTransport(lambda request: httpx.Response(
+        200, headers={"Content-Encoding": "gzip"}, stream=httpx.ByteStream(b"not gzip")))
+    with pytest.raises(APIResponseValidationError, match="cannot be decoded"):
+        fake_client(api).me.work()
