@@ -38,6 +38,8 @@ __all__ = ["BaseClient", "DEFAULT_TIMEOUT", "API_PREFIX", "USER_AGENT", "verify_
 log = logging.getLogger("docsvc.client")
 
 API_PREFIX = "/api/v1"
+# A listing is followed for at most this many pages: a server that links on forever is an error.
+MAX_PAGES = 10_000
 USER_AGENT = f"docsvc-cli/{docsvc.__version__}"
 # A slow start is a network problem worth reporting soon; a slow answer may be real work.
 DEFAULT_TIMEOUT = httpx.Timeout(60.0, connect=10.0)
@@ -599,8 +601,12 @@ class BaseClient:
                     f"{describe(response)}: the next-page link points to another origin "
                     f"({url.scheme}://{url.host}); not followed"
                 )
-            if str(url) in seen:  # a loop in the links: stop instead of spinning
-                break
+            if str(url) in seen:  # a loop in the links: the list would be partial
+                raise APIResponseValidationError(
+                    f"{describe(response)}: the next-page links loop back to a page already read")
+            if len(seen) >= MAX_PAGES:
+                raise APIResponseValidationError(
+                    f"{describe(response)}: more than {MAX_PAGES} pages; not followed further")
             seen.add(str(url))
             response = self._send("GET", url)
             page = read_body(response)

@@ -346,11 +346,21 @@ def test_pagination_pages_are_retried_like_any_request():
     assert len(api.requests) == 3
 
 
-def test_pagination_stops_on_a_link_loop():
+def test_pagination_raises_on_a_link_loop_instead_of_a_partial_list():
     api = MockAPI(_page([_release(1)], "/api/v1/releases?offset=1"),
-                  _page([_release(2)], "/api/v1/releases?offset=1"))
-    assert [r.id for r in fake_client(api).releases.list()] == [1, 2]
-    assert len(api.requests) == 2
+                  _page([_release(2)], "/api/v1/releases?offset=0"),
+                  _page([_release(1)], "/api/v1/releases?offset=1"))
+    with pytest.raises(APIResponseValidationError, match="loop"):
+        fake_client(api).releases.list()
+    assert len(api.requests) == 3
+
+
+def test_pagination_is_capped(monkeypatch):
+    monkeypatch.setattr("docsvc.client._base.MAX_PAGES", 5)
+    api = MockAPI(lambda request: _page([_release(1)], f"/api/v1/releases?offset={len(api.requests)}"))
+    with pytest.raises(APIResponseValidationError, match="more than 5 pages"):
+        fake_client(api).releases.list()
+    assert len(api.requests) == 5
 
 
 def test_pagination_refuses_to_send_the_key_to_another_origin():
