@@ -121,9 +121,13 @@ def check_base_url(value: str, source: str) -> str:
     if not rest.strip("/"):
         raise ConfigError(f"{source}: base URL {shown!r} has no host")
     try:
-        urlsplit(url).port  # parses the host too: an unclosed [IPv6 bracket, a port that is no number
+        parts = urlsplit(url)
+        parts.port  # parses the host too: an unclosed [IPv6 bracket, a port that is no number
     except ValueError as exc:
         raise ConfigError(f"{source}: base URL {shown!r} is malformed ({exc})") from None
+    if "@" in parts.netloc:  # httpx would send it as Basic auth instead of the key
+        raise ConfigError(f"{source}: base URL {shown!r} holds a user or password; "
+                          "the API key authenticates, the URL holds no user or password")
     return url.rstrip("/")
 
 

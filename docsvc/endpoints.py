@@ -40,6 +40,7 @@ class Endpoint:
     no_cli_reason: str | None = None  # why there is no CLI command, when there is none
     origin: str = "interface"
     job: bool = False  # answers 202 {status, job_id}
+    empty: bool = False  # may answer 204 No Content (nothing to parse); others always send a body
 
     @property
     def client_attr(self) -> tuple[str, str]:
@@ -69,7 +70,7 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     # Items
     E("items.list", "GET", "/items/{tool}", cli="items list"),
     E("items.update", "PATCH", "/items/{tool}/{id}", cli="items tag|status|rename"),
-    E("items.delete", "DELETE", "/items/{tool}/{id}", cli="items delete"),
+    E("items.delete", "DELETE", "/items/{tool}/{id}", cli="items delete", empty=True),
     # Docflows suggestions
     E("docflows.get", "GET", "/docflows/{id}", cli="items diff"),
     E("docflows.take_screenshots", "POST", "/docflows/{id}/screenshots",

@@ -9,6 +9,7 @@ arguments, cast to which model.
 from __future__ import annotations
 
 import contextlib
+import contextvars
 import hashlib
 import logging
 import os
@@ -37,6 +38,8 @@ __all__ = ["BaseClient", "DEFAULT_TIMEOUT", "API_PREFIX", "USER_AGENT", "verify_
 log = logging.getLogger("docsvc.client")
 
 API_PREFIX = "/api/v1"
+# A listing is followed for at most this many pages: a server that links on forever is an error.
+MAX_PAGES = 10_000
 USER_AGENT = f"docsvc-cli/{docsvc.__version__}"
 # A slow start is a network problem worth reporting soon; a slow answer may be real work.
 DEFAULT_TIMEOUT = httpx.Timeout(60.0, connect=10.0)
@@ -138,7 +141,11 @@ def _plain_http_only(api_root: str) -> bool:
 def _api_root(base_url: str) -> str:
     base_url = base_url.strip().rstrip("/")
     if not base_url.startswith(("http://", "https://")):
-        raise ValueError(f"base_url must start with http:// or https://, got {base_url!r}")
+        raise ValueError(f"base_url must start with http:// or https://, got {hidden(base_url)!r}")
+    if "@" in base_url.partition("://")[2].partition("/")[0]:
+        # httpx would send it as Basic auth in place of the key, and show it in logs and reprs.
+        raise ClientSetupError("the base URL holds a user or password; the API key authenticates, "
+                               "the URL holds no user or password")
     # Tolerate a base URL that already names the API root, a common copy-paste.
     return base_url if base_url.endswith(API_PREFIX) else base_url + API_PREFIX
 
@@ -213,6 +220,26 @@ def _multipart(
     return None, [(key, (None, value)) for key, value in text.items()]
 
 
+class _DeadlineStream(httpx.SyncByteStream):
+    """A response body that checks the deadline between chunks (``time_left`` raises
+    APITimeoutError once it passed) and bounds the next read to the time left."""
+
+    def __init__(self, stream: Any, request: httpx.Request, time_left: Callable[[], float | None]) -> None:
+        self._stream = stream
+        self._timeouts = request.extensions.get("timeout")
+        self._time_left = time_left
+
+    def __iter__(self) -> Iterator[bytes]:
+        for chunk in self._stream:
+            left = self._time_left()
+            if isinstance(self._timeouts, dict) and left is not None:
+                self._timeouts["read"] = left  # httpcore reads it afresh for each read
+            yield chunk
+
+    def close(self) -> None:
+        self._stream.close()
+
+
 class BaseClient:
     """Sends the requests of every resource group under one HTTP policy.
 
@@ -263,13 +290,16 @@ class BaseClient:
         self._sleep = sleep
         self._clock = clock
         self._rng = rng
-        self._deadline: float | None = None  # see ``deadline()``
-        headers = {
-            **(default_headers or {}),
-            "Authorization": f"Bearer {api_key}",
-            "User-Agent": USER_AGENT,
-            "Accept": "application/json",
-        }
+        # The open ``deadline()`` blocks of this client in the current thread or asyncio task:
+        # (a token, its end) each. Per context, so one thread's deadline never bounds another's
+        # requests; a tuple, so a block that ends removes exactly its own entry.
+        self._deadlines: contextvars.ContextVar[tuple[tuple[object, float], ...]] = \
+            contextvars.ContextVar(f"docsvc_deadlines_{id(self):x}", default=())
+        # Merged case-insensitively: a lowercase "authorization" must not replace the key.
+        headers = httpx.Headers(default_headers or {})
+        headers["Authorization"] = f"Bearer {api_key}"
+        headers["User-Agent"] = USER_AGENT
+        headers["Accept"] = "application/json"
         if verify is None:
             # With a transport (tests), TLS settings are the transport's business.
             verify = verify_from_env() if transport is None else True
@@ -316,26 +346,35 @@ class BaseClient:
     def deadline(self, seconds: float | None) -> Iterator[None]:
         """Bound everything sent inside the block to ``seconds`` in all: each request's time-outs
         shrink to the time left, and no retry starts past it. A ``--timeout`` must also hold
-        against a service that accepts a connection and never answers. Nested blocks keep the
-        earlier deadline; None leaves things as they are."""
+        against a service that accepts a connection and never answers. The deadline belongs to
+        the current thread (or asyncio task): other threads sharing the client are not bound by
+        it. Nested blocks keep the earliest deadline (an inner block never extends an outer
+        one), and blocks may end in any order. None leaves things as they are."""
         if seconds is None:
             yield
             return
-        previous = self._deadline
-        end = self._clock() + seconds
-        self._deadline = end if previous is None else min(previous, end)
+        token = object()
+        entry = (token, self._clock() + seconds)
+        self._deadlines.set((*self._deadlines.get(), entry))
         try:
             yield
         finally:
-            self._deadline = previous
+            self._deadlines.set(tuple(e for e in self._deadlines.get() if e[0] is not token))
+
+    def _current_deadline(self) -> float | None:
+        """The monotonic time the innermost deadline of this context ends at (None: none)."""
+        entries = self._deadlines.get()
+        return min(end for _, end in entries) if entries else None
 
     def _time_left(self, method: str, url: str | httpx.URL) -> float | None:
         """Seconds left before the deadline (None: no deadline); APITimeoutError once it passed."""
-        if self._deadline is None:
+        deadline = self._current_deadline()
+        if deadline is None:
             return None
-        left = self._deadline - self._clock()
+        left = deadline - self._clock()
         if left <= 0:
-            raise APITimeoutError(f"{method} {self._target(url)}: no answer within the time limit")
+            raise APITimeoutError(f"{method} {self._target(url)}: no answer within the time limit",
+                                  deadline=True)
         return left
 
     # -- requests -----------------------------------------------------------------------------
@@ -380,7 +419,8 @@ class BaseClient:
         body = read_body(response)
         if isinstance(body, list) and response.request.method == "GET":
             body = self._follow_pages(response, body)
-        return cast_to(cast, body, what=describe(response))
+        return cast_to(cast, body, what=describe(response),
+                       empty_ok=by_name(endpoint_name).empty and response.status_code == 204)
 
     def parse(self, response: httpx.Response, *, cast: Any = None) -> Any:
         """The JSON body of one answer from ``request``, validated as ``cast``; None if empty."""
@@ -457,6 +497,12 @@ class BaseClient:
             try:
                 response = self._attempt(method, url, params=params, json=json, data=data,
                                          files_factory=files_factory, headers=headers)
+            except httpx.DecodingError as exc:  # a body its Content-Encoding cannot undo
+                raise APIResponseValidationError(
+                    f"{method} {self._target(url)}: the answer's body cannot be decoded "
+                    f"({type(exc).__name__})") from None
+            except httpx.TooManyRedirects as exc:
+                raise APIConnectionError(f"{method} {self._target(url)}: {type(exc).__name__}") from None
             except httpx.TransportError as exc:
                 if attempt >= policy.max_retries or not is_retryable_exception(exc):
                     error = self._connection_error(exc, method, url)
@@ -473,6 +519,7 @@ class BaseClient:
                     delay = None if delay is None else max(delay, policy.min_in_progress_delay)
                     if delay is None or waited + delay > policy.max_in_progress_wait:
                         raise status_error(response, secret=self._api_key.value)
+                    self._check_time_left(method, url, delay, "HTTP 409, still in progress")
                     log.info("%s %s: the first request with this Idempotency-Key is still being "
                              "handled; asking again in %.2f s", method, url, delay)
                     self._sleep(delay)
@@ -484,14 +531,19 @@ class BaseClient:
                 if delay is None:  # the service asks for a longer wait than is worth blocking on
                     raise status_error(response, secret=self._api_key.value)
                 why = f"HTTP {response.status_code}"
-            left = self._time_left(method, url)
-            if left is not None and delay >= left:
-                raise APITimeoutError(f"{method} {self._target(url)}: no answer within the time limit "
-                                      f"(last: {why})")
+            self._check_time_left(method, url, delay, why)
             log.info("%s %s: %s; retry %d of %d in %.2f s",
                      method, url, why, attempt + 1, policy.max_retries, delay)
             self._sleep(delay)
             attempt += 1
+
+    def _check_time_left(self, method: str, url: str | httpx.URL, delay: float, why: str) -> None:
+        """APITimeoutError when a wait of ``delay`` seconds would end past the deadline: waiting
+        only to be cut off helps nobody, and the error comes now instead of at the deadline."""
+        left = self._time_left(method, url)
+        if left is not None and delay >= left:
+            raise APITimeoutError(f"{method} {self._target(url)}: no answer within the time limit "
+                                  f"(last: {why})", deadline=True)
 
     def _attempt(
         self,
@@ -520,8 +572,21 @@ class BaseClient:
         elif data is not None:
             kwargs["data"] = data
         try:
-            return self._http.request(method, url, params=params or None, headers=headers,
-                                      **kwargs)
+            if left is None:
+                return self._http.request(method, url, params=params or None, headers=headers,
+                                          **kwargs)
+            # Under a deadline the body is read here, chunk by chunk: httpx's read time-out is per
+            # read, so a server that trickles a byte at a time would otherwise outlast any deadline.
+            request = self._http.build_request(method, url, params=params or None, headers=headers,
+                                               **kwargs)
+            response = self._http.send(request, stream=True)
+            response.stream = _DeadlineStream(response.stream, request, lambda: self._time_left(method, url))
+            try:
+                response.read()
+            except BaseException:
+                response.close()
+                raise
+            return response
         finally:
             for file in opened:
                 file.close()
@@ -536,8 +601,12 @@ class BaseClient:
                     f"{describe(response)}: the next-page link points to another origin "
                     f"({url.scheme}://{url.host}); not followed"
                 )
-            if str(url) in seen:  # a loop in the links: stop instead of spinning
-                break
+            if str(url) in seen:  # a loop in the links: the list would be partial
+                raise APIResponseValidationError(
+                    f"{describe(response)}: the next-page links loop back to a page already read")
+            if len(seen) >= MAX_PAGES:
+                raise APIResponseValidationError(
+                    f"{describe(response)}: more than {MAX_PAGES} pages; not followed further")
             seen.add(str(url))
             response = self._send("GET", url)
             page = read_body(response)
@@ -561,5 +630,8 @@ class BaseClient:
         target = self._target(url)
         detail = (str(exc) or type(exc).__name__).replace(self._api_key.value, "[redacted]")
         if isinstance(exc, httpx.TimeoutException):
-            return APITimeoutError(f"{method} {target}: {detail}")
+            # Its time-out was the time left of a deadline that has now ended: the deadline's.
+            deadline = self._current_deadline()
+            return APITimeoutError(f"{method} {target}: {detail}",
+                                   deadline=deadline is not None and self._clock() >= deadline - 0.01)
         return APIConnectionError(f"{method} {target}: {detail}", unreachable=isinstance(exc, httpx.ConnectError))

@@ -51,14 +51,21 @@ def _adapter(tp: Any) -> Any:
     return TypeAdapter(tp)
 
 
-def cast_to(cast: Any, data: Any, *, what: str) -> Any:
+def cast_to(cast: Any, data: Any, *, what: str, empty_ok: bool = False) -> Any:
     """Validate ``data`` as ``cast`` (a model class or a type such as ``list[Item]``).
 
-    ``cast=None`` returns the data unchanged. Unknown fields are kept: every wire model
-    allows extras, because the hosted service may send fields we do not know.
+    ``cast=None`` returns the data unchanged. No data (an empty or ``null`` body) is returned
+    as None only when ``empty_ok`` (an endpoint documented to answer 204); otherwise it is an
+    APIResponseValidationError, as a method typed to return a model must not return None.
+    Unknown fields are kept: every wire model allows extras, because the hosted service may
+    send fields we do not know.
     """
-    if cast is None or data is None:
+    if cast is None:
         return data
+    if data is None:
+        if empty_ok:
+            return None
+        raise APIResponseValidationError(f"{what}: an empty answer where data was expected")
     from pydantic import ValidationError
 
     try:

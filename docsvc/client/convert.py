@@ -3,9 +3,12 @@
 from __future__ import annotations
 
 import io
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 from ._resource import APIResource
+
+if TYPE_CHECKING:  # at run time imported in create(), once the spec is on its way
+    from docsvc.models.jobs import JobRef
 
 __all__ = ["ConvertResource"]
 

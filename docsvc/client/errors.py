@@ -85,10 +85,13 @@ class APIConnectionError(DocsvcError):
 
 
 class APITimeoutError(APIConnectionError):
-    """A connect, read, write or pool time-out ran out (after all retries)."""
+    """A connect, read, write or pool time-out ran out (after all retries), or the client's
+    ``deadline()`` did (``deadline`` is True then: the time limit of the whole block, not one
+    slow request)."""
 
-    def __init__(self, message: str = "Request timed out.") -> None:
+    def __init__(self, message: str = "Request timed out.", *, deadline: bool = False) -> None:
         super().__init__(message)
+        self.deadline = deadline
 
 
 class APIResponseValidationError(DocsvcError):

@@ -23,6 +23,8 @@ POLL_CAP = 5.0
 HINT_CAP = 30.0
 _EPSILON = 0.001
 _HOLD_MARGIN = 0.5  # seconds before a deadline in which a poll is not held
+# wait(timeout=T) bounds its polls to T + this: the last poll, made at T, gets this long to answer.
+_LAST_POLL_GRACE = 1.0
 
 
 class JobsResource(APIResource):
@@ -49,7 +51,19 @@ class JobsResource(APIResource):
         held (``X-Docsvc-Waited``) is taken off the pause, so a job is noticed when it ends.
         """
         client = self._client
-        deadline = None if timeout is None else client._clock() + timeout
+        # Polls end by the earlier of ``timeout`` and an enclosing ``client.deadline()``: either
+        # ending during the wait means the job is still running when the caller stops waiting.
+        ends = [end for end in (client._current_deadline(),
+                                None if timeout is None else client._clock() + timeout) if end is not None]
+        deadline = min(ends) if ends else None
+        # Every poll, its retries included, runs under the timeout's deadline, plus a moment for
+        # the last poll (the one right at the timeout) to be answered.
+        with client.deadline(None if timeout is None else timeout + _LAST_POLL_GRACE):
+            return self._wait(job_id, timeout, deadline, on_progress)
+
+    def _wait(self, job_id: str, timeout: float | None, deadline: float | None,
+              on_progress: Callable[[Job], None] | None) -> Job:
+        client = self._client
         interval = POLL_START
         job: Job | None = None
         while True:
@@ -63,10 +77,10 @@ class JobsResource(APIResource):
             try:
                 response = client.request("jobs.get", path_params={"job_id": job_id},
                                           params={"wait": f"{hold:.3f}"} if hold > _EPSILON else None)
-            except APITimeoutError:
-                # The client's deadline (a --timeout) ran out mid-poll: the job exists and goes on,
-                # which is a still-running job, not a failed request.
-                if client._deadline is None or client._clock() < client._deadline:
+            except APITimeoutError as exc:
+                # The deadline ran out mid-poll (or a retry would have ended past it): the job
+                # exists and goes on, which is a still-running job, not a failed request.
+                if not exc.deadline:
                     raise
                 raise JobTimeoutError(job or Job(job_id=job_id, status="running"), timeout) from None
             job = client.parse(response, cast=Job)

@@ -217,3 +217,22 @@ def test_errors_survive_pickling_for_multiprocessing_runners():
     assert (err.status_code, err.headers["x-request-id"]) == (404, "r1")
     err = pickle.loads(pickle.dumps(JobTimeoutError(Job(job_id="j1", status="queued"), 5)))
     assert (err.job.job_id, err.timeout) == ("j1", 5)
+
+
+@pytest.mark.parametrize("answer", [httpx.Response(200), httpx.Response(200, content=b"null"),
+                                    httpx.Response(204)], ids=["empty", "null", "204"])
+def test_no_data_where_a_model_is_expected_is_a_validation_error(answer):
+    with pytest.raises(APIResponseValidationError, match=r"GET /api/v1/me/work: an empty answer"):
+        fake_client(MockAPI(answer)).me.work()
+
+
+def test_an_empty_job_ref_is_a_validation_error_not_none():
+    with pytest.raises(APIResponseValidationError, match=r"POST /api/v1/convert: an empty answer"):
+        fake_client(MockAPI(httpx.Response(202, content=b"null"))).convert.create(
+            source_type="openapi", content="{}")
+
+
+def test_only_an_endpoint_documented_as_empty_may_answer_nothing():
+    assert fake_client(MockAPI(httpx.Response(204))).items.delete("docflows", 3).deleted
+    with pytest.raises(APIResponseValidationError):
+        fake_client(MockAPI(httpx.Response(200, content=b"null"))).items.delete("docflows", 3)

@@ -346,11 +346,21 @@ def test_pagination_pages_are_retried_like_any_request():
     assert len(api.requests) == 3
 
 
-def test_pagination_stops_on_a_link_loop():
+def test_pagination_raises_on_a_link_loop_instead_of_a_partial_list():
     api = MockAPI(_page([_release(1)], "/api/v1/releases?offset=1"),
-                  _page([_release(2)], "/api/v1/releases?offset=1"))
-    assert [r.id for r in fake_client(api).releases.list()] == [1, 2]
-    assert len(api.requests) == 2
+                  _page([_release(2)], "/api/v1/releases?offset=0"),
+                  _page([_release(1)], "/api/v1/releases?offset=1"))
+    with pytest.raises(APIResponseValidationError, match="loop"):
+        fake_client(api).releases.list()
+    assert len(api.requests) == 3
+
+
+def test_pagination_is_capped(monkeypatch):
+    monkeypatch.setattr("docsvc.client._base.MAX_PAGES", 5)
+    api = MockAPI(lambda request: _page([_release(1)], f"/api/v1/releases?offset={len(api.requests)}"))
+    with pytest.raises(APIResponseValidationError, match="more than 5 pages"):
+        fake_client(api).releases.list()
+    assert len(api.requests) == 5
 
 
 def test_pagination_refuses_to_send_the_key_to_another_origin():
@@ -370,3 +380,38 @@ def test_a_next_page_that_is_not_an_array_is_an_error():
     api = MockAPI(_page([_release(1)], "/api/v1/releases?offset=1"), json_response(200, {}))
     with pytest.raises(APIResponseValidationError, match="not a JSON array"):
         fake_client(api).releases.list()
+
+
+@pytest.mark.parametrize("name", ["authorization", "AUTHORIZATION", "user-agent", "accept"])
+def test_default_headers_in_any_case_cannot_override_auth(name):
+    api = MockAPI(json_response(200, {}))
+    fake_client(api, default_headers={name: "evil"}).me.work()
+    assert api.last.headers.get_list("authorization") == [f"Bearer {TEST_API_KEY}"]
+    assert api.last.headers.get_list("user-agent") == ["docsvc-cli/1.2.0"]
+    assert api.last.headers.get_list("accept") == ["application/json"]
+
+
+@pytest.mark.parametrize("base_url", ["https://user:s3cret@docsvc.test", "https://user@docsvc.test/api/v1",
+                                      "http://:s3cret@127.0.0.1:8000"])
+def test_a_user_or_password_in_the_base_url_is_refused_without_showing_it(base_url):
+    with pytest.raises(ClientSetupError) as info:
+        fake_client(MockAPI(json_response(200, {})), base_url=base_url)
+    assert "s3cret" not in str(info.value) and "user or password" in str(info.value)
+    from docsvc.config import ConfigError, check_base_url
+
+    with pytest.raises(ConfigError) as config_info:
+        check_base_url(base_url, "$DOCSVC_BASE_URL")
+    assert "s3cret" not in str(config_info.value)
+    assert "the API key authenticates, the URL holds no user or password" in str(config_info.value)
+
+
+def test_an_at_sign_in_the_path_or_query_is_no_user():
+    api = MockAPI(json_response(200, {"open": 1}))
+    assert fake_client(api, base_url="https://docsvc.test/team@x").me.work().open == 1
+
+
+def test_a_body_that_cannot_be_decoded_is_a_validation_error():
+    api = httpx.MockTransport(lambda request: httpx.Response(
+        200, headers={"Content-Encoding": "gzip"}, stream=httpx.ByteStream(b"not gzip")))
+    with pytest.raises(APIResponseValidationError, match="cannot be decoded"):
+        fake_client(api).me.work()

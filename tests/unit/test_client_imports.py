@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import ast
+import builtins
 import subprocess
 import sys
 import textwrap
+from pathlib import Path
 
 import pytest
 
@@ -58,3 +61,53 @@ def test_package_exports():
     assert set(docsvc.client.__all__) >= {"Client", "NOT_GIVEN", "DocsvcError", "APIStatusError",
                                           "JobTimeoutError", "error_for_status"}
     assert all(hasattr(docsvc.client, name) for name in docsvc.client.__all__)
+
+
+def _annotation_names(tree: ast.AST) -> set[str]:
+    names: set[str] = set()
+    for node in ast.walk(tree):
+        annotations = []
+        if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+            annotations = [a.annotation for a in (*node.args.args, *node.args.kwonlyargs,
+                                                  *node.args.posonlyargs) if a.annotation]
+            annotations.append(node.returns)
+        elif isinstance(node, ast.AnnAssign):
+            annotations = [node.annotation]
+        for annotation in filter(None, annotations):
+            if isinstance(annotation, ast.Constant) and isinstance(annotation.value, str):
+                annotation = ast.parse(annotation.value, mode="eval")
+            names |= {n.id for n in ast.walk(annotation) if isinstance(n, ast.Name)}
+    return names
+
+
+def _module_level(body: list[ast.stmt]):
+    """The module's own statements, those under ``if TYPE_CHECKING:`` and ``try`` included, not
+    those inside functions (a function's local import does not define the module's name)."""
+    for node in body:
+        yield node
+        if isinstance(node, (ast.If, ast.Try)):
+            yield from _module_level(node.body + node.orelse + getattr(node, "finalbody", []))
+
+
+def _bound_names(tree: ast.Module) -> set[str]:
+    names: set[str] = set()
+    for node in _module_level(tree.body):
+        if isinstance(node, (ast.Import, ast.ImportFrom)):
+            names |= {(a.asname or a.name).split(".")[0] for a in node.names}
+        elif isinstance(node, (ast.ClassDef, ast.FunctionDef, ast.AsyncFunctionDef)):
+            names.add(node.name)
+        elif isinstance(node, ast.Assign):
+            names |= {t.id for t in node.targets if isinstance(t, ast.Name)}
+        elif isinstance(node, ast.AnnAssign) and isinstance(node.target, ast.Name):
+            names.add(node.target.id)
+    return names
+
+
+@pytest.mark.parametrize("path", sorted(Path(docsvc.client.__file__).parent.glob("*.py")),
+                         ids=lambda p: p.name)
+def test_every_name_in_an_annotation_is_imported(path):
+    # mypy: Name "JobRef" is not defined. Names used only in annotations may be imported under
+    # TYPE_CHECKING (the models stay lazily imported), but they must be imported somewhere.
+    tree = ast.parse(path.read_text())
+    missing = _annotation_names(tree) - _bound_names(tree) - set(dir(builtins))
+    assert not missing, f"{path.name}: {sorted(missing)} used in annotations but never imported"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import httpx
 import pytest
 
 from docsvc.client import JobTimeoutError, NotFoundError
@@ -131,3 +132,38 @@ def test_unknown_job_raises_not_found():
 def test_unknown_job_fields_are_kept():
     api = MockAPI(poll("completed", attempts=2))
     assert fake_client(api).jobs.wait("job-1").attempts == 2
+
+
+def test_polls_run_under_the_wait_timeout_transient_503s_end_as_job_timeout():
+    clock = FakeClock()
+    api = MockAPI(poll("queued"), problem_response(503, "Down", headers={"Retry-After": "10"}))
+    with pytest.raises(JobTimeoutError) as info:
+        fake_client(api, clock).jobs.wait("job-1", timeout=5)
+    assert info.value.job.status == "queued"
+    assert sum(clock.sleeps) <= 5
+
+
+def test_a_hanging_poll_is_bounded_by_the_wait_timeout():
+    clock = FakeClock()
+    seen = []
+
+    def hang(request):
+        seen.append(request.extensions["timeout"]["read"])
+        clock.now += seen[-1]  # the read time-out runs out
+        raise httpx.ReadTimeout("timed out", request=request)
+
+    api = MockAPI(poll("queued"), hang)
+    client = fake_client(api, clock, max_retries=0)
+    with pytest.raises(JobTimeoutError):
+        client.jobs.wait("job-1", timeout=5)
+    assert seen and max(seen) <= 5 + 1.0  # the timeout, plus the last poll's moment to answer
+    assert client._current_deadline() is None
+
+
+def test_a_retry_cut_short_by_an_enclosing_deadline_is_a_job_timeout():
+    clock = FakeClock()
+    api = MockAPI(poll("queued"), problem_response(503, "Down", headers={"Retry-After": "10"}))
+    client = fake_client(api, clock)
+    with client.deadline(5), pytest.raises(JobTimeoutError) as info:
+        client.jobs.wait("job-1")
+    assert info.value.job.status == "queued"
