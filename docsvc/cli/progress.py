@@ -76,17 +76,26 @@ class JobProgress:
 def wait_for_job(api, ref, label: str, timeout: float | None = None):
     """Wait for a job with progress; its result, or one ``Error: <label> failed: ...`` line and exit 1.
     A timeout raises JobTimeoutError (exit 8, mapped by the root command); with ``--json``, the job
-    as it stood is printed first."""
+    as it stood is printed first. ``--timeout 0`` waits not at all: the job started, exit 0."""
     from .. import exit_codes
     from ..client import JobTimeoutError
     from .context import CliExit
 
+    as_json = bool(click.get_current_context(silent=True) and click.get_current_context().params.get("as_json"))
+    if timeout == 0:
+        # No wait was asked for: the job is started, which is all that was (exit 0, as the CI layer).
+        from .output import emit, status
+
+        if as_json:
+            emit(ref, True, str)
+        status(f"{label}: job {ref.job_id} started; not waiting (--timeout 0)")
+        raise click.exceptions.Exit(0)
     try:
         with JobProgress(label) as progress:
             job = api.jobs.wait(ref.job_id, timeout=timeout, on_progress=progress.update)
     except JobTimeoutError as exc:
         # A script that asked for --json gets the job it can poll later on stdout, beside exit 8.
-        if click.get_current_context(silent=True) and click.get_current_context().params.get("as_json"):
+        if as_json:
             from .output import emit
 
             emit(exc.job, True, str)

@@ -286,6 +286,17 @@ def test_a_token_in_a_repository_url_is_never_shown(repos: Repos, inbox: Inbox):
     assert "Code: https://***@127.0.0.1:1/acme/app.git" in body and token not in body
 
 
+def test_timeout_0_starts_the_sync_and_does_not_wait(repos: Repos):
+    code, docs = make_pair(repos.root, "nowait", DOCS)
+    repo_id = repos.connect("nowait", code, docs)
+    started = repos.cli("sync", "--integration-id", str(repo_id), "--timeout", "0", "--json")
+    assert started.returncode == 0, started.stderr
+    job = json.loads(started.stdout)
+    assert job["status"] == "queued" and f"sync: job {job['job_id']} started; not waiting" in started.stderr
+    repos.sync(repo_id)  # a second sync waits for the first: the job did run
+    assert repos.repo(repo_id)["state"] == "Up to date"
+
+
 def test_unknown_integration_is_404(repos: Repos):
     result = repos.cli("sync", "--integration-id", "9999")
     assert result.returncode == 1 and result.stderr.strip() == "Error: Integration 9999 not found"
