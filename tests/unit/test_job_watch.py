@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import asyncio
 import threading
+from types import SimpleNamespace
 
 from docsvc.server.jobs.watch import JobWatch
 
@@ -16,6 +17,9 @@ class _Pool:
 
     def on_end(self, listener) -> None:
         self.listeners.append(listener)
+
+    def runs(self, job) -> bool:  # as WorkerPool.runs
+        return job.state == "running" and job.locked_by == self.worker_id
 
 
 def test_one_key_holds_at_most_the_bound_and_frees_its_places():
@@ -32,13 +36,13 @@ def test_one_key_holds_at_most_the_bound_and_frees_its_places():
 def test_a_poll_wakes_when_a_job_of_this_process_ends(monkeypatch):
     pool = _Pool()
     watch = JobWatch(sessions=None, pool=pool, local_recheck=30)  # no safety read within the test
-    rows = {"job-1": ("running", "here")}
+    rows = {"job-1": SimpleNamespace(state="running", locked_by="here")}
     reads = []
     monkeypatch.setattr(watch, "_read", lambda ids: reads.append(ids) or {i: rows[i] for i in ids})
 
     async def scenario() -> bool:
         def end() -> None:  # the worker commits the end, then tells the pool's listeners
-            rows["job-1"] = ("completed", None)
+            rows["job-1"] = SimpleNamespace(state="completed", locked_by=None)
             for listener in pool.listeners:
                 listener()
 

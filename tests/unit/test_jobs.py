@@ -265,26 +265,29 @@ def test_a_job_pays_for_an_action_once_whatever_its_attempts(db):
         assert credits.balance(session, db.org_id) == start - 3
 
 
-def test_a_long_poll_sleeps_until_a_job_of_this_process_ends(db, pool, kinds):
-    release = threading.Event()
+def test_the_end_of_a_job_of_this_process_is_told_after_its_commit(db, pool, kinds):
+    """How a held long poll learns of it (jobs/watch.py): no reads while the job runs."""
+    release, ended, seen = threading.Event(), threading.Event(), []
 
     def block(ctx):
         release.wait(10)
         return {"released": True}
 
+    def told() -> None:
+        seen.append(state(db, job_id).state)
+        ended.set()
+
     kinds("test.block", block)
     job_id = enqueue(db, "test.block")
+    pool.on_end(told)
     pool.notify()
     assert wait_for(lambda: state(db, job_id).state == "running")
-    seen = pool.jobs_ended()
-    job = state(db, job_id)
-    assert pool.runs(job)
-    assert not pool.wait_for_end(seen, timeout=0.1)  # still running: the timeout ends the wait
+    assert pool.runs(state(db, job_id))
+    assert not ended.wait(0.1)  # still running: nothing told
     threading.Timer(0.2, release.set).start()
-    assert pool.wait_for_end(seen, timeout=10)
-    # Woken after the job's commit: the row says completed, and the job is no longer this pool's.
-    assert state(db, job_id).state == "completed" and not pool.runs(state(db, job_id))
-    assert pool.wait_for_end(seen, timeout=0)  # an end already seen since returns at once
+    assert ended.wait(10)
+    # Told after the job's commit: the row says completed, and the job is no longer this pool's.
+    assert seen == ["completed"] and not pool.runs(state(db, job_id))
 
 
 def test_a_short_job_writes_no_progress_and_a_long_one_shows_its_first_step(db, pool, kinds, monkeypatch):

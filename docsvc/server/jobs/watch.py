@@ -21,7 +21,7 @@ import asyncio
 import hashlib
 import logging
 from contextlib import contextmanager
-from typing import Iterator
+from typing import Any, Iterator
 
 import anyio
 from sqlalchemy import select
@@ -110,10 +110,10 @@ class JobWatch:
         except RuntimeError:  # the loop is closed: nobody waits
             pass
 
-    def _read(self, job_ids: list[str]) -> dict[str, tuple[str, str | None]]:
+    def _read(self, job_ids: list[str]) -> dict[str, Any]:
         with self._sessions() as session:
             rows = session.execute(select(Job.id, Job.state, Job.locked_by).where(Job.id.in_(job_ids))).all()
-        return {row.id: (row.state, row.locked_by) for row in rows}
+        return {row.id: row for row in rows}
 
     async def _watch(self) -> None:
         kick = self._kick
@@ -129,12 +129,12 @@ class JobWatch:
             for job_id in job_ids:
                 if rows is None:
                     break
-                state, locked_by = rows.get(job_id, ("gone", None))
-                if state not in UNFINISHED:
+                row = rows.get(job_id)
+                if row is None or row.state not in UNFINISHED:  # ended, or gone
                     for future in self._waiting.pop(job_id, ()):
                         if not future.done():
                             future.set_result(None)
-                elif not (state == "running" and locked_by == self._pool.worker_id):
+                elif not self._pool.runs(row):
                     local = False
             if not self._waiting:
                 break

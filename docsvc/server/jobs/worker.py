@@ -86,8 +86,6 @@ class WorkerPool:
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._threads: list[threading.Thread] = []
-        self._ended = threading.Condition()
-        self._ended_count = 0  # jobs this pool's workers have ended so far
         self._end_listeners: list[Callable[[], None]] = []
 
     def start(self) -> None:
@@ -112,24 +110,10 @@ class WorkerPool:
         """Whether one of this pool's workers is running ``job`` (as its row says)."""
         return job.state == "running" and job.locked_by == self.worker_id
 
-    def jobs_ended(self) -> int:
-        """How many jobs this pool's workers have ended: read it before reading a job, then
-        ``wait_for_end`` with it misses no end that comes after the read."""
-        with self._ended:
-            return self._ended_count
-
     def on_end(self, listener: Callable[[], None]) -> None:
         """Call ``listener()`` (from the worker's thread) each time a job of this pool ended, after
         its commit: how held long polls on the event loop learn of it (``jobs/watch.py``)."""
         self._end_listeners.append(listener)
-
-    def wait_for_end(self, seen: int, timeout: float) -> bool:
-        """Sleep until a job of this pool ends after ``seen`` (``jobs_ended``), or ``timeout``
-        runs out; True when one ended. A long poll waits here for a job this process runs,
-        instead of reading its row again and again: each read takes a core and the GIL from
-        the very job being waited for."""
-        with self._ended:
-            return self._ended.wait_for(lambda: self._ended_count != seen, timeout)
 
     def stop(self, timeout: float = 5.0) -> None:
         self._stop.set()
@@ -165,9 +149,6 @@ class WorkerPool:
         try:
             self._run_handler(job)
         finally:  # committed (or given up): whoever waits for the job reads it now
-            with self._ended:
-                self._ended_count += 1
-                self._ended.notify_all()
             for listener in self._end_listeners:
                 try:
                     listener()
