@@ -70,11 +70,6 @@ class Settings:
     def source(self, name: str) -> str:
         return self.sources.get(name, DEFAULT_SOURCE)
 
-    @property
-    def shown_base_url(self) -> str:
-        """The base URL as output may show it: a ``user:password@`` in it hidden."""
-        return hidden(self.base_url)
-
     def require_key(self) -> str:
         if not self.api_key:
             raise MissingApiKey()
@@ -82,7 +77,7 @@ class Settings:
 
     def __repr__(self) -> str:  # never show the key, not even in a traceback or a debugger
         key = "set" if self.api_key else "missing"
-        return (f"Settings(api_key=<{key}>, base_url={self.shown_base_url!r}, "
+        return (f"Settings(api_key=<{key}>, base_url={self.base_url!r}, "
                 f"integration_id={self.integration_id!r}, config_path={self.config_path!r})")
 
 

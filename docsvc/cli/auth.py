@@ -7,7 +7,6 @@ flags end up in shell history and process lists).
 
 from __future__ import annotations
 
-
 import click
 
 from .. import exit_codes
@@ -69,17 +68,16 @@ def login(with_token: bool, base_url: str | None, as_json: bool) -> None:
         from ..client.errors import AuthenticationError
 
         if isinstance(exc, AuthenticationError):
-            raise CliExit(f"{current.shown_base_url} refused the key ({exc}); nothing was saved",
-                          exit_codes.AUTH) from None
+            raise CliExit(f"{current.base_url} refused the key ({exc}); nothing was saved", exit_codes.AUTH) from None
         raise
     path, stored = _stored()
     write_user_config(path, {**stored, "api_key": key, "base_url": current.base_url})
-    status(f"Logged in to {current.shown_base_url} as {me.name or me.email or me.id} "
+    status(f"Logged in to {current.base_url} as {me.name or me.email or me.id} "
            f"({ROLE_NAMES.get(me.role or '', me.role)}, {me.organization}); key saved in {path}")
     if (stronger := _shadowing(current)) is not None:
         status(f"Note: {stronger} sets a key too and takes precedence over the saved one")
     if as_json:
-        emit({"user": me, "base_url": current.shown_base_url, "config_path": str(path)}, True, lambda d: [])
+        emit({"user": me, "base_url": current.base_url, "config_path": str(path)}, True, lambda d: [])
 
 
 @examples("docsvc logout", "docsvc logout && docsvc login --with-token < new-key.txt")
@@ -102,7 +100,7 @@ def whoami(as_json: bool) -> None:
     me = client().me.get()
     data = {
         "user": me,
-        "base_url": current.shown_base_url,
+        "base_url": current.base_url,
         "base_url_source": current.source("base_url"),
         "api_key": mask_key(current.api_key),
         "api_key_source": current.source("api_key"),
@@ -114,7 +112,7 @@ def whoami(as_json: bool) -> None:
             f"User: {who or me.id} (id {me.id})",
             f"Organisation: {me.organization or '-'}",
             f"Role: {ROLE_NAMES.get(me.role or '', me.role or '-')}",
-            f"Base URL: {current.shown_base_url} (from {current.source('base_url')})",
+            f"Base URL: {current.base_url} (from {current.source('base_url')})",
             f"API key: {mask_key(current.api_key)} (from {current.source('api_key')})",
         ]
 

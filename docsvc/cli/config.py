@@ -24,7 +24,7 @@ def list_settings(as_json: bool) -> None:
     current = settings()
     rows = [
         {"name": "api_key", "value": mask_key(current.api_key), "source": current.source("api_key")},
-        {"name": "base_url", "value": current.shown_base_url, "source": current.source("base_url")},
+        {"name": "base_url", "value": current.base_url, "source": current.source("base_url")},
         {"name": "integration_id", "value": current.integration_id, "source": current.source("integration_id")},
     ]
     data = {"settings": rows, "user_config": str(user_config_path())}
