@@ -25,7 +25,7 @@ import re
 from typing import Iterable, TypeVar
 from urllib.parse import unquote_plus
 
-__all__ = ["SECRET_QUERY_PARAMS", "hidden", "hidden_query", "redacted"]
+__all__ = ["SECRET_QUERY_PARAMS", "hidden", "hidden_query", "redacted", "url_secrets_hidden"]
 
 T = TypeVar("T")
 
@@ -40,6 +40,7 @@ def hidden(text: str) -> str:
     URLs too (a regex, not a URL parser): error messages quote those."""
     return _USERINFO.sub(lambda m: f"{m.group(1) or ''}***@", text) if "@" in text else text
 
+
 # Query parameters whose value is a secret, compared without case and after percent-decoding.
 SECRET_QUERY_PARAMS = frozenset({
     "key", "token", "api_key", "apikey", "api-key", "access_token", "refresh_token", "id_token",
@@ -50,15 +51,23 @@ SECRET_QUERY_PARAMS = frozenset({
 # One ``name=value`` of a query: after ?, & or ;, up to the next separator, fragment, space or quote.
 _QUERY_PARAM = re.compile(r"(?P<lead>[?&;])(?P<name>[^=&;?#\s\"'<>]+)=(?P<value>[^&;#\s\"'<>]*)")
 
+
 def _mask(match: re.Match) -> str:
     if unquote_plus(match["name"]).strip().lower() in SECRET_QUERY_PARAMS and match["value"]:
         return f"{match['lead']}{match['name']}=***"
     return match[0]
 
+
 def hidden_query(text: str) -> str:
     """``text`` with the value of every secret query parameter (``SECRET_QUERY_PARAMS``) of the
     URLs in it replaced by ``***``: ``/document?key=abc&x=1`` -> ``/document?key=***&x=1``."""
     return _QUERY_PARAM.sub(_mask, text) if "=" in text else text
+
+
+def url_secrets_hidden(text: str) -> str:
+    """``text`` with both kinds of a URL's secrets hidden: its user information (``hidden``) and its
+    secret query values (``hidden_query``). For what goes to a log."""
+    return hidden(hidden_query(text))
 
 
 def redacted(value: T, secrets: Iterable[str | None]) -> T:

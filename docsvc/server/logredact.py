@@ -16,15 +16,11 @@ from __future__ import annotations
 import logging
 from typing import Any
 
-from ..credentials import hidden, hidden_query
+from ..credentials import url_secrets_hidden as redact
 
-__all__ = ["LOGGERS", "RedactURLSecrets", "install", "redact"]
+__all__ = ["LOGGERS", "RedactURLSecrets", "install"]
 
 LOGGERS = ("uvicorn.access", "httpx")
-
-
-def redact(text: str) -> str:
-    return hidden(hidden_query(text))
 
 
 def _redacted(value: Any) -> Any:

@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Iterator, Mapping, TextIO
 
 from ...controls import escape_controls
-from ...credentials import hidden, hidden_query, redacted
+from ...credentials import redacted, url_secrets_hidden
 
 
 @dataclass(frozen=True)
@@ -51,7 +51,7 @@ class Reporter:
     def emit(self, line: str) -> None:
         """One line as given, but for secrets: for the reporter's own commands."""
         # a message may quote a repository URL with its token, or a share link with its key
-        self._raw(hidden_query(hidden(self.scrub(line))))
+        self._raw(url_secrets_hidden(self.scrub(line)))
 
     def _raw(self, line: str) -> None:
         self.stream.write(line + "\n")
