@@ -42,6 +42,14 @@ PR_FIELDS = ("number", *PR_TEXT, "fork", "screenshots")
 _SHA = re.compile(r"[0-9a-fA-F]{4,64}")  # git's shortest abbreviation to a SHA-256 in full
 # What git refuses in a branch name (git check-ref-format), control characters included.
 _NOT_IN_BRANCH = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]|\.\.|@\{|^[-/.]|[/.]$|\.lock$|//")
+_FORMED = ("head_sha", "head_branch", "base_branch")  # text fields that must also have a form
+
+
+def _misformed(key: str, value: str) -> str | None:
+    """Why a text field of pr_data named in ``_FORMED`` is not what it names, or None."""
+    if key == "head_sha":
+        return None if _SHA.fullmatch(value) else "must be a commit SHA: 4 to 64 hexadecimal digits"
+    return "is not a git branch name" if _NOT_IN_BRANCH.search(value) else None
 
 
 def check_pr_data(pr: Any) -> dict:
@@ -65,12 +73,9 @@ def check_pr_data(pr: Any) -> dict:
         if len(value) > longest:
             raise invalid(f"pr_data.{key}", f"must be at most {longest} characters (got {len(value)})")
         clean[key] = value
-    sha, branches = clean.get("head_sha"), [clean.get("head_branch"), clean.get("base_branch")]
-    if sha and not _SHA.fullmatch(sha):
-        raise invalid("pr_data.head_sha", "must be a commit SHA: 4 to 64 hexadecimal digits")
-    for key, branch in zip(("head_branch", "base_branch"), branches):
-        if branch and _NOT_IN_BRANCH.search(branch):
-            raise invalid(f"pr_data.{key}", "is not a git branch name")
+    for key in _FORMED:
+        if clean.get(key) and (problem := _misformed(key, clean[key])) is not None:
+            raise invalid(f"pr_data.{key}", problem)
     if pr.get("fork") is not None:
         if not isinstance(pr["fork"], bool):
             raise invalid("pr_data.fork", "must be true or false")
@@ -102,19 +107,16 @@ def _check_listing(listing: Any) -> list[dict]:
 
 def stored_pr(data: dict | None) -> dict:
     """The pull request a suggestion keeps (``data``: its item's data), as text the engines can
-    read: a suggestion made before
-    pr_data was checked may hold anything; a field of the wrong type counts as absent, a text
-    too long is cut to its bound."""
+    read: a suggestion made before pr_data was checked may hold anything; a field of the wrong
+    type or form counts as absent, a text too long is cut to its bound."""
     pr = (data or {}).get("pr")
     pr = pr if isinstance(pr, dict) else {}
     clean: dict[str, Any] = {"number": pr["number"]} if is_int(pr.get("number")) else {}
     for key, longest in PR_TEXT.items():
         if isinstance(pr.get(key), str):
             clean[key] = pr[key][:longest]
-    if clean.get("head_sha") and not _SHA.fullmatch(clean["head_sha"]):
-        del clean["head_sha"]
-    for key in ("head_branch", "base_branch"):
-        if clean.get(key) and _NOT_IN_BRANCH.search(clean[key]):
+    for key in _FORMED:
+        if clean.get(key) and _misformed(key, clean[key]) is not None:
             del clean[key]
     return clean
 
@@ -348,7 +350,12 @@ def restore(session: Session, caller: Caller, item_id: int, version: int) -> dic
 def queue_entry(session: Session, item: Item, release_id: int, decision: dict):
     """The suggestion's entry in the release's release-notes queue when the decision includes it
     (the fields not given come from the Editor's suggestion for the pull request), else none."""
-    fields = entry_fields(session, item, decision)
+    return _write_entry(session, item, release_id, entry_fields(session, item, decision))
+
+
+def _write_entry(session: Session, item: Item, release_id: int, fields: dict | None):
+    """The entry with ``fields`` (``entry_fields``) put in the release's queue, or, with None, the
+    suggestion's entry removed (None)."""
     if fields is None:
         release_notes.remove_entry(session, item.id)
         return None
@@ -436,11 +443,7 @@ def approve(session: Session, caller: Caller, item_id: int, body: dict, data_dir
     item.release_id, item.writer_user_id, item.work_status = release.id, assignee_id, "in_review"
     item.pull_request = {"url": branch_url(integration.docs_repo, integration.docs_branch, branch), "state": "open",
                          "review": "review required", "branch": branch, "commit": commit}
-    if fields is None:
-        release_notes.remove_entry(session, item.id)
-        entry = None
-    else:
-        entry = release_notes.put_entry(session, item, release.id, **fields, badge=None)
+    entry = _write_entry(session, item, release.id, fields)
     # The approver signed off every file as it stands: each is Reviewed until its text changes.
     data["files"] = {p: {**e, "reviewed": True} for p, e in (data.get("files") or {}).items()}
     data["approval"] = {"by": caller.name, "at": utcnow().isoformat(), "release_id": release.id,
