@@ -21,7 +21,7 @@ from ..credentials import redacted
 from ..files import write_atomically
 from .operations import PLANNERS, Outcome, carry_out
 from .providers import Finding, reporter_for
-from .settings import BY_NAME, INPUTS, OPERATIONS, CiSettings, InputError
+from .settings import BY_NAME, INPUTS, OPERATIONS, CiSettings, InputError, unknown_operation
 from .summary import render
 
 FORK_NOTE = ("skipped: this run for a fork's pull request has no API key (GitHub gives pull_request workflows "
@@ -66,7 +66,7 @@ def main(argv: Sequence[str] | None = None, *, env: Mapping[str, str] | None = N
         # error is reported; no operation's own input is used.
         settings, more = CiSettings.read(OPERATIONS[0], flags, env, project)
         settings.operation = ""
-        problems = [f"unknown operation {args.operation!r}; operations: {', '.join(OPERATIONS)}"] + problems
+        problems = [unknown_operation(args.operation)] + problems
     else:
         settings, more = CiSettings.read(operation, flags, env, project)
     problems += more + _folder_problems(settings)

@@ -142,6 +142,10 @@ class InputError(ValueError):
     """An input is malformed; the message names it the way the user wrote it."""
 
 
+def unknown_operation(name: str) -> str:
+    return f"unknown operation {name!r}; operations: {', '.join(OPERATIONS)}"
+
+
 _TRUE = {"1", "true", "yes", "on"}
 _FALSE = {"0", "false", "no", "off", ""}
 
@@ -235,7 +239,7 @@ class CiSettings:
         """The settings, with the default in place of each malformed input, and the problems: a step
         with bad input still has what it needs to report (its summary file, its provider)."""
         if operation not in OPERATIONS:
-            raise InputError(f"unknown operation {operation!r}; operations: {', '.join(OPERATIONS)}")
+            raise InputError(unknown_operation(operation))
         values: dict[str, Any] = {}
         sources: dict[str, str] = {}
         problems: list[str] = []
