@@ -56,6 +56,6 @@ def to_cli_exit(exc: Exception) -> CliExit | None:
     if isinstance(exc, e.UnencodableTextError) and exc.value:
         # Name what the user typed, not the request field it became.
         if (argument := _argument_holding(exc.value)) is not None:
-            message = f"{argument} is not UTF-8 text (it holds bytes that are not valid UTF-8)"
+            message = f"{argument} is {exc.reason}"
     hint = hint_for(exc)
     return CliExit(f"{message} ({hint})" if hint else message, code)

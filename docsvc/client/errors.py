@@ -65,9 +65,10 @@ class UnencodableTextError(DocsvcError, ValueError):
     ``value`` is the text, for a caller that can name where it came from. The message never
     shows the text."""
 
+    reason = "not UTF-8 text (it holds bytes that are not valid UTF-8)"
+
     def __init__(self, field: str | None, value: str | None = None) -> None:
-        where = f"{field}: " if field else "the request: "
-        super().__init__(f"{where}not UTF-8 text (it holds bytes that are not valid UTF-8)")
+        super().__init__(f"{field or 'the request'}: {self.reason}")
         self.field = field
         self.value = value
 
