@@ -48,8 +48,8 @@ from . import files
 from .files import Unreadable
 
 __all__ = ["Bundled", "BundleError", "Unreadable", "boundary", "bundle", "dump", "external_refs",
-           "may_have_external_refs",
-           "read_text", "read_bytes", "decode", "fetch_remote", "remote_egress", "REMOTE_TIMEOUT", "REMOTE_MAX_BYTES"]
+           "may_have_external_refs", "read_text", "read_bytes", "decode", "fetch_remote", "remote_egress",
+           "REMOTE_TIMEOUT", "REMOTE_MAX_BYTES"]
 
 REMOTE_TIMEOUT = 15.0  # seconds for one remote document, all of it
 REMOTE_MAX_BYTES = 20 * 1024 * 1024
