@@ -17,19 +17,3 @@ def service(request, tmp_path_factory):
     svc.stop()
     database.drop()
 
-
-def pytest_collection_modifyitems(config, items):
-    """On parallel workers (scripts/test: pytest-xdist with ``--dist loadgroup``), the tests that
-    share a module-scoped set-up go to one worker, in order, so it is made once: one group per
-    module and backend (the ``service`` fixture's parameter). A module whose tests are each long
-    and stand alone (the CI runners) sets ``SPREAD_OVER_WORKERS = True``: its tests are spread over
-    the workers, each of which then makes the module's set-ups once."""
-    if not config.pluginmanager.hasplugin("xdist"):
-        return
-    for item in items:
-        if getattr(item.module, "SPREAD_OVER_WORKERS", False):
-            continue
-        callspec = getattr(item, "callspec", None)
-        backend = callspec.params.get("service") if callspec else None
-        group = item.nodeid.split("::")[0] + (f"[{backend}]" if backend else "")
-        item.add_marker(pytest.mark.xdist_group(group))
