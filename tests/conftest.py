@@ -16,4 +16,3 @@ def service(request, tmp_path_factory):
     yield svc
     svc.stop()
     database.drop()
-
