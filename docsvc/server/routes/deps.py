@@ -40,7 +40,16 @@ async def get_session(request: Request) -> AsyncIterator[Session]:
 
 
 def get_caller(request: Request, session: Session = Depends(get_session)) -> Caller:
-    return authenticate(session, request.headers.get("authorization"))
+    """The caller of the API key in ``Authorization`` (401 without a valid one).
+
+    The lookup's connection goes back to the pool before the route runs: a request must never hold
+    a pooled connection while it waits for a thread. With more requests in flight than threads (40)
+    and connections (15) together, every thread then waited for a connection and every connection
+    for a thread, until the pool's timeout failed them (tests/integration/test_request_burst.py)."""
+    try:
+        return authenticate(session, request.headers.get("authorization"))
+    finally:
+        session.rollback()  # ends the lookup's transaction (a stamp of last use is committed already)
 
 
 JSON_TYPE = "application/json"
