@@ -17,8 +17,10 @@ environment, counts every answer that is not 2xx, and prints the figures as JSON
     job        GET /api/v1/jobs/{id} (a finished conversion)
     dashboard  GET /api/v1/dashboard
 
-Printed per path: requests/s, p50, p99, its requests/s as a ratio of the floor's, and errors
-(connect, read, write, timeout) and non-2xx answers. Then the same paths again while
+Printed per path: requests/s, p50, p99, its requests/s as a ratio of the floor's, the service's
+CPU time per request (its processes' user and system time over the run, from /proc: the figure
+that other work on a shared machine changes least), and errors (connect, read, write, timeout)
+and non-2xx answers. Then the same paths again while
 ``--conversions`` conversions of GitHub's REST description (13 MB, ``@octokit/openapi`` from
 benchmarks/node_modules, installed by ``npm ci`` as benchmarks/convert.py does) are running in
 the same service: a feeder keeps that many queued or running for the whole measurement.
@@ -189,12 +191,36 @@ class Conversions:
         self.client.close()
 
 
+def cpu_seconds(pid: int) -> float:
+    """CPU time (user and system) used so far by ``pid`` and the processes under it (``--workers``):
+    the service's own cost of a request, which other work on a shared machine does not change
+    as it changes requests/s and latency."""
+    ticks = os.sysconf("SC_CLK_TCK")
+    parents: dict[int, int] = {}
+    used: dict[int, float] = {}
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            fields = (entry / "stat").read_text().rpartition(")")[2].split()
+        except OSError:
+            continue
+        parents[int(entry.name)] = int(fields[1])
+        used[int(entry.name)] = (int(fields[11]) + int(fields[12])) / ticks
+    family = {pid}
+    for _ in range(3):  # children, grandchildren
+        family |= {child for child, parent in parents.items() if parent in family}
+    return sum(used.get(member, 0.0) for member in family)
+
+
 def measure(wrk: str, script: Path, svc: LocalService, key: str, job_id: str, paths: list[str],
             connections: int, duration: float, pause: float) -> dict[str, dict]:
     figures = {}
     for name in paths:
         url = svc.base_url + PATHS[name].format(job=job_id)
-        figures[name] = wrk_run(wrk, script, url, None if name == "floor" else key, connections, duration)
+        before = cpu_seconds(svc.process.pid)
+        figures[name] = run = wrk_run(wrk, script, url, None if name == "floor" else key, connections, duration)
+        run["cpu_ms"] = 1000 * (cpu_seconds(svc.process.pid) - before) / max(1, run["requests"])
         time.sleep(pause)  # the previous run's connections are closed before the next starts
     return figures
 
@@ -204,7 +230,8 @@ def show(title: str, figures: dict[str, dict], idle: dict[str, dict] | None = No
     floor = figures.get("floor", {}).get("rps") or (idle or {}).get("floor", {}).get("rps")
     missed = []
     print(f"\n{title}")
-    print(f"{'path':<34} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'x floor':>8} {'errors':>7} {'non-2xx':>8}  goals")
+    print(f"{'path':<34} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'x floor':>8} {'cpu ms':>7} {'errors':>7} "
+          f"{'non-2xx':>8}  goals")
     for name, f in figures.items():
         ratio = f["rps"] / floor if floor else float("nan")
         notes = []
@@ -220,7 +247,7 @@ def show(title: str, figures: dict[str, dict], idle: dict[str, dict] | None = No
         missed += [f"{title.split(':')[0]}{' (busy)' if idle else ''}: {name}: {n.removeprefix('MISSED ')}"
                    for n in notes if n.startswith("MISSED")]
         kinds = f" {f['error_kinds']}" if f["error_kinds"] else ""
-        print(f"{PATHS[name]:<34} {f['rps']:>8.0f} {f['p50']:>8.1f} {f['p99']:>8.1f} {ratio:>8.2f} "
+        print(f"{PATHS[name]:<34} {f['rps']:>8.0f} {f['p50']:>8.1f} {f['p99']:>8.1f} {ratio:>8.2f} {f['cpu_ms']:>7.2f} "
               f"{f['errors']:>7}{kinds} {f['non2xx']:>8}  {', '.join(notes)}")
     return missed
 
