@@ -19,7 +19,9 @@ environment, counts every answer that is not 2xx, and prints the figures as JSON
 
 Printed per path: requests/s, p50, p99, its requests/s as a ratio of the floor's, the service's
 CPU time per request (its processes' user and system time over the run, from /proc: the figure
-that other work on a shared machine changes least), and errors (connect, read, write, timeout)
+that other work on a shared machine changes least) and the floor's CPU time per request over it
+("cpu x": the share of the floor's requests/s the path reaches when CPU is what limits both),
+and errors (connect, read, write, timeout)
 and non-2xx answers. Then the same paths again while
 ``--conversions`` conversions of GitHub's REST description (13 MB, ``@octokit/openapi`` from
 benchmarks/node_modules, installed by ``npm ci`` as benchmarks/convert.py does) are running in
@@ -228,10 +230,11 @@ def measure(wrk: str, script: Path, svc: LocalService, key: str, job_id: str, pa
 def show(title: str, figures: dict[str, dict], idle: dict[str, dict] | None = None) -> list[str]:
     """Print the table; returns the goals it missed."""
     floor = figures.get("floor", {}).get("rps") or (idle or {}).get("floor", {}).get("rps")
+    floor_cpu = figures.get("floor", {}).get("cpu_ms")
     missed = []
     print(f"\n{title}")
-    print(f"{'path':<34} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'x floor':>8} {'cpu ms':>7} {'errors':>7} "
-          f"{'non-2xx':>8}  goals")
+    print(f"{'path':<34} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'x floor':>8} {'cpu ms':>7} {'cpu x':>6} "
+          f"{'errors':>7} {'non-2xx':>8}  goals")
     for name, f in figures.items():
         ratio = f["rps"] / floor if floor else float("nan")
         notes = []
@@ -247,8 +250,9 @@ def show(title: str, figures: dict[str, dict], idle: dict[str, dict] | None = No
         missed += [f"{title.split(':')[0]}{' (busy)' if idle else ''}: {name}: {n.removeprefix('MISSED ')}"
                    for n in notes if n.startswith("MISSED")]
         kinds = f" {f['error_kinds']}" if f["error_kinds"] else ""
+        cpu_ratio = floor_cpu / f["cpu_ms"] if floor_cpu and f["cpu_ms"] else float("nan")
         print(f"{PATHS[name]:<34} {f['rps']:>8.0f} {f['p50']:>8.1f} {f['p99']:>8.1f} {ratio:>8.2f} {f['cpu_ms']:>7.2f} "
-              f"{f['errors']:>7}{kinds} {f['non2xx']:>8}  {', '.join(notes)}")
+              f"{cpu_ratio:>6.2f} {f['errors']:>7}{kinds} {f['non2xx']:>8}  {', '.join(notes)}")
     return missed
 
 

@@ -11,6 +11,7 @@ processes and of ``run`` processes share one database without running a job twic
 from __future__ import annotations
 
 import logging
+import os
 import signal
 import threading
 from typing import Callable
@@ -25,13 +26,23 @@ log = logging.getLogger("docsvc.server.jobs")
 
 
 def serve_jobs(settings: ServerSettings, on_started: Callable[[], None] | None = None,
-               stop: threading.Event | None = None) -> None:
+               stop: threading.Event | None = None, parent_pid: int | None = None) -> None:
     """Run ``settings.job_workers`` workers, the lease maintenance and the Keep in sync schedule
-    until SIGTERM or SIGINT (or ``stop``); jobs still running then go back to the queue."""
+    until SIGTERM or SIGINT (or ``stop``, or, with ``parent_pid``, until that process is gone: the
+    child of ``run --jobs-apart`` never outlives it, however it ended); jobs still running then go
+    back to the queue."""
     stop = stop or threading.Event()
     if threading.current_thread() is threading.main_thread():
         for sig in (signal.SIGTERM, signal.SIGINT):
             signal.signal(sig, lambda *_: stop.set())
+    if parent_pid is not None:
+        def orphaned() -> None:
+            while not stop.wait(0.5):
+                if os.getppid() != parent_pid:
+                    log.warning("the service process %d is gone: its job workers stop", parent_pid)
+                    stop.set()
+
+        threading.Thread(target=orphaned, name="docsvc-parent-watch", daemon=True).start()
     engine = make_engine(settings.database_url)
     sessions = make_sessionmaker(engine)
     pool = WorkerPool(sessions, settings)

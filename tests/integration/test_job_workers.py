@@ -156,3 +156,29 @@ def test_several_api_processes_share_the_port_and_the_queue(database, tmp_path):
     finally:
         svc.stop()
     assert svc.process.returncode == 0
+
+
+def test_jobs_apart_run_in_a_child_at_a_lower_priority(database, tmp_path):
+    svc = LocalService(db_url=database.url, workdir=tmp_path / "apart", run_args=("--jobs-apart",)).start()
+    try:
+        (child,) = [pid for pid in _children(svc.process.pid)
+                    if b"worker" in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")]
+        assert os.getpriority(os.PRIO_PROCESS, child) > os.getpriority(os.PRIO_PROCESS, svc.process.pid)
+        key = svc.admin("init", "--org", "Child", "--admin-email", "ops@child.test")
+        with Client(key, svc.base_url) as client:
+            job_id = client.convert.create(source_type="openapi", content=SPEC, target_format="md").job_id
+            assert client.jobs.wait(job_id, timeout=90).status == "completed"
+        jobs_done_once(database, [job_id])
+    finally:
+        svc.stop()
+    deadline = time.monotonic() + 20  # the child does not outlive the service
+    while _alive(child):
+        assert time.monotonic() < deadline, "the job process outlived the service"
+        time.sleep(0.2)
+
+
+def _alive(pid: int) -> bool:
+    try:
+        return b"zombie" not in Path(f"/proc/{pid}/status").read_bytes()
+    except FileNotFoundError:
+        return False
