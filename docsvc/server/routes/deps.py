@@ -110,7 +110,8 @@ class JSONBodyRoute(APIRoute):
         # json_body has decided the media type by the time FastAPI looks: it must use what was read
         # (its strict mode would refuse a body without a Content-Type, which json_body accepts).
         kwargs["strict_content_type"] = False
-        if _unmodelled(endpoint, kwargs.get("response_model", DefaultPlaceholder(None))):
+        if (isinstance(kwargs.get("response_class", DefaultPlaceholder(None)), DefaultPlaceholder)
+                and _unmodelled(endpoint, kwargs.get("response_model", DefaultPlaceholder(None)))):
             endpoint = _answered_as_json(endpoint, kwargs.get("status_code"))
         super().__init__(path, endpoint, **kwargs)
 
