@@ -2,7 +2,7 @@
 
     nice -n 10 .venv/bin/python benchmarks/api_load.py [--db sqlite,postgresql] [--duration 10]
         [--connections 50] [--paths floor,work,items,job,dashboard] [--conversions 4 | --no-conversions]
-        [--run-args "--workers 2"] [--worker-process] [--pg-url postgresql://postgres@127.0.0.1:5432/postgres]
+        [--run-args="--workers 2"] [--worker-process] [--pg-url postgresql://postgres@127.0.0.1:5432/postgres]
 
 For each database a fresh service (``docsvc-server run`` on a free loopback port, a fresh SQLite
 file, or a fresh PostgreSQL database made on ``--pg-url``'s server and dropped afterwards) with one
@@ -305,7 +305,7 @@ def main() -> None:
     parser.add_argument("--paths", default=",".join(PATHS), help="of: " + ", ".join(PATHS))
     parser.add_argument("--conversions", type=int, default=4, help="conversions running for the second figure")
     parser.add_argument("--no-conversions", dest="conversions", action="store_const", const=0)
-    parser.add_argument("--run-args", default="", help='more options for `docsvc-server run`, e.g. "--workers 2"')
+    parser.add_argument("--run-args", default="", help='more options for `docsvc-server run`, e.g. --run-args=--jobs-apart')
     parser.add_argument("--worker-process", action="store_true",
                         help="run --job-workers 0, the jobs in a `docsvc-server worker` process beside it")
     parser.add_argument("--pause", type=float, default=1.0, help="seconds between two wrk runs")
