@@ -31,6 +31,8 @@ def _default_text(param: click.Parameter) -> str:
     if isinstance(param, click.Option) and (param.is_flag and not param.secondary_opts and param.default is False):
         return ""
     default = param.default
+    if type(default).__name__ == "Sentinel":  # click 8.3's UNSET: no default given
+        return ""
     if callable(default) or default is None or default == () or default is False and not isinstance(param, click.Option):
         return ""
     if isinstance(default, (list, tuple)):

@@ -28,7 +28,7 @@ def page() -> str:
              "Generated from the docstrings and signatures of `docsvc.client`. The guide with examples is",
              "[The Python client](../python-client.md).", "",
              "## Client", "", "::: docsvc.client.Client", "    options:", "      heading_level: 3",
-             "      members: [from_settings, deadline, close]", ""]
+             "      inherited_members: [deadline, close]", ""]
     for dotted in resource_classes():
         name = dotted.rsplit(".", 1)[1]
         lines += [f"## {name}", "", f"::: {dotted}", "    options:", "      heading_level: 3", ""]

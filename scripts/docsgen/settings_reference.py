@@ -41,7 +41,12 @@ def _default(node: ast.expr, module) -> str:
     if isinstance(node, ast.Call) and len(node.args) == 2:  # _env_float("X", 30.0), env.get("X", "")
         node = node.args[1]
     if isinstance(node, ast.Constant):
-        return "" if node.value == "" else f"`{node.value:g}`" if isinstance(node.value, float) else f"`{node.value}`"
+        value = node.value
+        if value in ("", None):
+            return ""
+        if isinstance(value, bool):
+            return "`true`" if value else "`false`"
+        return f"`{value:g}`" if isinstance(value, float) else f"`{value}`"
     if isinstance(node, ast.Name) and hasattr(module, node.id):
         return f"`{getattr(module, node.id)}`"
     if isinstance(node, ast.Call) and ast.unparse(node.func) == "socket.gethostname":
@@ -82,7 +87,7 @@ def _elsewhere(known: set[str]) -> list[tuple[str, str, str]]:
         for name in VARIABLE.findall(text):
             if name not in known and name not in found and f'"{name}"' in text:
                 doc = ast.get_docstring(ast.parse(text)) or ""
-                first = " ".join(doc.split(". ")[0].split())
+                first = " ".join(doc.split()).split(". ")[0].rstrip(".") + "."
                 found[name] = (str(path.relative_to(ROOT)), first)
     return [(name, where, what) for name, (where, what) in sorted(found.items())]
 
