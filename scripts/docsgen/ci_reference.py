@@ -14,6 +14,16 @@ from docsvc.ci.templates import _environment, context
 
 from .markdown import cell
 
+# What each kind of input takes, in words.
+KINDS = {
+    "str": lambda spec: "text",
+    "int": lambda spec: "a positive whole number",
+    "float": lambda spec: "a number",
+    "bool": lambda spec: "true or false",
+    "list": lambda spec: "a list: comma-separated or one a line",
+    "choice": lambda spec: "one of " + ", ".join(f"`{c}`" for c in spec.choices),
+}
+
 GROUPS = (
     ("Every operation", None),
     ("sync and docflow", "sync"),
@@ -56,18 +66,17 @@ def page() -> str:
             chosen = [i for i in inputs if tuple(i.operations) == (operation,)]
         if not chosen:
             continue
-        lines += [f"### {title}", "",
-                  "| Input | Jenkins | Variable and flag | Type | Default | Description |",
-                  "|---|---|---|---|---|---|"]
+        lines += [f"### {title}", "", "| Input | Default | Description |", "|---|---|---|"]
         for spec in chosen:
-            kind = " \\| ".join(f"`{c}`" for c in spec.choices) if spec.kind == "choice" else spec.kind
             default = f"`{cell(spec.default_text)}`" if spec.default not in (None, ()) else ""
             # The Jenkins step takes no secret as an argument: the key comes from a credential.
-            jenkins = (("`credentialsId` (a secret-text credential)" if spec.name == "api_key" else "—")
-                       if spec.secret else f"`{camel(spec.name)}`")
+            jenkins = (("Jenkins: a secret-text credential, `credentialsId`" if spec.name == "api_key" else
+                        "not on Jenkins") if spec.secret else f"Jenkins `{camel(spec.name)}`")
+            spellings = f"{jenkins} · `{spec.env}` · `{spec.flag}`"
             secret = " **Secret**: masked, never printed." if spec.secret else ""
-            lines.append(f"| `{spec.kebab}` | {jenkins} | `{spec.env}`<br>`{spec.flag}` | {kind} | {default} | "
-                         f"{cell(spec.description)}.{secret} |")
+            kind = KINDS[spec.kind](spec)
+            lines.append(f"| `{spec.kebab}` | {default} | {cell(spec.description)}.{secret}"
+                         f"<br>{kind[0].upper() + kind[1:]} · {spellings} |")
         lines.append("")
     lines += ["## Outputs", "",
               "GitHub: step outputs (`steps.<id>.outputs.<name>`). GitLab: the dotenv report (`dotenv-file`,",
