@@ -28,13 +28,12 @@ def _type_text(param: click.Parameter) -> str:
 
 
 def _default_text(param: click.Parameter) -> str:
-    if isinstance(param, click.Option) and (param.is_flag and not param.secondary_opts and param.default is False):
-        return ""
     default = param.default
-    if type(default).__name__ == "Sentinel":  # click 8.3's UNSET: no default given
+    # click 8.3's UNSET sentinel, a default computed at run time, or none at all
+    if type(default).__name__ == "Sentinel" or callable(default) or default is None or default in ((), [], ""):
         return ""
-    if callable(default) or default is None or default == () or default is False and not isinstance(param, click.Option):
-        return ""
+    if isinstance(param, click.Option) and param.is_flag and not param.secondary_opts:
+        return ""  # a plain flag is off unless given
     if isinstance(default, (list, tuple)):
         return ", ".join(f"`{value}`" for value in default)
     return f"`{default}`"
