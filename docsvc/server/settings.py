@@ -35,20 +35,27 @@ def _env_bool(name: str, default: bool) -> bool:
 
 @dataclass(frozen=True)
 class ServerSettings:
+    # The database: a SQLite file, or postgresql://user@host:5432/db (several processes need PostgreSQL).
     database_url: str = DEFAULT_DATABASE_URL
+    # Stored files (uploads, screenshots, captures, conversions) and the git mirrors; shared by every
+    # process of one service.
     data_dir: Path = field(default_factory=lambda: Path("docsvc-data"))
     # This process's name among those sharing the database and the data directory (the pod's
     # name in Kubernetes): it names the process's own git mirror cache. Default: the host name.
     instance_id: str = field(default_factory=socket.gethostname)
+    # Job workers of this process (threads running queued jobs).
     job_workers: int = 2
     # A running job whose worker has not sent a heartbeat for this long is taken as cut off and
     # claimed again by any process (heartbeats go every third of it).
     job_lease_seconds: float = 30.0
+    # Runs of a job whose worker was cut off before it is marked failed with the reason.
     job_max_attempts: int = 2
     job_poll_seconds: float = 0.5
     idempotency_ttl_seconds: float = 24 * 3600
     page_size_default: int = 100
     page_size_max: int = 1000
+    # Where mail goes: smtp://host:25, smtp+starttls://user:pass@host:587 or smtps://user:pass@host:465,
+    # with ?from=docsvc@example.com; unset, mail stays in the outbox table and the log.
     smtp_url: str | None = None
     # How old a check of the remotes may be before GET /repos looks again (fetching the mirrors).
     remote_check_seconds: float = 60.0
@@ -61,8 +68,11 @@ class ServerSettings:
     # runs: it decodes every pixel (a 400-megapixel PNG of 430 KB took tesseract 1.5 GB). 40
     # megapixels is more than a 6K screenshot (6144x3456 is 21 MP), about 150 MB of tesseract.
     max_image_pixels: int = 40_000_000
-    # Where the service may connect (browser pages, git remotes): see docsvc/egress.py.
+    # Hosts the service may connect to though they resolve to internal addresses (browser pages, git
+    # remotes): host or host:port entries, comma-separated, or internal for all (see docsvc/egress.py).
     egress_allow: str = ""
+    # Whether repositories may be local paths or file:// URLs (on: integrations are the operator's;
+    # turn it off on a shared service).
     allow_local_repos: bool = True
 
     @classmethod
