@@ -270,7 +270,7 @@ def _now() -> str:
 class FakeHost:
     """GitHub under ``{url}/github`` and GitLab under ``{url}/gitlab/api/v4``, in one loopback server."""
 
-    def __init__(self) -> None:
+    def __init__(self, port: int = 0) -> None:
         self.spec = GitHubSpec(octokit_description())
         self.tokens: set[str] = set()
         self.repos: set[str] = set()  # what the tokens can see, on both hosts
@@ -283,7 +283,7 @@ class FakeHost:
         self.log: list[tuple[str, str, Any]] = []  # (method, path with query, body)
         self.violations: list[str] = []
         self._lock = threading.Lock()
-        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), self._handler())
+        self._server = http.server.ThreadingHTTPServer(("127.0.0.1", port), self._handler())
         self.url = f"http://127.0.0.1:{self._server.server_address[1]}"
         threading.Thread(target=self._server.serve_forever, daemon=True).start()
 

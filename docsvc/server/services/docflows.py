@@ -24,7 +24,7 @@ from . import credits, release_notes
 from .accounts import Caller
 from .repos import org_integration
 from .items import get_item
-from .pull_requests import HostError, open_pull_request, pull_request_body, uses_host_api
+from .pull_requests import HostError, open_pull_request, problem_status, pull_request_body, uses_host_api
 
 # Job kinds (the handlers in ``server/tasks`` register under these) and prices in credits.
 GENERATE, CHECK, REVISE, REFRESH, SCREENSHOTS = ("docflow.generate", "docflow.check", "docflow.revise",
@@ -447,7 +447,8 @@ def approve(session: Session, caller: Caller, item_id: int, body: dict, data_dir
     try:
         commit = push_branch(integration.docs_repo, data["docs_commit"], branch, files,
                              f"Docs for PR #{pr.get('number')}: {pr.get('title', '')}\n\nDocflows suggestion "
-                             f"{item.id}, approved by {caller.name}.", Path(data_dir) / "worktrees", egress)
+                             f"{item.id}, approved by {caller.name}.", Path(data_dir) / "worktrees", egress,
+                             replace=True)  # the branch of a try whose pull request failed: approved again
     except UnsafePath as exc:
         raise Problem(422, f"Refused to write the docs branch: {exc}") from None
     except GitError as exc:
@@ -460,7 +461,8 @@ def approve(session: Session, caller: Caller, item_id: int, body: dict, data_dir
                                        f"Docs for PR #{pr.get('number')}: {pr.get('title', '')}",
                                        _pull_request_body(item, pr, caller.name), egress)
         except HostError as exc:
-            raise Problem(502, f"The docs branch {branch} is pushed, but no pull request was opened: {exc}") from None
+            raise Problem(problem_status(exc),
+                          f"The docs branch {branch} is pushed, but no pull request was opened: {exc}") from None
         item.pull_request = {**opened, "commit": commit}
     else:
         item.pull_request = {"url": branch_url(integration.docs_repo, integration.docs_branch, branch),

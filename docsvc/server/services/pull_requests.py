@@ -23,8 +23,8 @@ from ..db.tables import Integration, Item
 from ..engines.hosts import Connection, HostError, connect
 from .integrations import PUBLIC_API
 
-__all__ = ["HOST_WAIT", "HostError", "apply_state", "integration_label", "open_pull_request", "pull_request_body",
-           "refresh", "refresh_open", "uses_host_api"]
+__all__ = ["HOST_WAIT", "HostError", "apply_state", "integration_label", "open_pull_request", "problem_status",
+           "pull_request_body", "refresh", "refresh_open", "uses_host_api"]
 
 # How long one request of the service may spend with the host, rate limits waited out included:
 # below the client's 60-second read timeout, so the caller hears the host's error, not a timeout.
@@ -32,6 +32,13 @@ HOST_WAIT = 40.0
 # GitHub takes at most 65,536 characters of body; GitLab more. The rest is named, not sent.
 BODY_LIMIT = 60_000
 TITLE_LIMIT = 250
+
+
+def problem_status(error: HostError) -> int:
+    """The service's answer to a host error: 502 when trying again may work (the host failed, was
+    out of reach or rate limited; clients retry it), 409 when a person must fix the integration
+    first (its token, a permission, the repository), which no retry mends."""
+    return 502 if error.transient else 409
 
 
 def uses_host_api(integration: Integration) -> bool:

@@ -30,11 +30,14 @@ _LONGEST_UNTOLD_WAIT = 60.0  # GitHub's advice for a secondary limit that names 
 class HostError(Exception):
     """A code host refused or failed a request. The message is one sentence for a person: which
     integration, what the host said, what is missing; never a token. ``status`` is the host's HTTP
-    status (None when it was not reached)."""
+    status (None when it was not reached); ``transient`` says whether trying again later may work
+    (the host failed, was out of reach or rate limited) or whether a person must fix something first
+    (the token, a permission, the repository)."""
 
-    def __init__(self, message: str, status: int | None = None) -> None:
+    def __init__(self, message: str, status: int | None = None, transient: bool = False) -> None:
         super().__init__(message)
         self.status = status
+        self.transient = transient
 
 
 @dataclass(frozen=True)
@@ -139,9 +142,9 @@ class Api:
     def close(self) -> None:
         self._client.close()
 
-    def fail(self, message: str, status: int | None = None) -> HostError:
+    def fail(self, message: str, status: int | None = None, transient: bool = False) -> HostError:
         """A HostError naming the integration, with every secret of the connection hidden."""
-        return HostError(redacted(f"{self.connection.integration}: {message}", self._secrets()), status)
+        return HostError(redacted(f"{self.connection.integration}: {message}", self._secrets()), status, transient)
 
     def request(self, method: str, path: str, *, params: dict[str, Any] | None = None, json: Any = None,
                 headers: dict[str, str] | None = None, explain: Callable[[httpx.Response], str]) -> httpx.Response:
@@ -156,26 +159,27 @@ class Api:
                     raise self.fail(f"the {self.label} API at {self.connection.api_url} is refused: {exc}") from None
             left = self.connection.deadline - time.monotonic()
             if left <= 0:
-                raise self.fail(f"no time left for the {self.label} API ({method} {path})")
+                raise self.fail(f"no time left for the {self.label} API ({method} {path})", transient=True)
             try:
                 response = self._client.request(method, url, params=params, json=json,
                                                 headers={**self._headers(), **(headers or {})},
                                                 timeout=min(_REQUEST_TIMEOUT, left))
             except httpx.TimeoutException:
-                raise self.fail(f"the {self.label} API at {self.connection.api_url} did not answer in time") from None
+                raise self.fail(f"the {self.label} API at {self.connection.api_url} did not answer in time",
+                                transient=True) from None
             except httpx.TransportError as exc:
                 raise self.fail(f"cannot reach the {self.label} API at {self.connection.api_url}: "
-                                f"{type(exc).__name__} {exc}") from None
+                                f"{type(exc).__name__} {exc}", transient=True) from None
             wait = _retry_after(response, time.time())
             if wait is None:
                 break
             if time.monotonic() + wait > self.connection.deadline:
                 raise self.fail(f"{self.label}'s rate limit is used up for another {wait:.0f} s, longer than the "
-                                f"time left; try again later", response.status_code)
+                                f"time left; try again later", response.status_code, transient=True)
             self.connection.sleep(wait)
         if response.is_success:
             return response
-        raise self.fail(explain(response), response.status_code)
+        raise self.fail(explain(response), response.status_code, transient=response.status_code >= 500)
 
     def pages(self, path: str, *, params: dict[str, Any], explain: Callable[[httpx.Response], str],
               most: int = 20) -> Iterator[Any]:
