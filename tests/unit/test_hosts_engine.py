@@ -103,13 +103,14 @@ def test_github_errors_say_what_is_missing(fake, status, headers, expected):
 
 
 def test_a_422_carries_the_hosts_message_and_never_the_token(fake):
-    fake.fail("POST", r"/pulls$", 422, body={"message": "Validation Failed", "documentation_url": "https://docs.github.com/rest", "errors": [
-        {"resource": "PullRequest", "field": "base", "code": "invalid",
-         "message": f"base main is not a branch (token {TOKEN})"}]})
+    fake.fail("POST", r"/pulls$", 422, body={
+        "message": "Validation Failed", "documentation_url": "https://docs.github.com/rest", "errors": [
+            {"resource": "PullRequest", "field": "base", "code": "invalid",
+             "message": f"base main is not a branch (token {TOKEN})"}]})
     with pytest.raises(HostError) as caught:
         github(fake).open_pull_request("acme/docs", "b", "main", "t", "b")
-    assert str(caught.value) == (f"{NAME}: GitHub refused to open a pull request on acme/docs: Validation Failed; "
-                                 "base main is not a branch (token ***)")
+    assert str(caught.value) == (f"{NAME}: GitHub refused to open a pull request on acme/docs (422): Validation "
+                                 "Failed; base main is not a branch (token ***)")
 
 
 def test_a_repository_the_token_cannot_see(fake):

@@ -19,7 +19,7 @@ import httpx
 from ....credentials import redacted
 from ....egress import Egress, EgressRefused
 
-__all__ = ["Connection", "Api", "CodeHost", "HostError", "PullRequest", "REVIEWS", "STATES"]
+__all__ = ["Connection", "Api", "CodeHost", "HostError", "PullRequest", "REVIEWS", "STATES", "explainer"]
 
 STATES = ("open", "closed", "merged")
 REVIEWS = ("review required", "approved", "changes requested")
@@ -122,6 +122,29 @@ def host_message(response: httpx.Response) -> str:
     details = [e.get("message") or " ".join(str(e.get(k)) for k in ("resource", "field", "code") if e.get(k))
                for e in body.get("errors") or [] if isinstance(e, dict)]
     return "; ".join(str(part) for part in [message, *details] if part)[:500]
+
+
+def explainer(label: str, credential: str, repo: str, doing: str, *, needs: Callable[[httpx.Response], str],
+              not_found: str, refusals: tuple[int, ...] = (422,),
+              overrides: dict[int, str] | None = None) -> Callable[[httpx.Response], str]:
+    """What a refused request means, for the person who must fix it: 401 the token, 403 the
+    permission ``needs(response)`` names, 404 ``not_found``, a refusal (``refusals``) the host's own
+    words, anything else the status and that it may work later. ``overrides`` replaces the text of
+    a status (``{said}`` stands for the host's message)."""
+    def explain(response: httpx.Response) -> str:
+        status, said = response.status_code, host_message(response)
+        if overrides and status in overrides:
+            return overrides[status].format(said=said)
+        if status == 401:
+            return f"{label} refused the token from {credential} (401 {said}): it is wrong, expired or revoked"
+        if status == 403:
+            return f"the token from {credential} may not {doing} on {repo} (403 {said}): it needs {needs(response)}"
+        if status == 404:
+            return not_found
+        if status in refusals:
+            return f"{label} refused to {doing} on {repo} ({status}): {said}"
+        return f"{label} answered {status} to {doing} on {repo} ({said}); try again later"
+    return explain
 
 
 class Api:

@@ -18,7 +18,7 @@ from typing import Any, Callable
 
 import httpx
 
-from .common import Api, Connection, HostError, PullRequest, host_message
+from .common import Api, Connection, HostError, PullRequest, explainer
 
 __all__ = ["GitHub", "app_jwt", "review_state", "forget_app_tokens"]
 
@@ -106,25 +106,17 @@ class GitHub:
     # --- errors -----------------------------------------------------------------------------------
 
     def _explainer(self, repo: str, doing: str, permission: str) -> Callable[[httpx.Response], str]:
-        def explain(response: httpx.Response) -> str:
-            status, said = response.status_code, host_message(response)
-            if status == 401:
-                return (f"GitHub refused the token from {self._credential()} (401 {said}): it is wrong, expired "
-                        f"or revoked")
-            if status == 403:
-                accepted = response.headers.get("x-accepted-github-permissions", "")
-                named = ", ".join(
-                    f"{_PERMISSION_NAMES.get(k, k)}: {v}" for k, _, v in
-                    (p.strip().partition("=") for p in accepted.split(",") if "=" in p)) or permission
-                return (f"the token from {self._credential()} may not {doing} on {repo} (403 {said}): it needs "
-                        f"the permission {named} on {repo}")
-            if status == 404:
-                return (f"GitHub repository {repo} is not found with the token from {self._credential()}: it does "
-                        f"not exist or the token cannot see it (give the token access to {repo})")
-            if status == 422:
-                return f"GitHub refused to {doing} on {repo}: {said}"
-            return f"GitHub answered {status} to {doing} on {repo} ({said}); try again later"
-        return explain
+        def needs(response: httpx.Response) -> str:
+            # GitHub names what the endpoint accepts; ``permission`` when it does not.
+            accepted = response.headers.get("x-accepted-github-permissions", "")
+            named = ", ".join(f"{_PERMISSION_NAMES.get(k, k)}: {v}" for k, _, v in
+                              (p.strip().partition("=") for p in accepted.split(",") if "=" in p))
+            return f"the permission {named or permission} on {repo}"
+
+        credential = self._credential()
+        return explainer("GitHub", credential, repo, doing, needs=needs, not_found=(
+            f"GitHub repository {repo} is not found with the token from {credential}: it does not exist or the "
+            f"token cannot see it (give the token access to {repo})"))
 
     def _credential(self) -> str:
         if self.connection.app_id:
@@ -155,15 +147,13 @@ class GitHub:
         as_app = {"Authorization": f"Bearer {signed}"}
         owner, name = _split(repo)
 
-        def explain(response: httpx.Response) -> str:
-            status, said = response.status_code, host_message(response)
-            if status == 401:
-                return (f"GitHub refused GitHub App {self.connection.app_id}'s signed token (401 {said}): check the "
-                        f"app id and its private key")
-            if status == 404:
-                return (f"GitHub App {self.connection.app_id} is not installed on {repo}: install it there with the "
-                        f"permissions Contents: read and write, Pull requests: read and write")
-            return f"GitHub answered {status} to GitHub App {self.connection.app_id}'s token request ({said})"
+        app = f"GitHub App {self.connection.app_id}"
+        explain = explainer("GitHub", f"{app}'s signed token", repo, f"make an installation token of {app} for",
+                            needs=lambda _: "the app installed with its permissions", not_found=(
+                                f"{app} is not installed on {repo}: install it there with the permissions "
+                                f"Contents: read and write, Pull requests: read and write"),
+                            overrides={401: f"GitHub refused {app}'s signed token (401 {{said}}): check the app id "
+                                            f"and its private key"})
 
         installation = self.api.request("GET", f"/repos/{owner}/{name}/installation", headers=as_app,
                                         explain=explain).json()

@@ -14,7 +14,7 @@ from urllib.parse import quote
 
 import httpx
 
-from .common import Api, Connection, HostError, PullRequest, host_message
+from .common import Api, Connection, HostError, PullRequest, explainer
 
 __all__ = ["GitLab", "review_state"]
 
@@ -48,21 +48,11 @@ class GitLab:
         self.api.close()
 
     def _explainer(self, repo: str, doing: str) -> Callable[[httpx.Response], str]:
-        def explain(response: httpx.Response) -> str:
-            status, said = response.status_code, host_message(response)
-            source = self.connection.token_source
-            if status == 401:
-                return f"GitLab refused the token from {source} (401 {said}): it is wrong, expired or revoked"
-            if status == 403:
-                return (f"the token from {source} may not {doing} on {repo} (403 {said}): it needs the api scope "
-                        f"and at least the Developer role on {repo}")
-            if status == 404:
-                return (f"GitLab project {repo} is not found with the token from {source}: it does not exist or "
-                        f"the token cannot see it (a project or group access token of {repo}, or a member's)")
-            if status in (400, 409, 422):
-                return f"GitLab refused to {doing} on {repo} ({status}): {said}"
-            return f"GitLab answered {status} to {doing} on {repo} ({said}); try again later"
-        return explain
+        source = self.connection.token_source
+        return explainer("GitLab", source, repo, doing, refusals=(400, 409, 422),
+                         needs=lambda _: f"the api scope and at least the Developer role on {repo}", not_found=(
+                             f"GitLab project {repo} is not found with the token from {source}: it does not exist "
+                             f"or the token cannot see it (a project or group access token of {repo}, or a member's)"))
 
     def _require_token(self) -> None:
         if not self.connection.token:
