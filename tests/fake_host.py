@@ -84,7 +84,8 @@ class GitHubSpec:
         from referencing.jsonschema import DRAFT4
 
         self.doc = doc
-        self._registry = Registry().with_resource("urn:github", Resource.from_contents(doc, default_specification=DRAFT4))
+        resource = Resource.from_contents(doc, default_specification=DRAFT4)
+        self._registry = Registry().with_resource("urn:github", resource)
         self._validator = osv.OAS30Validator
         self._routes = []
         for template in doc["paths"]:
@@ -138,7 +139,8 @@ class GitHubSpec:
             pointer, param = self._resolved(f"{op_pointer}/parameters/{index}")
             declared[(param["in"], param["name"])] = (pointer, param)
         for (where, name), (pointer, param) in declared.items():
-            given = path_params.get(name) if where == "path" else (query.get(name) or [None])[0] if where == "query" else None
+            given = (path_params.get(name) if where == "path" else
+                     (query.get(name) or [None])[0] if where == "query" else None)
             if given is None:
                 if param.get("required") and where in ("path", "query"):
                     problems.append(f"{method} {template}: required {where} parameter {name} missing")
@@ -170,7 +172,8 @@ class GitHubSpec:
         documented = self._at(responses)
         if str(status) not in documented:
             if status >= 400:  # an error the operation does not list (401, 429, ...): GitHub's basic error
-                return [f"{status} {method} {template}: {e}" for e in self.errors("/components/schemas/basic-error", body)]
+                return [f"{status} {method} {template}: {e}"
+                        for e in self.errors("/components/schemas/basic-error", body)]
             return [f"{method} {template}: status {status} is not documented"]
         pointer, response = self._resolved(f"{responses}/{status}")
         if "application/json" not in response.get("content", {}):
@@ -198,7 +201,8 @@ GITLAB_SCHEMAS: dict[str, dict[str, Any]] = {
         "properties": {"source_branch": _TEXT, "target_branch": _TEXT, "title": {"type": "string", "minLength": 1},
                        "description": {"type": "string", "maxLength": 1048576}, "assignee_id": {"type": "integer"},
                        "assignee_ids": {"type": "array"}, "reviewer_ids": {"type": "array"},
-                       "labels": _TEXT, "milestone_id": {"type": "integer"}, "remove_source_branch": {"type": "boolean"},
+                       "labels": _TEXT, "milestone_id": {"type": "integer"},
+                       "remove_source_branch": {"type": "boolean"},
                        "squash": {"type": "boolean"}, "allow_collaboration": {"type": "boolean"},
                        "target_project_id": {"type": "integer"}}},
     "list_query": {"type": "object", "additionalProperties": False, "properties": {
@@ -401,8 +405,10 @@ class FakeHost:
                      self._check_gitlab_request(method, path, query, body))
             if wrong:  # refused as the hosts refuse a bad request, and kept for the test to fail on
                 self.violations += wrong
-                return (422, {"message": "Validation Failed", "documentation_url": "https://docs.github.com/rest"}, {}) \
-                    if side == "github" else (400, {"message": "; ".join(wrong)[:300]}, {})
+                if side == "github":
+                    return 422, {"message": "Validation Failed",
+                                 "documentation_url": "https://docs.github.com/rest"}, {}
+                return 400, {"message": "; ".join(wrong)[:300]}, {}
             fault = next((f for f in self.faults if f.method == method and f.path.search(path) and f.times > 0), None)
             if fault is not None and not fault.after:
                 fault.times -= 1
@@ -483,7 +489,8 @@ class FakeHost:
                    for p in pulls):
                 return 422, {"message": "Validation Failed", "documentation_url": "https://docs.github.com/rest",
                              "errors": [{"resource": "PullRequest", "code": "custom",
-                                         "message": f"A pull request already exists for {found[1]}:{body['head']}."}]}, {}
+                                         "message": f"A pull request already exists for "
+                                                    f"{found[1]}:{body['head']}."}]}, {}
             pull = self._new_pull(repo, body)
             pulls.append(pull)
             return 201, pull, {"Location": pull["url"]}
@@ -602,7 +609,8 @@ class FakeHost:
             return 404, {"message": "404 Not found"}, {}
         if found[3]:
             approved_by = self.approvals.get((project, mr["iid"]), [])
-            return 200, {"id": mr["id"], "iid": mr["iid"], "project_id": mr["project_id"], "approved": bool(approved_by),
+            return 200, {"id": mr["id"], "iid": mr["iid"], "project_id": mr["project_id"],
+                         "approved": bool(approved_by),
                          "approvals_required": 1, "approvals_left": 0 if approved_by else 1,
                          "approved_by": approved_by}, {}
         return 200, mr, {}

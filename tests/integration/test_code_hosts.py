@@ -49,8 +49,8 @@ class Project:
             self.code.branch(f"change-{number}", {"app/cli.py": PY_NEW}, f"Rename --docs-root ({number})")
         self.docs = GitRemote(root, "docs", DOCS)
         added = subprocess.run(
-            [*command("docsvc-server"), "integrations", "add", "--org", org, "--name", "app", "--code-repo", str(self.code.bare),
-             "--docs-repo", str(self.docs.bare), "--keep-in-sync", *host_args],
+            [*command("docsvc-server"), "integrations", "add", "--org", org, "--name", "app",
+             "--code-repo", str(self.code.bare), "--docs-repo", str(self.docs.bare), "--keep-in-sync", *host_args],
             cwd=svc.workdir, env=svc.env(), capture_output=True, text=True, timeout=120)
         OUTPUTS.extend([added.stdout, added.stderr])
         assert added.returncode == 0, added.stderr

@@ -41,7 +41,8 @@ def github(fake: FakeHost, **extra):
 
 def gitlab(fake: FakeHost, **extra):
     return connect("gitlab", Connection(integration=NAME, api_url=fake.gitlab_api, token=GL_TOKEN,
-                                        token_source="$GITLAB_TOKEN", egress=Egress.from_setting(fake.address), **extra))
+                                        token_source="$GITLAB_TOKEN", egress=Egress.from_setting(fake.address),
+                                        **extra))
 
 
 def posts(fake: FakeHost) -> int:
@@ -50,7 +51,8 @@ def posts(fake: FakeHost) -> int:
 
 def test_github_opens_a_pull_request_once_and_reuses_the_open_one(fake):
     first = github(fake).open_pull_request("acme/docs", "docsvc/suggestion-1", "main", "Docs for PR #7", "Why:\n- x")
-    assert first.record() == {"url": "https://github.com/acme/docs/pull/1", "state": "open", "review": "review required",
+    assert first.record() == {"url": "https://github.com/acme/docs/pull/1", "state": "open",
+                              "review": "review required",
                               "number": 1, "host": "github", "repo": "acme/docs", "branch": "docsvc/suggestion-1",
                               "base": "main"}
     assert fake.pull("acme/docs", 1)["body"] == "Why:\n- x"
@@ -141,7 +143,8 @@ def test_a_rate_limit_beyond_the_deadline_is_a_clear_error_at_once(fake):
 def test_the_egress_policy_applies_to_the_api(fake):
     api = connect("github", Connection(integration=NAME, api_url=fake.github_api, token=TOKEN,
                                        egress=Egress.from_setting("")))
-    with pytest.raises(HostError, match=r"resolves to an internal address .*DOCSVC_SERVER_EGRESS_ALLOW lets a host through"):
+    with pytest.raises(HostError, match=r"resolves to an internal address .*"
+                                        r"DOCSVC_SERVER_EGRESS_ALLOW lets a host through"):
         api.open_pull_request("acme/docs", "b", "main", "t", "b")
     assert fake.log == []
 
