@@ -24,7 +24,7 @@ from ..engines.hosts import Connection, HostError, connect
 from .integrations import PUBLIC_API
 
 __all__ = ["HOST_WAIT", "HostError", "apply_state", "integration_label", "open_pull_request", "problem_status",
-           "pull_request_body", "refresh", "refresh_open", "uses_host_api"]
+           "pull_request_body", "refresh", "refresh_open", "items_with_pull_request", "uses_host_api"]
 
 # How long one request of the service may spend with the host, rate limits waited out included:
 # below the client's 60-second read timeout, so the caller hears the host's error, not a timeout.
@@ -158,21 +158,28 @@ def refresh(session: Session, item: Item, egress: Egress | None = None, wait: fl
     return apply_state(item, found.state, found.review)
 
 
+def items_with_pull_request(session: Session, integration_ids: set[int], number: int | None = None,
+                            repo: str | None = None) -> list[Item]:
+    """The items, not done or rejected, whose pull request was opened through the host of one of
+    these integrations (and is number ``number`` of ``repo``, when given): whom a refresh, or a
+    webhook's event about that pull request, concerns."""
+    found = []
+    for item in session.scalars(select(Item).where(Item.pull_request.is_not(None),
+                                                   Item.work_status.not_in(("done", "rejected")))).all():
+        record = item.pull_request or {}
+        if record.get("integration_id") in integration_ids and record.get("number") and (
+                number is None or (record["number"] == number and record.get("repo") == repo)):
+            found.append(item)
+    return found
+
+
 def refresh_open(session: Session, integration_ids: list[int], egress: Egress | None = None,
                  most: int = 100) -> tuple[int, list[str]]:
     """Refresh the open host pull requests of the items of these integrations (the poll, for hosts
     that send no webhooks): (how many changed, the errors, one line each). Commits each change."""
     changed, errors = 0, []
-    wanted = set(integration_ids)
-    items = session.scalars(select(Item).where(Item.pull_request.is_not(None),
-                                               Item.work_status.not_in(("done", "rejected")))).all()
-    for item in items:
-        record = item.pull_request or {}
-        if record.get("state") != "open" or record.get("integration_id") not in wanted or not record.get("number"):
-            continue
-        if most <= 0:
-            break
-        most -= 1
+    items = [i for i in items_with_pull_request(session, set(integration_ids)) if i.pull_request.get("state") == "open"]
+    for item in items[:most]:
         try:
             if refresh(session, item, egress):
                 session.commit()
