@@ -88,6 +88,17 @@ class Integration(Base):
     # hash of it); made when first asked for (``integrations webhook``), shown by that command only.
     webhook_secret: Mapped[str | None] = mapped_column(String(100))
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The code host whose API opens pull requests: "github", "gitlab", or "git" (plain git: a
+    # pushed branch and a compare link). The token is never stored: only the NAME of the service's
+    # environment variable that holds it, read when it is used.
+    host: Mapped[str] = mapped_column(String(20), default="git", server_default="git")
+    host_api_url: Mapped[str | None] = mapped_column(Text)
+    host_token_env: Mapped[str | None] = mapped_column(String(200))
+    code_host_repo: Mapped[str | None] = mapped_column(String(500))  # OWNER/NAME on the host
+    docs_host_repo: Mapped[str | None] = mapped_column(String(500))
+    # GitHub App auth (instead of a token): installation tokens minted with a JWT signed by this key.
+    github_app_id: Mapped[int | None] = mapped_column(Integer)
+    github_app_key_file: Mapped[str | None] = mapped_column(Text)
 
 
 class ApiSpecConfig(Base):
