@@ -160,10 +160,10 @@ def _gitlab(event: str, payload: dict) -> Event:
               "draft": attrs.get("draft") is True or attrs.get("work_in_progress") is True}
         if action in _GITLAB_REVIEWS:
             return Event("review", action, repo, pr=pr, review=_GITLAB_REVIEWS[action])
-        if action == "update" and "oldrev" not in attrs and "draft" not in _dict(payload.get("changes")):
-            # An edit of the title, labels or reviewers: no new commit, and not marked ready.
-            return Event("pull_request", "other", repo, pr=pr)
         if action == "update" and "oldrev" not in attrs:
-            action = "ready" if not pr["draft"] else "other"
+            # No new commit (``oldrev`` comes with one): marked ready, or an edit of the title,
+            # labels or reviewers.
+            ready = "draft" in _dict(payload.get("changes")) and not pr["draft"]
+            return Event("pull_request", "ready" if ready else "other", repo, pr=pr)
         return Event("pull_request", _GITLAB_MR_ACTIONS.get(action, "other"), repo, pr=pr)
     return Event("ignored", repo=repo, reason=f"the event {event or '(none named)'} is not one docsvc acts on")

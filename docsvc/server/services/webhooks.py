@@ -12,10 +12,8 @@ from __future__ import annotations
 
 import hashlib
 import json
-import re
 import secrets
 from dataclasses import dataclass
-from urllib.parse import urlsplit
 
 from sqlalchemy import or_, select
 from sqlalchemy.exc import IntegrityError
@@ -26,7 +24,6 @@ from ..db.tables import Integration, Item, Job, WebhookDelivery
 from ..engines import webhooks as hooks
 from ..problems import Problem, as_id
 from .accounts import AdminError
-from .integrations import code_host
 from .repos import start_sync, sync_key
 
 __all__ = ["secret_for", "webhook_url", "receive", "deliveries", "delivery_view"]
@@ -35,10 +32,8 @@ _REFUSED = "The webhook delivery is not signed with this integration's secret"
 
 
 def host_of(integration: Integration) -> str | None:
-    """``github`` or ``gitlab``: the host whose webhooks the integration takes (its ``host``, else
-    the host its code repository's URL names); None for a plain git integration."""
-    host = getattr(integration, "host", None) or code_host(integration.code_repo).lower()
-    return host if host in hooks.HOSTS else None
+    """``github`` or ``gitlab``: the host whose webhooks the integration takes; None for plain git."""
+    return integration.host if integration.host in hooks.HOSTS else None
 
 
 def secret_for(session: Session, integration: Integration, *, rotate: bool = False) -> str:
@@ -146,24 +141,6 @@ def _push(session: Session, integration: Integration, event: hooks.Event, max_at
     return Outcome("done", f"a push to {event.branch}: sync queued", job.id)
 
 
-def _repo_name(location: str) -> str | None:
-    """``owner/name`` of a repository URL (``https://host/owner/name.git``, ``git@host:owner/name``);
-    None for a local path."""
-    if "://" in location:
-        parts = urlsplit(location)
-        path = parts.path if parts.scheme != "file" else ""
-    else:
-        match = re.match(r"^[\w.-]+@[\w.-]+:(?!//)(.+)$", location)
-        path = match.group(1) if match else ""
-    path = path.strip("/").removesuffix(".git")
-    return path.lower() or None
-
-
-def _code_repo(integration: Integration) -> str | None:
-    named = getattr(integration, "code_host_repo", None)
-    return (named or "").lower() or _repo_name(integration.code_repo)
-
-
 def _docs_pull_request(session: Session, integration: Integration, event: hooks.Event) -> Item | None:
     """The item whose docs pull request (the one docsvc opened) the event is about: matched by its
     repository and number, or by its branch."""
@@ -214,7 +191,7 @@ def _code_pull_request(session: Session, integration: Integration, event: hooks.
 
     pr = event.pr
     number = pr.get("number")
-    mine = _code_repo(integration)
+    mine = (integration.code_host_repo or "").lower()
     if mine and event.repo and event.repo.lower() != mine:
         return Outcome("ignored", f"pull request #{number} of {event.repo}, not of the code repository")
     if pr.get("base_branch") and pr["base_branch"] != integration.code_branch:
