@@ -104,6 +104,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     E("admin.list_users", "GET", "/admin/users", cli="admin users list", origin="addition"),
     E("admin.list_integrations", "GET", "/admin/integrations", cli="admin integrations list",
       origin="addition"),
+    E("admin.list_webhook_deliveries", "GET", "/admin/integrations/{id}/webhook-deliveries",
+      cli="admin integrations deliveries", origin="addition"),
     E("search.query", "GET", "/search", cli="search", origin="addition"),
     E("feature_drafts.create", "POST", "/feature-drafts", cli="feature-drafts create", origin="addition",
       job=True),

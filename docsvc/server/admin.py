@@ -528,7 +528,7 @@ def integrations_deliveries(session, settings, integration_id: int, limit: int, 
 
     from .services.webhooks import deliveries, delivery_view
 
-    views = [delivery_view(d) for d in deliveries(session, _integration(session, integration_id).id, limit)]
+    views = [delivery_view(d) for d in deliveries(session, _integration(session, integration_id).id, limit)[0]]
     if as_json:
         click.echo(json.dumps(views))
         return

@@ -212,6 +212,22 @@ def test_ping_is_200_and_recorded(github):
     assert (recorded["event"], recorded["host"], recorded["job_id"]) == ("ping", "github", None)
     listing = github.service.admin_lines("integrations", "deliveries", "--integration", github.integration)
     assert any(delivery in line and "\tping\t" in line for line in listing)
+    # An administrator of the organisation lists them over HTTP too; a writer may not, another
+    # organisation's administrator sees no such integration.
+    over_http = github.cli("admin", "integrations", "deliveries", github.integration, "--json")
+    assert over_http.returncode == 0, over_http.stderr
+    assert json.loads(over_http.stdout)[0] == {**recorded, "delivery": delivery}
+    shown = github.cli("admin", "integrations", "deliveries", github.integration)
+    assert delivery in shown.stdout and "ping" in shown.stdout
+    github.service.admin("users", "add", "--org", github.org, "--email", "wendy@hooksgithub.test", "--role", "writer")
+    writer = github.service.admin("keys", "create", "--email", "wendy@hooksgithub.test")
+    refused = run_cli("admin", "integrations", "deliveries", github.integration, key=writer,
+                      base_url=github.service.base_url)
+    assert refused.returncode == 4 and "System Administrators" in refused.stderr
+    stranger = github.service.admin("init", "--org", "Strangers", "--admin-email", "eve@strangers.test")
+    hidden = run_cli("admin", "integrations", "deliveries", github.integration, key=stranger,
+                     base_url=github.service.base_url)
+    assert hidden.returncode == 1 and "not found" in hidden.stderr.lower(), hidden.stderr
 
 
 def test_a_signed_push_to_the_code_branch_syncs_once(github):

@@ -17,7 +17,7 @@ from docsvc.models.diagrams import Diagram
 from docsvc.models.docflows import ApproveResult, DocflowSummary, HistoryRound
 from docsvc.models.feature_drafts import FeatureDraft, ReleaseNotesDecision
 from docsvc.models.release_notes import ReleaseNoteEntry, ReleaseNotes
-from docsvc.models.integrations import Integration
+from docsvc.models.integrations import Integration, WebhookDelivery
 from docsvc.models.items import DeleteResult, Item
 from docsvc.models.jobs import Job, JobRef
 from docsvc.models.me import WorkSummary
@@ -181,6 +181,9 @@ CASES = [
      "GET", "/admin/users", {}, None, User),
     ("admin.list_integrations", lambda c: c.admin.list_integrations(), [{"id": 2, "name": "r"}],
      "GET", "/admin/integrations", {}, None, Integration),
+    ("admin.list_webhook_deliveries", lambda c: c.admin.list_webhook_deliveries(3),
+     [{"id": 9, "delivery": "d-1", "event": "ping", "outcome": "done"}],
+     "GET", "/admin/integrations/3/webhook-deliveries", {}, None, WebhookDelivery),
     ("search.query", lambda c: c.search.query("rate limit", integration_id=3),
      [{"path": "docs/limits.md", "line": 12, "snippet": "Rate limits"}],
      "GET", "/search", {"q": "rate limit", "integration_id": "3"}, None, SearchHit),

@@ -216,11 +216,17 @@ def _code_pull_request(session: Session, integration: Integration, event: hooks.
     return Outcome("done", f"pull request #{number} {event.action}: its suggestion is queued", job.id)
 
 
-def deliveries(session: Session, integration_id: int, limit: int = 100) -> list[WebhookDelivery]:
-    """The integration's deliveries, newest first."""
-    return list(session.scalars(select(WebhookDelivery).where(WebhookDelivery.integration_id == integration_id)
-                                .order_by(WebhookDelivery.received_at.desc(), WebhookDelivery.id.desc())
-                                .limit(limit)))
+def deliveries(session: Session, integration_id: int, limit: int = 100, offset: int = 0) -> tuple[list[WebhookDelivery],
+                                                                                             int]:
+    """The integration's deliveries, newest first, and how many there are in all."""
+    from sqlalchemy import func
+
+    where = WebhookDelivery.integration_id == integration_id
+    total = session.scalar(select(func.count()).select_from(WebhookDelivery).where(where)) or 0
+    rows = session.scalars(select(WebhookDelivery).where(where)
+                           .order_by(WebhookDelivery.received_at.desc(), WebhookDelivery.id.desc())
+                           .limit(limit).offset(offset))
+    return list(rows), total
 
 
 def delivery_view(record: WebhookDelivery) -> dict:
