@@ -282,10 +282,11 @@ def test_a_draft_is_skipped_and_other_branches_and_repositories_are_ignored(gith
     draft["pull_request"]["draft"] = True
     jobs = github.jobs("docflow.generate")
     for payload in (draft, pull_request(github, "opened", 10, base="release"),
-                    pull_request(github, "opened", 11, repo="someone/else")):
+                    pull_request(github, "opened", 11, repo="someone/else"),
+                    pull_request(github, "opened", 13, branch="docsvc/suggestion-99")):
         answer = github.deliver("pull_request", payload)
         assert answer.status_code == 200 and answer.json()["outcome"] == "ignored", answer.text
-    assert "draft" in github.deliveries()[2]["result"]
+    assert "draft" in github.deliveries()[3]["result"]
     assert github.jobs("docflow.generate") == jobs
 
 
@@ -380,16 +381,25 @@ def test_docflow_again_at_the_same_commit_returns_the_suggestion_made_before(git
         assert made.returncode == 0, made.stderr
         return json.loads(made.stdout)
 
-    first = docflow("--pr-sha", github.pr_head)
+    head = github.code.branch("docflow-again", {"app/cli.py": PY_NEW}, "Rename --docs-root, add --dry-run")
+    first = docflow("--pr-sha", head)
     assert first["suggestion_id"] and not first.get("existing")
     generated = github.jobs("docflow.generate")
-    again = docflow("--pr-sha", github.pr_head[:10])  # an abbreviation names the same commit
+    again = docflow("--pr-sha", head[:10])  # an abbreviation names the same commit
     assert (again["suggestion_id"], again["existing"]) == (first["suggestion_id"], True)
     assert again["files"] == first["files"] and github.jobs("docflow.generate") == generated + 1
-    by_branch = docflow("--pr-branch", BRANCH)  # the branch's head is that commit too
+    by_branch = docflow("--pr-branch", "docflow-again")  # the branch's head is that commit too
     assert (by_branch["suggestion_id"], by_branch["existing"]) == (first["suggestion_id"], True)
     assert len(github.suggestions(40)) == 1
     told = github.cli("docflow", "--pr-number", "40", "--pr-title", "Rename --docs-root", "--pr-body", "",
-                      "--pr-author", "ana", "--pr-sha", github.pr_head)
+                      "--pr-author", "ana", "--pr-sha", head)
     assert told.stdout.startswith(f"Suggestion {first['suggestion_id']} for PR #40, made before for commit "
-                                  f"{github.pr_head[:12]}:")
+                                  f"{head[:12]}:")
+    # A new commit on the branch is a new head: its own suggestion.
+    git("checkout", "-q", "docflow-again", cwd=github.code.work)
+    try:
+        github.code.commit({"app/more.py": "z = 3\n"}, "more", branch="docflow-again")
+    finally:
+        git("checkout", "-q", "main", cwd=github.code.work)
+    newer = docflow("--pr-branch", "docflow-again")
+    assert newer["suggestion_id"] != first["suggestion_id"] and not newer.get("existing")

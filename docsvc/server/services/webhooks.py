@@ -28,6 +28,7 @@ from .repos import start_sync, sync_key
 
 __all__ = ["secret_for", "webhook_url", "receive", "deliveries", "delivery_view"]
 
+DOCSVC_BRANCHES = "docsvc/"  # the branches docsvc pushes its docs changes to (docsvc/suggestion-<id>, ...)
 _REFUSED = "The webhook delivery is not signed with this integration's secret"
 
 
@@ -197,6 +198,10 @@ def _code_pull_request(session: Session, integration: Integration, event: hooks.
     if pr.get("base_branch") and pr["base_branch"] != integration.code_branch:
         return Outcome("ignored", f"pull request #{number} targets {pr['base_branch']}, not the code branch "
                                   f"{integration.code_branch}")
+    if str(pr.get("head_branch") or "").startswith(DOCSVC_BRANCHES) and not pr.get("fork"):
+        # docsvc's own docs pull request, heard before its item recorded it (code and docs in one
+        # repository): never a code change to suggest docs for.
+        return Outcome("ignored", f"pull request #{number} comes from a branch docsvc pushed ({pr['head_branch']})")
     if event.action not in ("opened", "pushed", "reopened", "ready"):
         return Outcome("ignored", f"pull request #{number} {event.action}: no suggestion to make")
     if pr.get("draft"):
