@@ -24,6 +24,7 @@ from . import credits, release_notes
 from .accounts import Caller
 from .repos import org_integration
 from .items import get_item
+from .pull_requests import HostError, open_pull_request, problem_status, pull_request_body, uses_host_api
 
 # Job kinds (the handlers in ``server/tasks`` register under these) and prices in credits.
 GENERATE, CHECK, REVISE, REFRESH, SCREENSHOTS = ("docflow.generate", "docflow.check", "docflow.revise",
@@ -436,6 +437,17 @@ def suggested_release_notes(item: Item) -> str:
     return "include" if user_facing else "skip"
 
 
+def _pull_request_body(item: Item, pr: dict, approver: str) -> str:
+    """What the docs pull request changes and why: the plan's reasons, page by page."""
+    data = item.data or {}
+    planned = {p.get("path"): p for p in data.get("plan") or []}
+    pages = [{"path": path, "mode": (planned.get(path) or {}).get("mode"),
+              "reasons": (planned.get(path) or {}).get("reasons") or []} for path in sorted(data.get("files") or {})]
+    return pull_request_body(
+        f"Documentation for pull request #{pr.get('number')} ({pr.get('title', '')}): {len(pages)} page(s) change.",
+        pages, f"Docflows suggestion {item.id}, approved by {approver}; opened by docsvc.")
+
+
 def approve(session: Session, caller: Caller, item_id: int, body: dict, data_dir: Path,
             egress: Egress | None = None) -> dict:
     from sqlalchemy import select
@@ -485,14 +497,27 @@ def approve(session: Session, caller: Caller, item_id: int, body: dict, data_dir
     try:
         commit = push_branch(integration.docs_repo, data["docs_commit"], branch, files,
                              f"Docs for PR #{pr.get('number')}: {pr.get('title', '')}\n\nDocflows suggestion "
-                             f"{item.id}, approved by {caller.name}.", Path(data_dir) / "worktrees", egress)
+                             f"{item.id}, approved by {caller.name}.", Path(data_dir) / "worktrees", egress,
+                             replace=True)  # the branch of a try whose pull request failed: approved again
     except UnsafePath as exc:
         raise Problem(422, f"Refused to write the docs branch: {exc}") from None
     except GitError as exc:
         raise Problem(502, f"Could not push the docs branch to {integration.docs_repo}: {exc}") from None
+    if uses_host_api(integration):
+        # The branch is pushed: a host error leaves the approval undone, and a retry pushes again
+        # and takes the pull request a first try may have opened.
+        try:
+            opened = open_pull_request(integration, "docs", branch, integration.docs_branch,
+                                       f"Docs for PR #{pr.get('number')}: {pr.get('title', '')}",
+                                       _pull_request_body(item, pr, caller.name), egress)
+        except HostError as exc:
+            raise Problem(problem_status(exc),
+                          f"The docs branch {branch} is pushed, but no pull request was opened: {exc}") from None
+        item.pull_request = {**opened, "commit": commit}
+    else:
+        item.pull_request = {"url": branch_url(integration.docs_repo, integration.docs_branch, branch),
+                             "state": "open", "review": "review required", "branch": branch, "commit": commit}
     item.release_id, item.writer_user_id, item.work_status = release.id, assignee_id, "in_review"
-    item.pull_request = {"url": branch_url(integration.docs_repo, integration.docs_branch, branch), "state": "open",
-                         "review": "review required", "branch": branch, "commit": commit}
     entry = _write_entry(session, item, release.id, fields)
     # The approver signed off every file as it stands: each is Reviewed until its text changes.
     data["files"] = {p: {**e, "reviewed": True} for p, e in (data.get("files") or {}).items()}
