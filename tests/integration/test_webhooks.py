@@ -15,19 +15,23 @@ from sqlalchemy import create_engine, text, update
 
 from docsvc.server.db.tables import Item
 
+from tests.fake_host import FakeHost
 from tests.support import (GitRemote, git, github_example, github_headers, github_signature, gitlab_example,
                            gitlab_headers, run_cli)
 from tests.unit.test_facts import PY_NEW, PY_OLD
 from tests.unit.test_planner_writer import DOCS
 
 BRANCH = "rename-docs-root"
+TOKEN = "ghp_WebhookTestT0kenThatMustNeverShow0000000"
+# The service reaches the fake GitHub on loopback with this token (tests/fake_host.py).
+SERVICE_ENV = {"GH_TOKEN": TOKEN}
 
 
 class Project:
     """An organisation whose integration (GitHub or GitLab, repositories on local git remotes)
     takes webhooks; ``deliver`` signs and sends one."""
 
-    def __init__(self, service, root, host: str, org: str) -> None:
+    def __init__(self, service, root, host: str, org: str, host_args: tuple[str, ...] = ()) -> None:
         self.service, self.host, self.org = service, host, org
         self.key = service.admin("init", "--org", org, "--admin-email", f"ada@{org.lower()}.test")
         self.code = GitRemote(root, f"{host}-code", {"app/cli.py": PY_OLD, "README.md": "# app\n"})
@@ -37,7 +41,7 @@ class Project:
         self.integration = service.admin(
             "integrations", "add", "--org", org, "--name", "app", "--code-repo", str(self.code.bare),
             "--docs-repo", str(self.docs.bare), "--keep-in-sync", "--host", host,
-            "--code-host-repo", f"{self.owner}/app", "--docs-host-repo", f"{self.owner}/docs")
+            "--code-host-repo", f"{self.owner}/app", "--docs-host-repo", f"{self.owner}/docs", *host_args)
         lines = service.admin_lines("integrations", "webhook", "--integration", self.integration)
         self.dialog = lines
         self.path = re.sub(r"^https?://[^/]+", "", lines[0].removeprefix("url: "))
@@ -303,7 +307,7 @@ def _docs_item(project: Project, number: int) -> int:
     item = int(project.service.admin("items", "add", "docflows", "--org", project.org, "--title", f"Docs #{number}"))
     pull = {"url": f"https://example.test/{project.owner}/docs/pull/{number}", "state": "open",
             "review": "review required", "number": number, "host": project.host, "repo": f"{project.owner}/docs",
-            "branch": f"docsvc/suggestion-{item}"}
+            "branch": f"docsvc/suggestion-{item}", "integration_id": int(project.integration)}
     engine = create_engine(project.service.db_url)
     try:
         with engine.begin() as conn:
@@ -311,6 +315,40 @@ def _docs_item(project: Project, number: int) -> int:
     finally:
         engine.dispose()
     return item
+
+
+def test_the_docs_pull_request_docsvc_opened_through_github_is_followed_to_done(service, tmp_path_factory):
+    """The whole loop: a pull request's webhook makes the suggestion, its approval opens the docs
+    pull request through (the fake) GitHub, and that pull request's review and merge come back as
+    webhooks: the item follows, and is done."""
+    fake = FakeHost()
+    fake.tokens.add(TOKEN)
+    fake.repos |= {"acme/docs", "acme/app"}
+    try:
+        project = Project(service, tmp_path_factory.mktemp("loop"), "github", "HooksLoop", (
+            "--host-api-url", fake.github_api, "--host-token-env", "GH_TOKEN"))
+        made = project.job(project.deliver("pull_request", pull_request(project, "opened", 3)).json()["job_id"])
+        suggestion = made["result"]["suggestion_id"]
+        approved = project.cli("items", "approve", "docflows", str(suggestion), "--new-release", "3.1", "--json")
+        assert approved.returncode == 0, approved.stderr
+        opened = _item(project, suggestion)["pull_request"]
+        assert (opened["repo"], opened["state"], opened["review"]) == ("acme/docs", "open", "review required")
+
+        review = github_example("pull_request_review", "submitted")
+        review["review"]["state"] = "approved"
+        review["pull_request"]["number"] = opened["number"]
+        review["repository"]["full_name"] = "acme/docs"
+        assert project.deliver("pull_request_review", review).json()["outcome"] == "done"
+        assert _item(project, suggestion)["pull_request"]["review"] == "approved"
+        merged = pull_request(project, "closed", opened["number"], branch=opened["branch"], repo="acme/docs")
+        merged["pull_request"]["merged"] = True
+        assert project.deliver("pull_request", merged).json()["outcome"] == "done"
+        shown = _item(project, suggestion)
+        assert (shown["pull_request"]["state"], shown["work_status"]) == ("merged", "done")
+        assert TOKEN not in json.dumps(project.deliveries())
+    finally:
+        fake.close()
+    assert fake.violations == []
 
 
 def _item(project: Project, item: int) -> dict:

@@ -144,7 +144,10 @@ def _push(session: Session, integration: Integration, event: hooks.Event, max_at
 
 def _docs_pull_request(session: Session, integration: Integration, event: hooks.Event) -> Item | None:
     """The item whose docs pull request (the one docsvc opened) the event is about: matched by its
-    repository and number, or by its branch."""
+    repository and number, or by its branch (a plain-git branch someone opened a pull request of).
+    Any item of the organisation, done ones too (a late review still shows), looked up by the
+    database: unlike the poll's ``pull_requests.items_with_pull_request``, which walks the open
+    pull requests of given integrations."""
     number, branch = event.pr.get("number"), event.pr.get("head_branch")
     matches = []
     if isinstance(number, int) and not isinstance(number, bool):
@@ -169,20 +172,20 @@ _STATES = {"opened": "open", "pushed": "open", "reopened": "open", "ready": "ope
 
 
 def _follow(item: Item, event: hooks.Event) -> Outcome:
-    """Write the docs pull request's state or review on its item; merged moves the item to done."""
-    pull = dict(item.pull_request or {})
+    """Write the docs pull request's state or review on its item (``pull_requests.apply_state``, as
+    the poll does); merged moves the item to done."""
+    from .pull_requests import apply_state
+
+    current = (item.pull_request or {}).get("state") or "open"
     if event.kind == "review":
-        pull["review"] = event.review
-        item.pull_request = pull
+        apply_state(item, current, event.review)
         return Outcome("done", f"item {item.id}: docs pull request review is now {event.review}")
     state = _STATES.get(event.action)
     if state is None:
         return Outcome("ignored", f"item {item.id}: docs pull request {event.action}, no change of state")
-    pull["state"] = state
-    item.pull_request = pull
-    if state == "merged" and item.work_status not in ("done", "rejected"):
-        item.work_status = "done"  # the change is in the docs: the work is done
-        return Outcome("done", f"item {item.id}: docs pull request merged; the item is done")
+    apply_state(item, state)
+    if state == "merged":
+        return Outcome("done", f"item {item.id}: docs pull request merged; the item is {item.work_status}")
     return Outcome("done", f"item {item.id}: docs pull request is now {state}")
 
 
