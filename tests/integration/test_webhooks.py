@@ -391,6 +391,12 @@ def test_gitlab_push_syncs_and_a_wrong_token_is_401(gitlab):
     assert gitlab.deliver("Push Hook", _push(gitlab, head), delivery=delivery).json()["outcome"] == "redelivery"
 
 
+def test_a_gitlab_body_over_25_mb_is_413_though_it_carries_an_idempotency_key(gitlab):
+    body = b'{"object_kind": "push", "x": "' + b"x" * (25 * 1024 * 1024) + b'"}'
+    answer = gitlab.deliver("Push Hook", body)
+    assert answer.status_code == 413 and answer.headers["content-type"] == "application/problem+json"
+
+
 def test_gitlab_merge_request_gets_its_suggestion_and_a_merged_docs_mr_is_done(gitlab):
     payload = gitlab_example("merge_request")
     attrs = payload["object_attributes"]

@@ -8,6 +8,7 @@ refused with 413 before it is all read.
 from __future__ import annotations
 
 from fastapi import APIRouter, Depends, Request
+from starlette.concurrency import run_in_threadpool
 from sqlalchemy.orm import Session
 
 from ..services import webhooks as service
@@ -20,8 +21,9 @@ async def _deliver(host: str, integration_id: str, request: Request, session: Se
     settings = request.app.state.settings
     body = await bounded_body(request, settings.webhook_max_bytes)
     headers = {k.lower(): v for k, v in request.headers.items()}
-    status, answer = service.receive(session, host=host, integration_ref=integration_id, headers=headers, body=body,
-                                     max_attempts=settings.job_max_attempts)
+    # Parsing up to 25 MB of JSON and the database work run off the event loop: other requests go on.
+    status, answer = await run_in_threadpool(service.receive, session, host=host, integration_ref=integration_id,
+                                             headers=headers, body=body, max_attempts=settings.job_max_attempts)
     if status == 202:
         request.app.state.pool.notify()  # a worker takes the job now, not at its next poll
     return JSONBody(answer, status_code=status)
