@@ -174,3 +174,35 @@ def test_a_gitlab_draft_and_a_fork():
     assert parse("gitlab", "Merge Request Hook", _mr("open", draft=True)).pr["draft"] is True
     assert parse("gitlab", "Merge Request Hook", _mr("open", work_in_progress=True)).pr["draft"] is True
     assert parse("gitlab", "Merge Request Hook", _mr("open", source_project_id=99)).pr["fork"] is True
+
+
+# --- the Webhook dialog's refusals (docsvc-server integrations webhook / deliveries) ---------------
+
+def _server(tmp_path, *args: str, **env: str):
+    from click.testing import CliRunner
+
+    from docsvc.server.admin import main
+
+    return CliRunner().invoke(main, ["--db", f"sqlite:///{tmp_path / 'db.sqlite'}", *args],
+                              env={"DOCSVC_SERVER_PUBLIC_URL": "", **env}, catch_exceptions=False)
+
+
+def test_the_webhook_dialog_refuses_one_line_each(tmp_path):
+    assert _server(tmp_path, "init", "--org", "O", "--admin-email", "a@o.test").exit_code == 0
+    plain = _server(tmp_path, "integrations", "add", "--org", "O", "--name", "local", "--code-repo", str(tmp_path),
+                    "--docs-repo", str(tmp_path)).output.split()[-1]
+    done = _server(tmp_path, "integrations", "webhook", "--integration", plain)
+    assert (done.exit_code, done.output.splitlines()) == (1, [
+        f"Error: integration {plain} has no code host that sends webhooks (its code repository is plain git): set "
+        "--host github or gitlab with 'docsvc-server integrations update'"])
+    for args in (["webhook", "--integration", "99"], ["deliveries", "--integration", "99"]):
+        done = _server(tmp_path, "integrations", *args)
+        assert (done.exit_code, done.output.strip()) == (1, "Error: integration 99 does not exist")
+    assert _server(tmp_path, "integrations", "webhook", "--integration", "x").exit_code == 2
+    hub = _server(tmp_path, "integrations", "add", "--org", "O", "--name", "hub", "--code-repo",
+                  "https://github.com/acme/app", "--docs-repo", "https://github.com/acme/docs").output.split()[-1]
+    bad = _server(tmp_path, "integrations", "webhook", "--integration", hub, DOCSVC_SERVER_PUBLIC_URL="docs.example")
+    assert bad.exit_code == 1 and "DOCSVC_SERVER_PUBLIC_URL must be an http:// or https:// address" in bad.output
+    good = _server(tmp_path, "integrations", "webhook", "--integration", hub,
+                   DOCSVC_SERVER_PUBLIC_URL="https://docs.example.com/")
+    assert good.output.splitlines()[0] == f"url: https://docs.example.com/api/v1/webhooks/github/{hub}"
