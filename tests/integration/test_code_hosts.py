@@ -31,7 +31,8 @@ OUTPUTS: list[str] = []  # every output of the CLI and the service, grepped for 
 
 
 @pytest.fixture(scope="module")
-def fake():
+def fake(service):
+    """A new fake host for each service (SQLite, PostgreSQL), on the port SERVICE_ENV lets through."""
     host = FakeHost(port=FAKE_PORT)
     host.tokens |= {TOKEN, GL_TOKEN}
     host.repos |= {"acme/docs", "acme/app", "grp/docs"}
