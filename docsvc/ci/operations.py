@@ -166,6 +166,9 @@ def plan_docflow(s: CiSettings, ctx: CiContext) -> Plan:
         out.url = result.get("url")
         out.facts += [("Pull request", f"#{data['number']} {data['title']}"),
                       ("Screenshots", str(len(shots)))]
+        if result.get("existing"):  # one suggestion per pull request and commit: a re-run gets that one
+            out.facts.append(("Suggestion", f"{out.item_id}, made before for commit "
+                                            f"{str(result.get('head_sha') or '')[:12]}: no new one"))
         if result.get("verdict"):
             out.facts.append(("Verdict", str(result["verdict"])))
 

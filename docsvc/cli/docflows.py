@@ -69,7 +69,8 @@ def docflow(pr_number, pr_title, pr_body, pr_author, pr_branch, pr_sha, screensh
         if not r.get("suggestion_id"):
             return [f"No documentation change needed for PR #{pr_number}:"] + [f"  {x}" for x in r.get("reasons", [])] \
                 + _worth_a_look(r)
-        lines = [f"Suggestion {r['suggestion_id']} for PR #{pr_number}: {len(r.get('files', []))} file(s) "
+        made = f", made before for commit {str(r.get('head_sha') or '')[:12]}" if r.get("existing") else ""
+        lines = [f"Suggestion {r['suggestion_id']} for PR #{pr_number}{made}: {len(r.get('files', []))} file(s) "
                  f"({'passed the Editor' if r.get('editor_passed') else 'with Editor comments'})"]
         lines += [f"  {path}" for path in r.get("files", [])]
         if r.get("open_points"):

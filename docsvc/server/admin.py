@@ -485,6 +485,60 @@ def integrations_update(session, settings, integration_id: int, keep_in_sync: bo
     click.echo(integration.id)
 
 
+def _integration(session, integration_id: int):
+    from .db.tables import Integration
+    from .services.accounts import AdminError
+
+    integration = session.get(Integration, integration_id)
+    if integration is None:
+        raise AdminError(f"integration {integration_id} does not exist")
+    return integration
+
+
+@integrations.command("webhook")
+@click.option("--integration", "integration_id", required=True, type=db_integer(), metavar="ID")
+@click.option("--rotate", is_flag=True, help="make a new secret: deliveries signed with the old one are refused")
+@db_option
+@transaction
+def integrations_webhook(session, settings, integration_id: int, rotate: bool) -> None:
+    """The Webhook dialog: the URL to give the code host and the secret to sign with (made on first
+    use). Prints two lines, "url: ..." and "secret: ..."; the base of the URL is
+    DOCSVC_SERVER_PUBLIC_URL, else the address 'run' listens on by default."""
+    from .services.webhooks import secret_for, webhook_url
+
+    integration = _integration(session, integration_id)
+    url = webhook_url(settings.public_base, integration)
+    secret = secret_for(session, integration, rotate=rotate)
+    if rotate:
+        _status(f"integration {integration.id}: new webhook secret; set it on the code host's webhook")
+    click.echo(f"url: {url}")
+    click.echo(f"secret: {secret}")
+
+
+@integrations.command("deliveries")
+@click.option("--integration", "integration_id", required=True, type=db_integer(), metavar="ID")
+@click.option("--limit", default=100, show_default=True, type=click.IntRange(1, 10_000))
+@click.option("--json", "as_json", is_flag=True, help="one JSON array")
+@db_option
+@transaction
+def integrations_deliveries(session, settings, integration_id: int, limit: int, as_json: bool) -> None:
+    """The webhook deliveries of an integration, newest first: when, event, action, delivery id,
+    outcome and what came of it."""
+    import json
+
+    from .services.webhooks import deliveries, delivery_view
+
+    views = [delivery_view(d) for d in deliveries(session, _integration(session, integration_id).id, limit)[0]]
+    if as_json:
+        click.echo(json.dumps(views))
+        return
+    if not views:
+        _status(f"integration {integration_id} has received no webhook delivery yet")
+    for view in views:
+        event = view["event"] + (f" ({view['action']})" if view["action"] else "")
+        click.echo(f"{view['received_at']}\t{event}\t{view['delivery']}\t{view['outcome']}\t{view['result']}")
+
+
 @main.group("api-specs")
 def api_specs() -> None:
     """The organisation's API-readiness configuration: which spec POST /oas/validate checks."""

@@ -6,6 +6,7 @@ import os
 import socket
 from dataclasses import dataclass, field, replace
 from pathlib import Path
+from urllib.parse import urlsplit
 
 from ..egress import Egress
 
@@ -31,6 +32,16 @@ def _env_bool(name: str, default: bool) -> bool:
     if value in ("0", "false", "no", "off"):
         return False
     raise SystemExit(f"Error: {name} must be 1 or 0, got {value!r}")
+
+
+def _env_url(name: str) -> str | None:
+    value = os.environ.get(name, "").strip().rstrip("/")
+    if not value:
+        return None
+    parts = urlsplit(value)
+    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+        raise SystemExit(f"Error: {name} must be an http:// or https:// address, got {value!r}")
+    return value
 
 
 @dataclass(frozen=True)
@@ -74,6 +85,12 @@ class ServerSettings:
     # Whether repositories may be local paths or file:// URLs (on: integrations are the operator's;
     # turn it off on a shared service).
     allow_local_repos: bool = True
+    # Where code hosts reach this service (a proxy's or tunnel's address): the base of the webhook
+    # URL that ``integrations webhook`` prints. None: the address ``run`` listens on by default.
+    public_url: str | None = None
+    # A webhook delivery's body beyond this is refused with 413: GitHub caps its payloads at 25 MB
+    # (a larger one is never sent), and the service parses a delivery while the host waits.
+    webhook_max_bytes: int = 25 * 1024 * 1024
 
     @classmethod
     def from_env(cls, database_url: str | None = None) -> "ServerSettings":
@@ -92,6 +109,7 @@ class ServerSettings:
             max_image_pixels=int(_env_float("DOCSVC_SERVER_MAX_IMAGE_MEGAPIXELS", 40) * 1_000_000),
             egress_allow=env.get("DOCSVC_SERVER_EGRESS_ALLOW", ""),
             allow_local_repos=_env_bool("DOCSVC_SERVER_ALLOW_LOCAL_REPOS", True),
+            public_url=_env_url("DOCSVC_SERVER_PUBLIC_URL"),
         )
 
     @property
@@ -100,6 +118,12 @@ class ServerSettings:
         together), safe to delete at any time (the next use clones again)."""
         safe = "".join(c if c.isalnum() or c in "-_." else "_" for c in self.instance_id).strip(".") or "local"
         return self.data_dir / "mirrors" / safe
+
+    @property
+    def public_base(self) -> str:
+        """The service's address as code hosts see it (``DOCSVC_SERVER_PUBLIC_URL``), else the
+        address ``docsvc-server run`` listens on by default."""
+        return self.public_url or "http://127.0.0.1:8080"
 
     @property
     def egress(self) -> Egress:

@@ -483,3 +483,19 @@ def test_docflow_clips_a_long_title_and_body_to_the_service_bounds_and_the_dry_r
     code, log, _ = run(args[:5] + ["--pr-title", "short", "--pr-author", "ana", "--dry-run"], api=routes({}),
                        env={"DOCSVC_PR_BODY": "b" * PR_BODY_MAX})
     assert "clipped" not in log
+
+
+def test_docflow_reports_the_suggestion_made_before_for_the_same_commit(tmp_path):
+    """One suggestion per pull request and commit: a re-run's job answers with the one made before
+    (``existing``); the summary says so and the item-id output is that suggestion."""
+    summary, outputs = tmp_path / "summary.md", tmp_path / "outputs"
+    api = routes({("POST", "/api/v1/docflows/generate"): (202, {"status": "queued", "job_id": JOB}),
+                  ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done({"suggestion_id": 42, "existing": True,
+                                                                  "head_sha": "ab" * 20, "files": ["docs/a.md"]}))})
+    code, log, _ = run(["docflow", "--integration-id", "3", "--pr-number", "9", "--pr-title", "Add --force",
+                        "--pr-body", "", "--pr-author", "ana", "--pr-sha", "ab" * 20], api=api,
+                       env={"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary),
+                            "GITHUB_OUTPUT": str(outputs)})
+    assert code == 0, log
+    assert "42, made before for commit abababababab: no new one" in summary.read_text()
+    assert parse_github_outputs(outputs.read_text())["item-id"] == "42"

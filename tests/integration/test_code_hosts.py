@@ -46,7 +46,7 @@ class Project:
         self.svc, self.root = svc, root
         self.key = svc.admin("init", "--org", org, "--admin-email", f"ada@{org.lower()}.test")
         self.code = GitRemote(root, "code", {"app/cli.py": PY_OLD, "api/openapi.yaml": SPEC})
-        for number in range(1, 5):
+        for number in range(1, 6):
             self.code.branch(f"change-{number}", {"app/cli.py": PY_NEW}, f"Rename --docs-root ({number})")
         self.docs = GitRemote(root, "docs", DOCS)
         added = subprocess.run(
@@ -213,7 +213,8 @@ def test_a_missing_token_variable_is_named(service, on_github, fake, tmp_path):
     changed = service.admin("integrations", "update", "--integration", on_github.integration,
                             "--host-token-env", "NO_SUCH_TOKEN_VAR")
     try:
-        refused = on_github.approve(on_github.suggestion(1))
+        # A pull request of its own: PR 1 at its commit already has its (approved) suggestion.
+        refused = on_github.approve(on_github.suggestion(5))
     finally:
         service.admin("integrations", "update", "--integration", changed, "--host-token-env", "GH_TOKEN")
     assert refused.returncode == 1

@@ -27,8 +27,18 @@ from ..engines.git import Mirror
 from ..jobs.registry import JobContext, JobFailure, handler
 from ..limits import MAX_TITLE
 from ..problems import Problem
-from ..services.docflows import GENERATE as KIND, check_pr_data
+from ..services.docflows import GENERATE as KIND, check_pr_data, made_result, suggestion_for
 from ._support import docs_pages, documents_file, reaching, resolve_head
+
+
+def _made_before(ctx: JobContext, session, item: Item, head: str | None) -> dict:
+    """The job's answer when the pull request has its suggestion already: that one. A head the
+    suggestion was not made at (a webhook's new commit) is kept, so the suggestion shows it has
+    new commits (Sync Latest Code brings them in)."""
+    data = item.data or {}
+    if head and not str(data.get("head_sha") or "").lower().startswith(head.lower()):
+        item.data = {**data, "host_head_sha": head}
+    return ctx.complete(session, made_result(item))
 
 
 @handler(KIND)
@@ -39,11 +49,17 @@ def run_generate(ctx: JobContext) -> dict:
     except Problem as exc:
         raise JobFailure("Invalid pull request data", exc.detail) from None
     integration_id = int(ctx.params["integration_id"])
+    per_pull_request = ctx.params.get("per_pull_request") is True
     with ctx.sessions() as session:
         integration = session.get(Integration, integration_id)
         state = session.get(RepoState, integration_id)
         if integration is None or integration.org_id != ctx.org_id:
             raise JobFailure("Unknown integration", f"integration {integration_id} no longer exists")
+        if per_pull_request or pr.get("head_sha"):  # made before? Then nothing to fetch or analyse
+            made = suggestion_for(session, ctx.org_id, integration_id, pr["number"],
+                                  None if per_pull_request else pr["head_sha"])
+            if made is not None:
+                return _made_before(ctx, session, made, pr.get("head_sha"))
         if state is None or state.docs_commit is None:
             raise JobFailure("Docs not synced", f"integration {integration_id} has no docs index yet: run "
                                                 f"docsvc sync --integration-id {integration_id} first")
@@ -57,6 +73,10 @@ def run_generate(ctx: JobContext) -> dict:
         code.fetch()
         head = resolve_head(code, pr)
         base = code.merge_base(code.head(integration.code_branch), head)
+    if not per_pull_request:  # a branch, or an abbreviated SHA, named a head made before
+        with ctx.sessions() as session:
+            if (made := suggestion_for(session, ctx.org_id, integration_id, pr["number"], head)) is not None:
+                return _made_before(ctx, session, made, head)
 
     ctx.progress("reading the docs pages")
     pages = docs_pages(docs, docs_commit, integration.docs_path)
