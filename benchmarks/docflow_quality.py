@@ -26,7 +26,8 @@ import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
-SHARED = ROOT.parent / "shared"
+# ../shared beside the checkout; from a git worktree under ../wt/NAME, the one beside its folder
+SHARED = next((p / "shared" for p in ROOT.parents[:2] if (p / "shared").is_dir()), ROOT.parent / "shared")
 SCORER = SHARED / "tools" / "docflow_eval.py"
 CORPORA = [SHARED / "corpus" / "docflow-prs", SHARED / "corpus" / "docflows"]
 

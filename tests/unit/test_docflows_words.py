@@ -147,3 +147,10 @@ def test_the_outline_says_page_by_page_what_was_edited_and_why_not():
         ("docs/faq.md", "worth a look")]
     assert rows[1]["why"] == ["documents --y (line 2)", "not edited: --z is new; describe it beside --y"]
     assert rows[2]["why"][-1].startswith("not edited: no fact of the pull request says what to write")
+
+
+def test_a_reference_entry_s_heading_documents_its_name_as_code():
+    from docsvc.server.engines.docflows.planner import as_code
+
+    assert as_code("### site_url", "site_url") and as_code("## `--retries`", "--retries")
+    assert not as_code("## The --legacy mode", "--legacy")  # a heading about something else that names it
