@@ -269,7 +269,9 @@ def summary(item: Item, egress: Egress | None = None) -> dict:
             "screenshot_plan": plan, "new_commits": new_commits(item, egress), "pull_request": item.pull_request or None,
             "verdict": data.get("verdict"), "facts": data.get("facts") or [], "plan": data.get("plan") or [],
             "open_points": data.get("open_points") or [], "editor_passed": data.get("editor_passed"),
-            "editor_comments": data.get("editor_comments") or []}
+            "editor_comments": data.get("editor_comments") or [],
+            # page by page: edited, for review, worth a look, and why (suggestions made before have none)
+            "pages": data.get("pages") or [], "worth_a_look": data.get("worth_a_look") or []}
 
 
 def new_commits(item: Item, egress: Egress | None = None) -> bool:

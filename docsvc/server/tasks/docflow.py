@@ -20,8 +20,10 @@ from ..engines.docflows.editor import review
 from ..engines.docflows.expected_output import outputs_between
 from ..engines.docflows.facts import facts_between, token
 from ..engines.docflows.linked_pages import linked_pages, links_near_changes
+from ..engines.docflows.outline import outline
 from ..engines.docflows.planner import plan
 from ..engines.docflows.release import release_of
+from ..engines.docflows.words import said_in
 from ..engines.docflows.writer import reword, write
 from ..engines.git import Mirror
 from ..jobs.registry import JobContext, JobFailure, handler
@@ -94,7 +96,7 @@ def run_generate(ctx: JobContext) -> dict:
 
     ctx.progress(f"planning the docs change for {len(facts)} fact(s) and {len(names.counts)} changed name(s)")
     planned = plan(facts, pages.find, read, total_pages=len(pages), names=names, family=pages.family,
-                   links=links, outputs=outputs)
+                   links=links, outputs=outputs, said=said_in(pr.get("title"), pr.get("body")), words=pages.bm25)
     rounds: list[dict[str, Any]] = [{
         "round": 1, "stage": "Information Architect", "at": utcnow().isoformat(),
         "summary": f"{len(planned.pages)} page(s) planned" if planned.pages else planned.verdict,
@@ -102,7 +104,8 @@ def run_generate(ctx: JobContext) -> dict:
                   for p in planned.pages],
         "unaffected": planned.unaffected, "worth_a_look": planned.worth_a_look, "not_read": notes}]
     base_result = {"verdict": planned.verdict, "facts": [fact_view(f) for f in facts], "head_sha": head,
-                   "base_sha": base, "worth_a_look": planned.worth_a_look}
+                   "base_sha": base, "worth_a_look": planned.worth_a_look,
+                   "pages": outline(rounds[0]["pages"], (), planned.worth_a_look)}
     if not planned.pages:
         return {**base_result, "suggestion_id": None, "reasons": planned.unaffected or ["the pull request "
                 "changes nothing that documentation talks about (no facts found)"],
@@ -137,6 +140,7 @@ def run_generate(ctx: JobContext) -> dict:
                        "text": unified_diff({p: (read(p) or "", t) for p, t in draft.files.items()})})
 
     files = {path: (read(path) or "", text) for path, text in draft.files.items()}
+    by_page = outline(rounds[0]["pages"], draft.files, planned.worth_a_look, draft.open_points)
     screenshots = ctx.params.get("screenshots") or suggest_screenshots(draft.files, tree)
     with ctx.sessions() as session:
         title = f"PR #{pr.get('number')}: {pr.get('title', '')}".strip()[:MAX_TITLE]
@@ -145,7 +149,7 @@ def run_generate(ctx: JobContext) -> dict:
                         "integration_id": integration_id, "pr": pr, "head_sha": head, "base_sha": base,
                         "docs_commit": docs_commit, "facts": base_result["facts"],
                         "plan": rounds[0]["pages"], "open_points": draft.open_points,
-                        "worth_a_look": planned.worth_a_look,
+                        "worth_a_look": planned.worth_a_look, "pages": by_page,
                         "files": {p: {"old": o, "new": n, "reviewed": False, "last_check": None}
                                   for p, (o, n) in files.items()},
                         "editor_passed": final.passed, "editor_comments": [c.__dict__ for c in final.comments],
@@ -155,6 +159,6 @@ def run_generate(ctx: JobContext) -> dict:
         session.add(item)
         session.flush()
         return ctx.complete(session, {
-            **base_result, "suggestion_id": item.id, "item_id": item.id, "files": sorted(files),
+            **base_result, "pages": by_page, "suggestion_id": item.id, "item_id": item.id, "files": sorted(files),
             "editor_passed": final.passed, "open_points": draft.open_points,
             "seconds": round(time.monotonic() - started, 3)})
