@@ -1,0 +1,22 @@
+"""The structures of a docs page the Writer edits, one module each, behind one interface
+(``base.Structure``), in the order the Writer hands them a fact."""
+
+from __future__ import annotations
+
+from .base import Draft, Page, Structure
+from .mentions import Mentions
+from .reference_entries import ReferenceEntries
+from .removals import Removals
+from .siblings import Siblings
+from .table_rows import TableRows
+
+__all__ = ["Draft", "Page", "Structure", "STRUCTURES"]
+
+_ENTRIES = ReferenceEntries()
+
+STRUCTURES: tuple[Structure, ...] = (
+    Mentions(),
+    Removals(),
+    _ENTRIES,  # a section of its own, where each sibling has one; else
+    Siblings(shapers=(TableRows(), _ENTRIES)),  # a row, item, directive or option entry beside them
+)
