@@ -29,7 +29,7 @@ from typing import Callable, Iterable, Mapping
 
 from .deprecations import Deprecations
 from .facts_config import STRUCTURED_SUFFIXES, is_env_file, structured_items
-from .facts_model import Fact, Item, file_forms, member_of, owner_of, token
+from .facts_model import MARKED, Fact, Item, file_forms, member_of, owner_of, token
 from .facts_package import MANIFESTS, package_items
 from .facts_python import imported_names, is_imported, module_names, python_items, registry_callee
 from .facts_go import go_items
@@ -116,7 +116,7 @@ def items_of(path: str, text: str | None, notes: list[str] | None = None,
     return []
 
 
-_CHANGE_ORDER = {"renamed": 0, "removed": 1, "default-changed": 2, "help-changed": 3, "added": 4}
+_CHANGE_ORDER = {"renamed": 0, "removed": 1, "default-changed": 2, "help-changed": 3, "added": 4, "deprecated": 5}
 
 
 def facts_of_change(path: str, old_text: str | None, new_text: str | None, old_path: str | None = None,
@@ -155,6 +155,9 @@ def _facts_of_items(path: str, old_items: list[Item], new_items: list[Item], new
         if _help_changed(old, new):
             facts.append(Fact(new.kind, "help-changed", new.name, path, new.rule, old=old.signature,
                               new=new.signature, line=new.line, context=new.context))
+        if new.deprecated and not old.deprecated:
+            facts.append(Fact(new.kind, "deprecated", new.name, path, f"{new.rule}; {MARKED}", line=new.line,
+                              note=new.signature or None, context=new.context))
     for old, new in _pair_renames(removed, added):
         facts.append(Fact(new.kind, "renamed", new.name, path, f"{new.rule}; rename paired by "
                           f"{'help text' if old.signature and old.signature == new.signature else 'position'}",
@@ -174,7 +177,7 @@ def _facts_of_items(path: str, old_items: list[Item], new_items: list[Item], new
         follows = tuple(o.name for o in kin if (o.line or 0) < (item.line or 0))
         facts.append(Fact(item.kind, "added", item.name, path, item.rule, new=item.default, line=item.line,
                           note=item.signature or None, siblings=tuple(o.name for o in kin if o not in added),
-                          follows=follows, context=item.context))
+                          follows=follows, context=item.context, shows=item.shows))
     return sorted(facts, key=lambda f: (f.line or 0, _CHANGE_ORDER[f.change], f.kind, f.name))
 
 

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from typing import Callable
 
-from .planner import Plan
+from .planner import Plan, token
 from .structures import STRUCTURES, Draft, Page
 from .structures.common import _word
 
@@ -43,6 +43,7 @@ def write(plan: Plan, read: Callable[[str], str | None], release: str | None = N
         editing = Page(page.path, text.split("\n"), draft, release, tuple(page.facts))
         for fact in page.facts:
             taken = False
+            notes, points = len(draft.notes), len(draft.open_points)
             for structure in STRUCTURES:
                 if not structure.takes(fact) or (structure.entry and taken):
                     continue
@@ -50,6 +51,11 @@ def write(plan: Plan, read: Callable[[str], str | None], release: str | None = N
                 taken = taken or (structure.entry and took)
                 # One line an element for the next look at the page, whatever an edit inserted.
                 editing.lines = "\n".join(editing.lines).split("\n")
+            if fact.change == "added" and len(draft.notes) > notes:
+                # One structure wrote the new name here (a help block's line): another's "no place
+                # for it" (no table of its siblings) is no open point of the page.
+                new = f"{page.path}: {token(fact.name)} is new;"
+                draft.open_points[points:] = [p for p in draft.open_points[points:] if not p.startswith(new)]
         new_text = "\n".join(editing.lines)
         if new_text != text:
             draft.files[page.path] = new_text

@@ -4,11 +4,13 @@
 from __future__ import annotations
 
 from .base import Draft, Page, Structure
+from .help_blocks import HelpBlocks
 from .mentions import Mentions
 from .reference_entries import ReferenceEntries
 from .removals import Removals
 from .siblings import Siblings
 from .table_rows import TableRows
+from .version_marks import DeprecationMarks
 
 __all__ = ["Draft", "Page", "Structure", "STRUCTURES"]
 
@@ -19,4 +21,6 @@ STRUCTURES: tuple[Structure, ...] = (
     Removals(),
     _ENTRIES,  # a section of its own, where each sibling has one; else
     Siblings(shapers=(TableRows(), _ENTRIES)),  # a row, item, directive or option entry beside them
+    HelpBlocks(),
+    DeprecationMarks(),
 )

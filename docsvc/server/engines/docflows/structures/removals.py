@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import re
 
-from ..facts_model import WARNS, Fact, written_as
+from ..facts_model import MARKED, WARNS, Fact, written_as
 from ..planner import mentions, spoken, token
 from ..structure import Block, blocks
 from .base import Draft, Page, Structure
@@ -146,7 +146,8 @@ class Removals(Structure):
     carries = "removed and deprecated names: the block about them goes when the removal is certain, else pointed out"
 
     def takes(self, fact: Fact) -> bool:
-        return fact.change in ("removed", "deprecated")
+        # one its definition declares deprecated is still there: ``version_marks`` marks it
+        return fact.change in ("removed", "deprecated") and not fact.rule.endswith(MARKED)
 
     def write(self, fact: Fact, page: Page) -> bool:
         edit = _warned if fact.change == "deprecated" and fact.rule == WARNS else _remove
