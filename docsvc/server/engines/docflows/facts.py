@@ -302,7 +302,10 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
             deprecations.count(new_path, old, new)
 
     if manifests:
-        facts += _facts_of_items(manifests[0], *packaged, None)
+        # the supported Python versions matter when they change; a manifest that starts or stops
+        # stating them changes nothing a user reads
+        facts += [f for f in _facts_of_items(manifests[0], *packaged, None)
+                  if f.kind != "requirement" or f.change == "default-changed"]
 
     @cache
     def text_at_head(path: str) -> str | None:
