@@ -236,3 +236,10 @@ def addition(fact: Fact, path: str, lines: list[str]) -> tuple[str, str, str | N
     if any(mentions(text, n) for n in {name, name.rsplit(".", 1)[-1]}):
         return None  # already documented here
     return name, prose(fact.note), _as_the_page_writes(plain(fact.new), text), blocks(path, text)
+
+
+def apart(lines: list[str], at: int, new: list[str]) -> list[str]:
+    """A new block that stands apart (a section, a directive, a loose list's item), with a blank
+    line on each side where its neighbours at ``at`` have none."""
+    return ([""] if at > 0 and lines[at - 1].strip() else []) + new + \
+        ([""] if at < len(lines) and lines[at].strip() else [])

@@ -22,7 +22,8 @@ from ..new_section import SectionModel, section_mark, shaped_section, states_a_d
 from ..planner import is_identifier, spoken, token
 from ..structure import Block, is_rst
 from .base import Draft, Page, Structure
-from .common import NEAREST_SIBLINGS, _OPTION_LINE, _chosen_few, _literal, _place, _said, _word, addition
+from .common import (NEAREST_SIBLINGS, _OPTION_LINE, _chosen_few, _literal, _place, _said, _word, addition,
+                     apart)
 from .version_marks import _unmarked
 
 
@@ -64,8 +65,7 @@ def _add_section(fact: Fact, path: str, lines: list[str], found: list[Block], sa
     group = sorted((m.section for m in peers), key=lambda b: b.start)
     at, beside = _place(fact, name, group, [(m.section, m.term, m.rank) for m in peers], lines, said,
                         lambda term: titled_by(group, term))
-    new = ([""] if at > 0 and lines[at - 1].strip() else []) + new + \
-        ([""] if at < len(lines) and lines[at].strip() else [])
+    new = apart(lines, at, new)
     draft.notes.append(f"{path}: added a section for {name} {beside} "
                        "[rule: addition in the format of its neighbours, in their order]")
     _unmarked(marked and marked[0], release, path, name, draft)

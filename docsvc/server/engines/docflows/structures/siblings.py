@@ -18,7 +18,7 @@ from ..planner import spoken, token
 from ..structure import Block, is_rst
 from .base import Draft, Page, Structure
 from .common import (NEAREST_SIBLINGS, _about_blocks, _chosen_few, _group_of, _home_depth, _loose, _noun, _place,
-                     _plainly_named, _said, addition)
+                     _plainly_named, _said, addition, apart)
 from .reference_entries import _autodoc_names
 from .version_marks import _directive_mark, _unmarked, _with_mark
 
@@ -94,11 +94,9 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft, release: str | N
     at, beside = _place(fact, name, group, best, lines, said)
     # Blocks that stand apart (directives, option entries, reST items, a loose list's items) keep a
     # blank line on each side; a table's rows and a tight list's items stand together.
-    apart = block.kind in ("directive", "option") or (block.kind == "item" and is_rst(path)) or \
-        (block.kind == "item" and _loose(found, lines, group))
-    if apart:
-        new = ([""] if at > 0 and lines[at - 1].strip() else []) + new + \
-            ([""] if at < len(lines) and lines[at].strip() else [])
+    if block.kind in ("directive", "option") or (block.kind == "item" and is_rst(path)) or \
+            (block.kind == "item" and _loose(found, lines, group)):
+        new = apart(lines, at, new)
     draft.notes.append(f"{path}: added {_noun(block)} for {name} {beside} "
                        "[rule: addition in the format of its neighbours, in their order]")
     _unmarked(marked and marked[0], release, path, name, draft)
