@@ -37,8 +37,8 @@ def generator_of(fact: Fact, lines: list[str]) -> str | None:
                 return line.strip()
             match = _MEMBERS.match(line)
             # a class's members render its methods and fields, not a new class beside it
-            if match and (match.group(1) == "automodule" or fact.kind != "symbol" or "." in fact.name) and any(re.match(r"^\s+:members:", body) for body in lines[i + 1:i + 8]
-                             if body.strip()):
+            renders = match and (match.group(1) == "automodule" or fact.kind != "symbol" or "." in fact.name)
+            if renders and any(re.match(r"^\s+:members:", body) for body in lines[i + 1:i + 8] if body.strip()):
                 return line.strip()
     return None
 
