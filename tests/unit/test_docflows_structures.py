@@ -175,6 +175,23 @@ def test_requires_python_raised_restates_the_install_sentence(tmp_path):
     assert draft.files["docs/install.md"] == install.replace("Python 3.8 or later", "Python 3.9 or later")
 
 
+@pytest.mark.parametrize(("manifest", "old", "new", "before", "after"), [
+    ("package.json", '{"name": "greet", "engines": {"node": ">=16.0.0"}}',
+     '{"name": "greet", "engines": {"node": ">=18.0.0"}}', "Requires Node.js 16 or newer.",
+     "Requires Node.js 18 or newer."),
+    ("go.mod", "module example.org/greet\n\ngo 1.20\n", "module example.org/greet\n\ngo 1.21\n",
+     "Build it with Go 1.20 or later.", "Build it with Go 1.21 or later."),
+])
+def test_node_engines_and_the_go_directive_raised_restate_their_statements(tmp_path, manifest, old, new, before,
+                                                                           after):
+    install = f"# Install\n\n{before}\n"
+    _, _, draft, _ = _run(tmp_path, {manifest: old, "examples/package.json": '{"engines": {"node": ">=12"}}'},
+                          {"docs/install.md": install, "docs/usage.md": USAGE},
+                          {manifest: new, "examples/package.json": '{"engines": {"node": ">=14"}}'})
+    # the project's own manifest speaks for it; an example's does not
+    assert draft.files == {"docs/install.md": f"# Install\n\n{after}\n"}
+
+
 def test_a_generated_reference_page_gets_no_edit_and_says_why(tmp_path):
     new = CLI.replace('@click.option("--count", default=1, help="How many times.")\n',
                       '@click.option("--count", default=1, help="How many times.")\n'

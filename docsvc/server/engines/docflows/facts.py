@@ -56,7 +56,7 @@ _INFRA = re.compile(r"""(?ix)
       | \.git(ignore|attributes|modules) | \.mailmap | renovate\.json5? | \.?dependabot\.ya?ml | snapcraft\.ya?ml
       | Dockerfile[\w.-]* | \.dockerignore | docker-compose[\w.-]*\.ya?ml | compose\.ya?ml | package\.json
       | package-lock\.json | npm-shrinkwrap\.json | yarn\.lock | pnpm-lock\.yaml | poetry\.lock
-      | Pipfile(\.lock)? | uv\.lock | pdm\.lock | \.python-version | go\.sum | Cargo\.lock | Gemfile\.lock
+      | Pipfile(\.lock)? | uv\.lock | pdm\.lock | \.python-version | go\.mod | go\.sum | Cargo\.lock | Gemfile\.lock
       | (requirements|constraints|dev-requirements)[\w.-]*\.(txt|in) | environment\.ya?ml | \.packit\.ya?ml
       | conftest\.py | \.?goreleaser\.ya?ml | \.?golangci\.ya?ml | \.eslintrc[\w.]* | \.prettierrc[\w.]*
       | tsconfig[\w.-]*\.json | mkdocs([.-][\w.-]+)?\.ya?ml | [Tt]askfile\.ya?ml | [Jj]ustfile | Rakefile | magefile\.go

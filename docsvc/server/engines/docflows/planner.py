@@ -55,7 +55,7 @@ from .expected_output import OutputChange, example_lines, shown_at
 from .facts_model import WARNS, Fact, member_of, owner_of, token, written_as
 from .linked_pages import Link
 from .quoting import find_quote
-from .requirements import minimum, statements
+from .requirements import LANGUAGES, minimum, statements
 
 __all__ = ["PlannedPage", "Plan", "PageIndex", "plan", "mentions", "token", "spoken", "plain", "prose",
            "is_release_page", "NO_CHANGE", "PAGE_SUFFIXES"]
@@ -558,7 +558,7 @@ def _plan_requirement(fact: Fact, docs: _Docs, read: Callable[[str], str | None]
     if not old or not new or old == new:
         return 0
     hits = 0
-    for path in dict.fromkeys(p for word in ("Python", "python", "CPython") for p in docs.find(word)):
+    for path in dict.fromkeys(p for word in LANGUAGES.get(fact.name, ("", (fact.name,)))[1] for p in docs.find(word)):
         found = [] if is_release_page(path) else statements(read(path) or "", fact.name, old)
         if found:
             add(path, "direct", 0.8, f"states {fact.name} {old} as the minimum (line {found[0] + 1}); the pull "

@@ -1,6 +1,7 @@
 """Supported-version statements: what a project requires of the language it runs on, as its
-manifest says it (``requires-python = ">=3.9"``, ``python_requires``) and as its docs state it in
-prose ("Python 3.9+", "Python 3.9 or later", "requires Python >= 3.9", "at least Python 3.9").
+manifest says it (``requires-python = ">=3.9"``, ``python_requires``, ``package.json``'s
+``engines.node``, ``go.mod``'s ``go`` directive) and as its docs state it in prose ("Python 3.9+",
+"Python 3.9 or later", "requires Python >= 3.9", "Node.js 18 or newer", "at least Go 1.21").
 
 Shared by the planner (which pages state the old minimum) and the Writer's ``requirements``
 structure (which writes the new one in the same words).
@@ -12,8 +13,10 @@ import re
 
 __all__ = ["LANGUAGES", "minimum", "statements", "restated"]
 
-# The requirement's name in the facts -> how pages name the language
-LANGUAGES = {"python": r"Python|CPython"}
+# The requirement's name in the facts -> how pages name the language, and the words to find them by
+LANGUAGES = {"python": (r"Python|CPython", ("Python", "python", "CPython")),
+             "node": (r"Node(?:\.js|JS)?", ("Node", "node", "NodeJS", "js")),
+             "go": (r"Go(?:lang)?", ("Go", "Golang"))}
 _SPEC = re.compile(r"^\s*(?:>=|~=|\^|==|>)?\s*v?(\d+(?:\.\d+)*)")
 
 
@@ -28,13 +31,16 @@ def minimum(spec: str | None) -> str | None:
             continue
         match = _SPEC.match(part)
         if match:
-            return match.group(1)
+            parts = match.group(1).split(".")
+            while len(parts) > 1 and parts[-1] == "0":  # ">=18.0.0" is said "Node.js 18"
+                parts.pop()
+            return ".".join(parts)
     return None
 
 
 def _pattern(language: str, version: str) -> re.Pattern:
     """A statement of ``version`` as the minimum of the language: the version is group 1."""
-    named = LANGUAGES.get(language, re.escape(language))
+    named = LANGUAGES[language][0] if language in LANGUAGES else re.escape(language)
     v = re.escape(version)
     return re.compile(
         rf"(?:\b(?:{named})\s*(?:version\s*|>=\s*|≥\s*)?({v})(?!\.?\d)(?=\s*(?:\+|or\s+(?:later|newer|higher|above|"
