@@ -129,6 +129,23 @@ def test_a_short_option_fits_the_help_column_and_an_argparse_one_shows_its_desti
         "  --max-size MAX_SIZE", "               Largest body.", "  --quiet      No output."]
 
 
+def test_a_cobra_flag_gets_its_line_with_pflag_s_type_name_and_its_default_as_the_siblings_say_theirs(tmp_path):
+    code = ('package cmd\n\nimport "github.com/spf13/cobra"\n\nfunc init() {\n'
+            '\trootCmd.Flags().StringP("output", "o", "out", "where to write")\n'
+            '\trootCmd.Flags().Bool("verbose", false, "print more")\n}\n')
+    new = code.replace('\trootCmd.Flags().Bool(', '\trootCmd.Flags().Duration("timeout", 0, "how long to wait")\n'
+                                                  '\trootCmd.Flags().String("lang", "en", "the language")\n'
+                                                  '\trootCmd.Flags().Bool(')
+    page = ("# app\n\n```\nFlags:\n  -h, --help            help for app\n"
+            '  -o, --output string   where to write (default "out")\n      --verbose         print more\n```\n')
+    _, _, draft, _ = _run(tmp_path, {"cmd/root.go": code}, {"docs/app.md": page}, {"cmd/root.go": new})
+    lines = draft.files["docs/app.md"].split("\n")
+    # cobra pads a flag without a shorthand to the long forms' column; a zero default goes unsaid
+    assert lines[lines.index('  -o, --output string   where to write (default "out")') + 1:][:3] == [
+        "      --timeout duration", "                        how long to wait",
+        '      --lang string     the language (default "en")']
+
+
 def test_a_setting_added_as_a_class_field_gets_a_reference_entry(tmp_path):
     code = ('from dataclasses import dataclass\n\n\n@dataclass\nclass Settings:\n'
             '    timeout: int = 30\n    """Seconds to wait for the server."""\n'

@@ -6,7 +6,8 @@ Carries: an option added to a command whose siblings the block lists. The new op
 as the framework prints it: the indentation of the siblings' lines (those without a short form,
 where some have none), the value it takes as the framework names it (``Item.shows``: ``TEXT``,
 ``INTEGER``, ``[a|b]``, ``MAX_SIZE``; none for a flag), its help text from the code in the block's
-help column, wrapped as the framework wraps it (at 78 columns, or the block's widest line), on the
+help column (with its default, where the siblings' lines say theirs: ``[default: 8080]``), wrapped
+as the framework wraps it (at 78 columns, or the block's widest line), on the
 next line when the option does not fit before the column. It stands where the framework lists it:
 after the option above it in the code, else before the one below it.
 Where the code does not say what value the option shows, the block is pointed out instead.
@@ -60,13 +61,35 @@ def _column(lines: list[str], options: list[int]) -> int | None:
     return found.most_common(1)[0][0] if found else None
 
 
+# How a help screen says a default after the help text: click's "[default: 8080]", cobra's
+# '(default "en")', argparse's "(default: 8080)" written by the project in its help strings.
+_DEFAULT = re.compile(r"(?P<open>[\[(])default:? (?P<quote>\"?)[^\])\"]*(?P=quote)(?P<close>[\])])")
+_ZERO = {"", "0", "0.0", "False", "false", "None", "nil", "null", "''", '""'}
+
+
+def _default_said(fact: Fact, lines: list[str], options: list[int], end: int) -> str | None:
+    """The new option's default as its siblings' lines say theirs (``_DEFAULT``), when they say
+    one and the code gives a plain value that is not the type's zero (which help screens omit)."""
+    said = next((m for i in range(options[0], end) if (m := _DEFAULT.search(lines[i]))), None)
+    value = (fact.new or "").strip()
+    quoted = len(value) >= 2 and value[0] == value[-1] and value[0] in "'\""
+    value = value[1:-1] if quoted else value
+    if said is None or value in _ZERO or not re.fullmatch(r"[\w./:@+-]+", value):
+        return None
+    colon = ":" if said.group(0)[len(said.group("open")) + 7:].startswith(":") else ""
+    quote = said.group("quote") if quoted else ""
+    return f"{said.group('open')}default{colon} {quote}{value}{quote}{said.group('close')}"
+
+
 def _line_for(fact: Fact, lines: list[str], options: list[int], end: int) -> list[str]:
     """The new option's entry, shaped like the block's entries."""
     parsed = [_OPTION.match(lines[i]) for i in options]
     bare = [m for m in parsed if not m.group("short")]
     indent = (bare[0] if bare else parsed[0]).group("indent")
     head = indent + token(fact.name) + (" " + fact.shows if fact.shows else "")
-    description = prose(fact.note)
+    description, default = prose(fact.note), _default_said(fact, lines, options, end)
+    if default:  # click sets its bracket two spaces off the help text; cobra and argparse one
+        description = (description + ("  " if default.startswith("[") else " ") if description else "") + default
     if not description:
         return [head]
     column = _column(lines, options) or len(head) + 2
