@@ -244,3 +244,18 @@ def test_the_editor_does_not_blame_a_draft_for_the_page_s_own_faults_or_sphinx_d
     old = "Title\n=====\n\n* a\nb\n\n.. option:: --x\n\n   One.\n"  # a fault of its own already
     new = old + "\n.. option:: --y\n\n   Two.\n\n   .. deprecated:: 1.3\n"
     assert review({"docs/p.rst": new}, lambda p: True, originals={"docs/p.rst": old}).passed
+
+
+def test_a_function_the_package_exports_joins_its_exported_siblings_reference(tmp_path):
+    termui = ('def prompt(text):\n    """Ask."""\n\n\ndef hidden_prompt_func(text):\n    """A helper."""\n\n\n'
+              'def getchar():\n    """Read a key."""\n')
+    init = "from .termui import getchar, prompt\n"
+    api = ("API\n===\n\n.. module:: pkg\n\n.. autofunction:: prompt\n\n.. autofunction:: getchar\n\n"
+           ".. autofunction:: echo\n")
+    _, _, draft, _ = _run(tmp_path, {"pkg/__init__.py": init, "pkg/termui.py": termui, "pkg/utils.py": "def echo():\n"
+                                     "    pass\n"}, {"docs/api.rst": api},
+                          {"pkg/termui.py": termui + '\n\ndef pause():\n    """Wait for a key."""\n',
+                           "pkg/__init__.py": "from .termui import getchar, pause, prompt\n"})
+    # the module's own helper, which the package does not import, is no sibling the page left out
+    assert draft.files["docs/api.rst"] == api.replace(".. autofunction:: getchar\n",
+                                                      ".. autofunction:: getchar\n\n.. autofunction:: pause\n")

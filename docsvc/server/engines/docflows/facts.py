@@ -426,7 +426,11 @@ def _importable(fact: Fact, names_imported_by: Callable[[str], frozenset[str] | 
             found.append(init)
         folder = folder.parent
     found += [init for init in exports.get(fact.name, ()) if init not in found]
-    return replace(fact, importable=tuple(found))
+    # Imported by a package, it is of the package's API; its siblings are the names the package
+    # imports too (click's ``pause`` beside ``getchar``, not the module's own helpers).
+    public = set().union(*(names_imported_by(init) or () for init in found[1:]))
+    siblings = tuple(s for s in fact.siblings if s in public) if public else fact.siblings
+    return replace(fact, importable=tuple(found), siblings=siblings)
 
 
 _CODE_GLOBS = tuple(f"*{suffix}" for suffix in CODE_SUFFIXES)
