@@ -8,7 +8,10 @@ one module each, behind one interface, as linters keep one rule per module): nam
 speaks of them (``mentions``: renamed, default changed, help text reworded), the blocks about a
 name that is gone (``removals``), a new name's section or directive (``reference_entries``) or its
 row, item or entry among its siblings (``siblings``, shaped by ``table_rows`` and
-``reference_entries``), with the version mark its siblings carry (``version_marks``).
+``reference_entries``), with the version mark its siblings carry (``version_marks``); a new option's
+line in the help output the docs show (``help_blocks``); a deprecation mark (``version_marks``); the
+supported language version (``requirements``); and no entry by hand where the docs build renders
+the name from the code (``generated``). The Editor checks every draft (``editor``, ``draft_checks``).
 """
 
 from __future__ import annotations
@@ -40,7 +43,7 @@ def write(plan: Plan, read: Callable[[str], str | None], release: str | None = N
         if not page.facts:  # planned on the names it speaks of: for a person to review
             draft.open_points.append(f"{page.path}: review by hand — " + "; ".join(page.reasons))
             continue
-        editing = Page(page.path, text.split("\n"), draft, release, tuple(page.facts))
+        editing = Page(page.path, text.split("\n"), draft, release)
         for fact in page.facts:
             taken = False
             notes, points = len(draft.notes), len(draft.open_points)

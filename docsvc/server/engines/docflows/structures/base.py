@@ -34,7 +34,6 @@ class Page:
     lines: list[str]
     draft: Draft
     release: str | None = None
-    facts: tuple[Fact, ...] = ()  # every fact planned for the page (a structure may weigh them together)
 
 
 class Structure:
