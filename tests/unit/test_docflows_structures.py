@@ -182,13 +182,16 @@ def test_a_deprecated_option_without_a_known_release_is_pointed_out(tmp_path):
 def test_requires_python_raised_restates_the_install_sentence(tmp_path):
     manifest = '[project]\nname = "greet"\nrequires-python = ">=3.8"\n'
     install = ("# Install\n\ngreet needs Python 3.8 or later:\n\n    pip install greet\n\n"
-               "Python 3.8.1 fixed a bug we met; we test on Python 3.8, 3.9 and 3.12.\n")
+               "Python 3.8.1 fixed a bug we met; we test on Python 3.8, 3.9 and 3.12.\n\n"
+               "In Python 3.8 and later the output keeps its order. If your code supports Python 3.8 through\n"
+               "3.12, say so. The runtime requires Python 3.8-3.12.\n")
     facts, planned, draft, _ = _run(tmp_path, {"greet.py": CLI, "pyproject.toml": manifest},
                                     {"docs/install.md": install, "docs/usage.md": USAGE},
                                     {"pyproject.toml": manifest.replace(">=3.8", ">=3.9")})
     assert [(f.kind, f.old, f.new) for f in facts] == [("requirement", ">=3.8", ">=3.9")]
     assert [p.path for p in planned.pages] == ["docs/install.md"]
-    # the statement of the minimum changes; a patch release and a list of tested versions do not
+    # the statement of the minimum changes; a patch release, a list of tested versions, the language's
+    # history ("In Python 3.8 and later"), the user's own code and a span a person rewords do not
     assert draft.files["docs/install.md"] == install.replace("Python 3.8 or later", "Python 3.9 or later")
 
 
