@@ -16,7 +16,7 @@ from typing import Any
 from ..db.tables import Integration, Item, RepoState, utcnow
 from ..engines.docflows.changed_names import code_hunks, diff_of, name_changes
 from ..engines.docflows.drafts import fact_view, kept_versions, suggest_screenshots, unified_diff
-from ..engines.docflows.editor import review
+from ..engines.docflows.editor import dropped, review
 from ..engines.docflows.expected_output import outputs_between
 from ..engines.docflows.facts import facts_between, token
 from ..engines.docflows.linked_pages import linked_pages, links_near_changes
@@ -102,7 +102,7 @@ def run_generate(ctx: JobContext) -> dict:
         "summary": f"{len(planned.pages)} page(s) planned" if planned.pages else planned.verdict,
         "pages": [{"path": p.path, "mode": p.mode, "confidence": p.confidence, "reasons": p.reasons}
                   for p in planned.pages],
-        "unaffected": planned.unaffected, "worth_a_look": planned.worth_a_look, "not_read": notes}]
+        "unaffected": planned.unaffected, "worth_a_look": list(planned.worth_a_look), "not_read": notes}]
     base_result = {"verdict": planned.verdict, "facts": [fact_view(f) for f in facts], "head_sha": head,
                    "base_sha": base, "worth_a_look": planned.worth_a_look,
                    "pages": outline(rounds[0]["pages"], (), planned.worth_a_look)}
@@ -116,13 +116,22 @@ def run_generate(ctx: JobContext) -> dict:
     renames = [(token(f.old), token(f.name)) for f in facts if f.change == "renamed"]
     tree = set(docs.tree(docs_commit, "."))
     exists = lambda p: p in tree or p in draft.files  # noqa: E731
-    first = review(draft.files, exists, renames)
+    checked = review(draft.files, exists, renames, originals={p: read(p) or "" for p in draft.files})
+    # A draft that leaves its page worse than it found it goes; the page is for a person to look at.
+    drops = dropped(checked)
+    for path, reason in drops.items():
+        del draft.files[path]
+        planned.worth_a_look.append({"path": path, "reason": reason})
+    if drops:  # the Writer's notes of a dropped draft describe edits no one will see
+        draft.notes = [n for n in draft.notes if n.split(":", 1)[0] not in drops]
+    first = review(draft.files, exists, renames) if drops else checked
     first_draft = dict(draft.files)
     rounds.append({"round": 2, "stage": "Writer", "summary": f"edited {len(draft.files)} file(s)",
                    "notes": draft.notes, "open_points": draft.open_points, "version": 1,
                    "text": unified_diff({p: (read(p) or "", t) for p, t in draft.files.items()})})
-    rounds.append({"round": 3, "stage": "Editor", "summary": "passed" if first.passed else
-                   f"{len(first.comments)} comment(s)", "comments": [c.__dict__ for c in first.comments]})
+    rounds.append({"round": 3, "stage": "Editor", "summary": ("passed" if first.passed else
+                   f"{len(first.comments)} comment(s)") + (f"; {len(drops)} draft(s) dropped" if drops else ""),
+                   "comments": [c.__dict__ for c in checked.comments]})
     final = first
     if not first.passed:
         # The Writer revises once: old names left behind are renamed; the rest stays listed.

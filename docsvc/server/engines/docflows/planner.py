@@ -55,6 +55,7 @@ from .expected_output import OutputChange, example_lines, shown_at
 from .facts_model import WARNS, Fact, member_of, owner_of, token, written_as
 from .linked_pages import Link
 from .quoting import find_quote
+from .requirements import LANGUAGES, minimum, statements
 from .words import Bm25, Said
 
 __all__ = ["PlannedPage", "Plan", "PageIndex", "plan", "mentions", "token", "spoken", "plain", "prose",
@@ -454,6 +455,8 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
                 add(path, "related", 0.5, f"shows or links {fact.name} (line {ev.line}), which the pull request "
                                           f"changes [{fact.rule}]", None)
                 hits += 1
+        elif fact.kind == "requirement" and fact.change == "default-changed":
+            hits += _plan_requirement(fact, docs, read, add)
         elif fact.change == "default-changed":
             name, old = docs.term(was.get(fact.name, fact.name)), plain(fact.old)
             strong = docs.specific(name)
@@ -563,6 +566,23 @@ def _plan_addition(fact: Fact, docs: _Docs, add, look) -> int:
             look(path, reason + (" — a new method: its reference is made from the code" if method
                                  else " — too few of its siblings documented here" if len(found) < need
                                  else " — other pages document more of its siblings"))
+    return hits
+
+
+def _plan_requirement(fact: Fact, docs: _Docs, read: Callable[[str], str | None], add) -> int:
+    """The pages that state the old minimum version of the language (``requirements``: "Python
+    3.8+", "requires Python 3.8") when the manifest raises or lowers it: direct, the Writer
+    restates it."""
+    old, new = minimum(fact.old), minimum(fact.new)
+    if not old or not new or old == new:
+        return 0
+    hits = 0
+    for path in dict.fromkeys(p for word in LANGUAGES.get(fact.name, ("", (fact.name,)))[1] for p in docs.find(word)):
+        found = [] if is_release_page(path) else statements(read(path) or "", fact.name, old)
+        if found:
+            add(path, "direct", 0.8, f"states {fact.name} {old} as the minimum (line {found[0] + 1}); the pull "
+                                     f"request requires {new} [{fact.rule}]", fact)
+            hits += 1
     return hits
 
 
