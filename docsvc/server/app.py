@@ -24,7 +24,7 @@ from .jobs.worker import WorkerPool
 from .problems import PROBLEM_JSON, Problem, for_bad_input
 from .routes.deps import JSONBody
 from .routes import (admin, captures, chats, convert, dashboard, diagrams, docflows, feature_drafts, items, jobs, me, oas,
-                     release_notes, releases, repos, search)
+                     release_notes, releases, repos, search, webhooks)
 from .settings import ServerSettings
 from .storage import FileStore
 from . import tasks as _tasks  # noqa: F401  (importing registers every job handler)
@@ -104,7 +104,8 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
     app.state.job_watch = watch
 
     routers = [module.router for module in (items, jobs, me, releases, admin, repos, search, docflows, convert, oas,
-                                            dashboard, chats, captures, diagrams, feature_drafts, release_notes)]
+                                            dashboard, chats, captures, diagrams, feature_drafts, release_notes,
+                                            webhooks)]
     for router in routers:
         app.include_router(router, prefix=API_PREFIX)
 

@@ -69,19 +69,7 @@ async def json_body(request: Request, *, optional: bool = False, or_else: str | 
     ``max_bytes``, a body longer is refused (413) as it arrives, never parsed: the service's body
     limit is sized for specs, and parsing megabytes of JSON costs many times their size. What it
     must hold is the service's to say."""
-    if max_bytes is None:
-        raw = await request.body()
-    else:
-        declared = request.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > max_bytes:
-            raise _too_large(max_bytes)
-        chunks, seen = [], 0
-        async for chunk in request.stream():
-            seen += len(chunk)
-            if seen > max_bytes:
-                raise _too_large(max_bytes)
-            chunks.append(chunk)
-        raw = b"".join(chunks)
+    raw = await request.body() if max_bytes is None else await bounded_body(request, max_bytes)
     if optional and not raw.strip():
         return None
     content_type = request.headers.get("content-type")
@@ -167,6 +155,21 @@ def _answered_as_json(endpoint, status_code: int | None):
         def answered(**arguments):
             return answer(endpoint(**arguments), arguments)
     return answered
+
+
+async def bounded_body(request: Request, max_bytes: int) -> bytes:
+    """The request's raw body, refused (413) as soon as it is declared or arrives longer than
+    ``max_bytes``: never held beyond that."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > max_bytes:
+        raise _too_large(max_bytes)
+    chunks, seen = [], 0
+    async for chunk in request.stream():
+        seen += len(chunk)
+        if seen > max_bytes:
+            raise _too_large(max_bytes)
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _too_large(max_bytes: int) -> Problem:
