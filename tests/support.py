@@ -100,6 +100,7 @@ class LocalService:
     port: int = field(default_factory=free_port)
     process: subprocess.Popen | None = None
     shared_data_dir: Path | None = None  # one data directory for several processes (``scaled_out``)
+    run_args: tuple[str, ...] = ()  # more options of ``docsvc-server run`` (``--workers 2``)
 
     @property
     def base_url(self) -> str:
@@ -118,7 +119,7 @@ class LocalService:
         self.workdir.mkdir(parents=True, exist_ok=True)
         log = open(self.workdir / "server.log", "ab")
         self.process = subprocess.Popen(
-            [*command("docsvc-server"), "run", "--port", str(self.port), "--log-level", "warning"],
+            [*command("docsvc-server"), "run", "--port", str(self.port), "--log-level", "warning", *self.run_args],
             cwd=self.workdir, env=self.env(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
         )
         deadline = time.monotonic() + 60

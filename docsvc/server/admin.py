@@ -141,16 +141,57 @@ def init(session, settings, org: str, admin_email: str, admin_name: str | None) 
     click.echo(key)
 
 
+LOG_LEVEL = click.option("--log-level", default="info", show_default=True,
+                         type=click.Choice(["critical", "error", "warning", "info", "debug"]))
+JOB_WORKERS_HELP = "job worker threads in each process (default: $DOCSVC_SERVER_JOB_WORKERS, else 2)"
+
+
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8080, show_default=True, type=click.IntRange(1, 65535))
-@click.option("--log-level", default="info", show_default=True,
-              type=click.Choice(["critical", "error", "warning", "info", "debug"]))
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="API processes sharing the port (each with its own job workers, unless --job-workers 0)")
+@click.option("--job-workers", type=click.IntRange(0, 64), default=None,
+              help=JOB_WORKERS_HELP + "; 0 leaves every job to `docsvc-server worker` processes")
+@click.option("--jobs-apart", is_flag=True,
+              help="run the job workers in a process of their own (a `docsvc-server worker` child at a lower "
+                   "CPU priority), so jobs never slow the API's answers")
+@LOG_LEVEL
 @db_option
-def run(host: str, port: int, log_level: str) -> None:
+def run(host: str, port: int, workers: int, job_workers: int | None, jobs_apart: bool, log_level: str) -> None:
     """Serve the API at http://HOST:PORT/api/v1 with its job workers."""
     settings = _settings()
-    _serve(settings, host, port, log_level)
+    if job_workers is not None:
+        settings = settings.with_(job_workers=job_workers)
+    if jobs_apart and settings.job_workers < 1:
+        raise _BadInput("--jobs-apart needs at least one job worker (--job-workers N)")
+    _serve(settings, host, port, log_level, processes=workers, jobs_apart=jobs_apart)
+
+
+@main.command()
+@click.option("--job-workers", type=click.IntRange(1, 64), default=None, help=JOB_WORKERS_HELP)
+@click.option("--parent-pid", type=int, default=None, hidden=True)  # run --jobs-apart: stop when it is gone
+@LOG_LEVEL
+@db_option
+def worker(job_workers: int | None, parent_pid: int | None, log_level: str) -> None:
+    """Run job workers only, no API, until stopped (SIGTERM, Ctrl-C).
+
+    Scaled apart from `run`, which can leave every job to these (`run --job-workers 0`): heavy jobs
+    then never slow the API's answers. Any number of them share the database with `run`
+    processes; a job runs once (claims, leases and heartbeats in the database)."""
+    settings = _settings()
+    if job_workers is not None:
+        settings = settings.with_(job_workers=job_workers)
+    if settings.job_workers < 1:
+        raise _BadInput("a worker needs at least one job worker: DOCSVC_SERVER_JOB_WORKERS is 0 "
+                        "(pass --job-workers N)")
+    _start_logging(log_level)
+    _prepare_or_fail(settings)
+    from .jobrunner import serve_jobs
+
+    serve_jobs(settings, parent_pid=parent_pid, on_started=lambda: _status(
+        f"docsvc job workers ({settings.job_workers}) {__version__} on the database "
+        f"{_safe_url(settings.database_url)}, no API"))
 
 
 class _BadInput(click.ClickException):
@@ -160,20 +201,22 @@ class _BadInput(click.ClickException):
     exit_code = 2
 
 
-def _serve(settings, host: str, port: int, log_level: str = "info") -> None:
+def _start_logging(log_level: str) -> None:
     import logging
-
-    from sqlalchemy.exc import OperationalError
-
-    from .app import create_app
-    from .db.session import MissingDriver
-    from .listen import PortUnavailable, listening_socket, make_server
 
     level = getattr(logging, log_level.upper())
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
     # Alembic announces each of its plugins at INFO on every start: noise. Migrations themselves
     # (alembic.runtime.migration) and any warning or error still show.
     logging.getLogger("alembic.runtime.plugins").setLevel(max(level, logging.WARNING))
+
+
+def _prepare_or_fail(settings) -> None:
+    """Migrate the database, or stop with one line saying why it cannot be used."""
+    from sqlalchemy.exc import OperationalError
+
+    from .db.session import MissingDriver
+
     try:
         _prepare(settings)
     except MissingDriver as exc:
@@ -181,17 +224,60 @@ def _serve(settings, host: str, port: int, log_level: str = "info") -> None:
     except OperationalError as exc:
         raise click.ClickException(f"cannot use the database {_safe_url(settings.database_url)}: "
                                    f"{str(exc.orig).strip().splitlines()[0]}") from None
+
+
+def _jobs_process(settings, log_level: str):
+    """A ``docsvc-server worker`` child with the settings' job workers, at a lower CPU priority:
+    when both want the CPU, the API's answers come first."""
+    import os
+    import subprocess
+
+    env = {**os.environ, "DOCSVC_SERVER_DATABASE_URL": settings.database_url}  # not on a command line
+    child = subprocess.Popen([sys.executable, "-m", "docsvc.server.admin", "worker", "--job-workers",
+                              str(settings.job_workers), "--log-level", log_level, "--parent-pid", str(os.getpid())],
+                             env=env, stdin=subprocess.DEVNULL)
+    os.setpriority(os.PRIO_PROCESS, child.pid, min(19, os.getpriority(os.PRIO_PROCESS, 0) + 10))
+    return child
+
+
+def _serve(settings, host: str, port: int, log_level: str = "info", processes: int = 1,
+           jobs_apart: bool = False) -> None:
+    import subprocess
+
+    from .app import create_app
+    from .listen import PortUnavailable, listening_socket, make_server, serve_processes
+
+    _start_logging(log_level)
+    _prepare_or_fail(settings)
     try:
         sock = listening_socket(host, port)  # the port is ours from here on: uvicorn serves on this socket
     except PortUnavailable as exc:
         raise _BadInput(str(exc)) from None
 
+    runs_jobs = (f"{settings.job_workers} job workers" + (" in a process of their own" if jobs_apart else "")
+                 if settings.job_workers else "jobs left to `docsvc-server worker`")
+    each = f", {processes} processes" if processes > 1 else ""
+
     def announce() -> None:  # only once it answers: a failed start never claims to be on the port
         _status(f"docsvc local service {__version__} on http://{host}:{port}/api/v1 "
-                f"(database {_safe_url(settings.database_url)})")
+                f"(database {_safe_url(settings.database_url)}{each}, {runs_jobs})")
 
-    with sock:
-        make_server(create_app(settings), log_level=log_level, on_started=announce).run(sockets=[sock])
+    jobs = _jobs_process(settings, log_level) if jobs_apart else None
+    if jobs is not None:
+        settings = settings.with_(job_workers=0)  # the API's processes leave every job to the child
+    try:
+        with sock:
+            if processes > 1:
+                serve_processes(settings, sock, processes, log_level=log_level, on_started=announce)
+            else:
+                make_server(create_app(settings), log_level=log_level, on_started=announce).run(sockets=[sock])
+    finally:
+        if jobs is not None:
+            jobs.terminate()  # it puts its running jobs back in the queue
+            try:
+                jobs.wait(30)
+            except subprocess.TimeoutExpired:
+                jobs.kill()
 
 
 @main.command()

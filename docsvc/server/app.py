@@ -77,6 +77,10 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
     watch = JobWatch(sessions, pool)
     keep_in_sync = KeepInSync(sessions, settings, pool.notify)
 
+    # With no job workers (``run --job-workers 0``) jobs are left to ``docsvc-server worker``
+    # processes: the API only enqueues them and reads them back.
+    start_workers = start_workers and settings.job_workers > 0
+
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
         if start_workers:

@@ -23,6 +23,15 @@ def _env_float(name: str, default: float) -> float:
         raise SystemExit(f"Error: {name} must be a number, got {value!r}") from None
 
 
+def _env_count(name: str, default: int) -> int:
+    value = os.environ.get(name, "").strip()
+    if not value:
+        return default
+    if not value.isdigit():
+        raise SystemExit(f"Error: {name} must be a whole number (0 or more), got {value!r}")
+    return int(value)
+
+
 def _env_bool(name: str, default: bool) -> bool:
     value = os.environ.get(name, "").strip().lower()
     if not value:
@@ -54,7 +63,8 @@ class ServerSettings:
     # This process's name among those sharing the database and the data directory (the pod's
     # name in Kubernetes): it names the process's own git mirror cache. Default: the host name.
     instance_id: str = field(default_factory=socket.gethostname)
-    # Job workers of this process (threads running queued jobs).
+    # Job workers of this process (threads running queued jobs); 0: it runs no job (``run
+    # --job-workers 0`` leaves them to ``docsvc-server worker`` processes).
     job_workers: int = 2
     # A running job whose worker has not sent a heartbeat for this long is taken as cut off and
     # claimed again by any process (heartbeats go every third of it).
@@ -99,7 +109,7 @@ class ServerSettings:
             database_url=database_url or env.get("DOCSVC_SERVER_DATABASE_URL") or DEFAULT_DATABASE_URL,
             data_dir=Path(env.get("DOCSVC_SERVER_DATA_DIR") or "docsvc-data"),
             instance_id=env.get("DOCSVC_SERVER_INSTANCE_ID") or socket.gethostname(),
-            job_workers=int(_env_float("DOCSVC_SERVER_JOB_WORKERS", 2)),
+            job_workers=_env_count("DOCSVC_SERVER_JOB_WORKERS", 2),
             job_lease_seconds=_env_float("DOCSVC_SERVER_JOB_LEASE_SECONDS", 30.0),
             job_max_attempts=int(_env_float("DOCSVC_SERVER_JOB_MAX_ATTEMPTS", 2)),
             smtp_url=env.get("DOCSVC_SERVER_SMTP_URL") or None,
