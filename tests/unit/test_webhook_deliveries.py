@@ -165,3 +165,15 @@ def test_an_api_key_and_idempotency_key_never_answer_for_a_webhook(hooks):
     assert again.status_code == 200 and again.json()["outcome"] == "redelivery", again.text
     with hooks.db.sessions() as session:
         assert session.scalar(select(func.count()).select_from(WebhookDelivery)) == 1
+
+
+def test_json_nested_too_deeply_is_400_naming_it(hooks):
+    integration = hooks.integration("github", "acme/app", "acme/docs")
+    for body, why in ((b"[" * 100_000 + b"]" * 100_000, "nested too deeply"),
+                      (b'{"a":' * 100_000 + b"1" + b"}" * 100_000, "nested too deeply"),
+                      (b"payload=%7B%7D", "set the webhook's content type to application/json")):
+        answer = hooks.client.post(f"/api/v1/webhooks/github/{integration}", content=body,
+                                   headers=github_headers(hooks.secrets[integration], "push", body))
+        assert answer.status_code == 400 and answer.headers["content-type"] == "application/problem+json"
+        assert why in answer.json()["detail"], answer.text
+    assert hooks.github(integration, "ping", github_example("ping")).status_code == 200

@@ -83,11 +83,14 @@ def receive(session: Session, *, host: str, integration_ref: str, headers: dict[
         return 200, {"delivery": delivery, "event": event, "outcome": "redelivery",
                      "result": f"delivery already received at {rfc3339(earlier.received_at)}: nothing done again",
                      "job_id": earlier.job_id}
+    unreadable = None
     try:
         payload = json.loads(body)
-    except (ValueError, RecursionError):
-        payload = None
-    parsed = hooks.parse(host, event, payload) if payload is not None else None
+    except RecursionError:  # a signed body, but deeper than any host's payload
+        unreadable = "the body is JSON nested too deeply to read"
+    except ValueError:
+        unreadable = "the body is not JSON: set the webhook's content type to application/json"
+    parsed = hooks.parse(host, event, payload) if unreadable is None else None
     record = earlier or WebhookDelivery(integration_id=integration.id, delivery_id=delivery, host=host,
                                         event=event or "(none)", outcome="refused", result="")
     record.action = (parsed.action if parsed else None) or None
@@ -99,11 +102,9 @@ def receive(session: Session, *, host: str, integration_ref: str, headers: dict[
         return 200, {"delivery": delivery, "event": event, "outcome": "redelivery",
                      "result": "delivery already being received: nothing done again", "job_id": None}
     if parsed is None:
-        record.outcome, record.result = "refused", "the body is not JSON: set the webhook's content type to " \
-                                                   "application/json"
+        record.outcome, record.result = "refused", unreadable
         session.commit()
-        raise Problem(400, f"The webhook body is not JSON; set the webhook's content type to application/json "
-                           f"(delivery {delivery})")
+        raise Problem(400, f"The webhook delivery {delivery} is refused: {unreadable}")
     outcome = _act(session, integration, parsed, max_attempts)
     record.outcome, record.result, record.job_id = outcome.outcome, outcome.result, outcome.job_id
     session.commit()
