@@ -177,3 +177,18 @@ def test_json_nested_too_deeply_is_400_naming_it(hooks):
         assert answer.status_code == 400 and answer.headers["content-type"] == "application/problem+json"
         assert why in answer.json()["detail"], answer.text
     assert hooks.github(integration, "ping", github_example("ping")).status_code == 200
+
+
+def test_a_delivery_on_another_hosts_path_or_to_plain_git_is_refused(hooks):
+    lab = hooks.integration("gitlab", "acme/tools/app", "acme/tools/docs")
+    # the GitLab integration's own secret, signing as GitHub does, on the GitHub path
+    assert hooks.github(lab, "ping", github_example("ping")).status_code == 401
+    hub = hooks.integration("github", "acme/app", "acme/docs")
+    assert hooks.github(hub, "ping", github_example("ping")).status_code == 200
+    with hooks.db.sessions() as session:
+        from docsvc.server.services.integrations import update_integration
+
+        update_integration(session, hub, host="git")
+        session.commit()
+    refused = hooks.github(hub, "ping", github_example("ping"))
+    assert refused.status_code == 401 and refused.headers["content-type"] == "application/problem+json"

@@ -71,6 +71,9 @@ def receive(session: Session, *, host: str, integration_ref: str, headers: dict[
     reads the same."""
     integration_id = as_id(integration_ref)
     integration = session.get(Integration, integration_id) if integration_id is not None else None
+    if integration is not None and host_of(integration) != host:
+        # The other host's path, or an integration moved to plain git: its secret signs nothing here.
+        integration = None
     if not hooks.signed(host, integration.webhook_secret if integration else None, body, headers):
         header = "X-Hub-Signature-256" if host == "github" else "X-Gitlab-Token"
         raise Problem(401, f"{_REFUSED} ({header} missing or wrong)")
