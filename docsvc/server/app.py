@@ -141,6 +141,6 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
     _add_unserved_endpoints(app, routers)
     install_contract(app, API_PREFIX)
     app.add_middleware(IdempotencyMiddleware, get_sessions=lambda: app.state.sessions,
-                       ttl_seconds=settings.idempotency_ttl_seconds)
+                       ttl_seconds=settings.idempotency_ttl_seconds, unkeyed=(f"{API_PREFIX}/webhooks/",))
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)  # outermost: before anything reads
     return app

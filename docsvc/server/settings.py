@@ -44,12 +44,24 @@ def _env_bool(name: str, default: bool) -> bool:
 
 
 def _env_url(name: str) -> str | None:
+    """A base address from the environment (paths are appended to it): http(s), a host, an optional
+    port and path; no credentials (never echoed), query or fragment."""
     value = os.environ.get(name, "").strip().rstrip("/")
     if not value:
         return None
     parts = urlsplit(value)
-    if parts.scheme.lower() not in ("http", "https") or not parts.netloc:
+    if parts.username is not None or parts.password is not None:
+        raise SystemExit(f"Error: {name} must hold no user name or password (it is given to the code hosts)")
+    try:
+        port_ok = parts.port is None or parts.port > 0
+    except ValueError:
+        port_ok = False
+    if (parts.scheme.lower() not in ("http", "https") or not parts.hostname or not port_ok
+            or any(c.isspace() or not c.isprintable() for c in value)):
         raise SystemExit(f"Error: {name} must be an http:// or https:// address, got {value!r}")
+    if parts.query or parts.fragment or value.endswith(("?", "#")):
+        raise SystemExit(f"Error: {name} must be a base address without ?query or #fragment (paths are added to "
+                         f"it), got {value!r}")
     return value
 
 

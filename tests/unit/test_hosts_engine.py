@@ -244,3 +244,46 @@ def test_the_fake_host_refuses_what_the_descriptions_do_not_allow(fake):
         "POST", "/repos/acme/docs/pulls", 201, pull))
     assert fake.spec.check_response("POST", "/repos/acme/docs/pulls", 204, None) == [
         "POST /repos/{owner}/{repo}/pulls: status 204 is not documented"]
+
+
+
+def _paged(answer) -> list:
+    """The items Api.pages gives for the reviews of acme/docs#1 on api.github.com, ``answer``
+    standing in for GitHub."""
+    import httpx
+
+    from docsvc.server.engines.hosts.common import Api
+
+    api = Api(Connection(integration=NAME, api_url="https://api.github.com", transport=httpx.MockTransport(answer)),
+              "GitHub", lambda: {"Authorization": f"Bearer {TOKEN}"}, lambda: [TOKEN])
+    try:
+        return list(api.pages("/repos/acme/docs/pulls/1/reviews", params={}, explain=str))
+    finally:
+        api.close()
+
+
+@pytest.mark.parametrize("following", ["https://api.github.com.example.net/repos/acme/docs/pulls/1/reviews?page=2",
+                                       "https://api.github.comevil/reviews?page=2",
+                                       "https://example.net/repos/acme/docs/pulls/1/reviews?page=2"])
+def test_a_next_page_on_another_host_is_never_asked_with_the_token(following):
+    import httpx
+
+    asked = []
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        asked.append(str(request.url))
+        return httpx.Response(200, json=[{"n": len(asked)}], headers={"Link": f'<{following}>; rel="next"'})
+
+    assert _paged(answer) == [{"n": 1}]
+    assert asked == ["https://api.github.com/repos/acme/docs/pulls/1/reviews"]
+
+
+def test_the_next_page_on_the_api_itself_is_followed():
+    import httpx
+
+    def answer(request: httpx.Request) -> httpx.Response:
+        page = int(request.url.params.get("page", "1"))
+        link = {"Link": f'<https://api.github.com/repos/acme/docs/pulls/1/reviews?page={page + 1}>; rel="next"'}
+        return httpx.Response(200, json=[page], headers=link if page < 3 else {})
+
+    assert _paged(answer) == [1, 2, 3]

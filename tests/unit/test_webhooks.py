@@ -206,3 +206,23 @@ def test_the_webhook_dialog_refuses_one_line_each(tmp_path):
     good = _server(tmp_path, "integrations", "webhook", "--integration", hub,
                    DOCSVC_SERVER_PUBLIC_URL="https://docs.example.com/")
     assert good.output.splitlines()[0] == f"url: https://docs.example.com/api/v1/webhooks/github/{hub}"
+
+
+@pytest.mark.parametrize("public, why", [
+    ("https://ada:hunter2@docs.example.com", "must hold no user name or password"),
+    ("https://docs.example.com/?via=proxy", "without ?query or #fragment"),
+    ("https://docs.example.com#top", "without ?query or #fragment"),
+    ("http://:8080", "must be an http:// or https:// address"),
+    ("https://docs.example.com:99999", "must be an http:// or https:// address"),
+    ("https://docs example.com", "must be an http:// or https:// address"),
+])
+def test_the_public_url_is_a_base_address_the_webhook_path_can_follow(tmp_path, public, why):
+    assert _server(tmp_path, "init", "--org", "O", "--admin-email", "a@o.test").exit_code == 0
+    hub = _server(tmp_path, "integrations", "add", "--org", "O", "--name", "hub", "--code-repo",
+                  "https://github.com/acme/app", "--docs-repo", "https://github.com/acme/docs").output.split()[-1]
+    done = _server(tmp_path, "integrations", "webhook", "--integration", hub, DOCSVC_SERVER_PUBLIC_URL=public)
+    assert done.exit_code == 1 and why in done.output, done.output
+    assert "secret:" not in done.output and "hunter2" not in done.output
+    prefixed = _server(tmp_path, "integrations", "webhook", "--integration", hub,
+                       DOCSVC_SERVER_PUBLIC_URL="https://docs.example.com:8443/docsvc/")
+    assert prefixed.output.splitlines()[0] == f"url: https://docs.example.com:8443/docsvc/api/v1/webhooks/github/{hub}"

@@ -71,6 +71,9 @@ def receive(session: Session, *, host: str, integration_ref: str, headers: dict[
     reads the same."""
     integration_id = as_id(integration_ref)
     integration = session.get(Integration, integration_id) if integration_id is not None else None
+    if integration is not None and host_of(integration) != host:
+        # The other host's path, or an integration moved to plain git: its secret signs nothing here.
+        integration = None
     if not hooks.signed(host, integration.webhook_secret if integration else None, body, headers):
         header = "X-Hub-Signature-256" if host == "github" else "X-Gitlab-Token"
         raise Problem(401, f"{_REFUSED} ({header} missing or wrong)")
@@ -83,11 +86,14 @@ def receive(session: Session, *, host: str, integration_ref: str, headers: dict[
         return 200, {"delivery": delivery, "event": event, "outcome": "redelivery",
                      "result": f"delivery already received at {rfc3339(earlier.received_at)}: nothing done again",
                      "job_id": earlier.job_id}
+    unreadable = None
     try:
         payload = json.loads(body)
-    except (ValueError, RecursionError):
-        payload = None
-    parsed = hooks.parse(host, event, payload) if payload is not None else None
+    except RecursionError:  # a signed body, but deeper than any host's payload
+        unreadable = "the body is JSON nested too deeply to read"
+    except ValueError:
+        unreadable = "the body is not JSON: set the webhook's content type to application/json"
+    parsed = hooks.parse(host, event, payload) if unreadable is None else None
     record = earlier or WebhookDelivery(integration_id=integration.id, delivery_id=delivery, host=host,
                                         event=event or "(none)", outcome="refused", result="")
     record.action = (parsed.action if parsed else None) or None
@@ -99,11 +105,9 @@ def receive(session: Session, *, host: str, integration_ref: str, headers: dict[
         return 200, {"delivery": delivery, "event": event, "outcome": "redelivery",
                      "result": "delivery already being received: nothing done again", "job_id": None}
     if parsed is None:
-        record.outcome, record.result = "refused", "the body is not JSON: set the webhook's content type to " \
-                                                   "application/json"
+        record.outcome, record.result = "refused", unreadable
         session.commit()
-        raise Problem(400, f"The webhook body is not JSON; set the webhook's content type to application/json "
-                           f"(delivery {delivery})")
+        raise Problem(400, f"The webhook delivery {delivery} is refused: {unreadable}")
     outcome = _act(session, integration, parsed, max_attempts)
     record.outcome, record.result, record.job_id = outcome.outcome, outcome.result, outcome.job_id
     session.commit()
@@ -113,6 +117,10 @@ def receive(session: Session, *, host: str, integration_ref: str, headers: dict[
 def _act(session: Session, integration: Integration, event: hooks.Event, max_attempts: int) -> Outcome:
     if event.kind == "ping":
         return Outcome("done", "pong: the webhook reaches docsvc")
+    if event.kind in ("push", "pull_request", "review"):
+        foreign = _foreign(integration, event)
+        if foreign is not None:
+            return Outcome("ignored", foreign)
     if event.kind == "push":
         return _push(session, integration, event, max_attempts)
     if event.kind in ("pull_request", "review"):
@@ -126,10 +134,33 @@ def _act(session: Session, integration: Integration, event: hooks.Event, max_att
     return Outcome("ignored", event.reason or "nothing to do")
 
 
+def _sides(integration: Integration, repo: str | None) -> set[str]:
+    """Which of the integration's repositories (code, docs) ``repo`` is, as the host names it."""
+    named = (repo or "").lower()
+    return {side for side in ("code", "docs")
+            if named and (getattr(integration, f"{side}_host_repo") or "").lower() == named}
+
+
+def _foreign(integration: Integration, event: hooks.Event) -> str | None:
+    """Why a delivery about a repository that is not the integration's own is ignored, else None.
+    The secret proves who sent it, not that it concerns this integration: a payload naming
+    another repository (one of another integration, of the same organisation or not) must move
+    nothing here."""
+    if _sides(integration, event.repo):
+        return None
+    unknown = "" if integration.code_host_repo else (
+        f" (the code repository's project on {integration.host} is not known: docsvc-server integrations update "
+        f"--integration {integration.id} --code-host-repo OWNER/NAME)")
+    return (f"a delivery about {event.repo or 'no repository'}, which is neither the code repository nor the docs "
+            f"repository of integration {integration.id}{unknown}")
+
+
 def _push(session: Session, integration: Integration, event: hooks.Event, max_attempts: int) -> Outcome:
-    branches = {integration.code_branch, integration.docs_branch}
+    sides = _sides(integration, event.repo)
+    branches = {getattr(integration, f"{side}_branch") for side in sides}
     if event.branch not in branches:
-        return Outcome("ignored", f"a push to {event.branch}, which is neither the code branch nor the docs branch")
+        names = " or ".join(f"the {side} branch" for side in sorted(sides))
+        return Outcome("ignored", f"a push to {event.branch} of {event.repo}, which is not {names}")
     if not integration.keep_in_sync:
         return Outcome("ignored", f"a push to {event.branch}; Keep in sync is off for this integration")
     # A sync still waiting will see this push; one already running may have fetched before it.
@@ -157,9 +188,13 @@ def _docs_pull_request(session: Session, integration: Integration, event: hooks.
     if not matches:
         return None
     repo = (event.repo or "").lower()
+    # Only this integration's items (or a plain-git branch's, which names none): another
+    # integration's items follow through its own webhook.
     for item in session.scalars(select(Item).where(Item.org_id == integration.org_id, Item.pull_request.is_not(None),
                                                    or_(*matches)).order_by(Item.id.desc())).unique():
         pull = item.pull_request or {}
+        if pull.get("integration_id") not in (None, integration.id):
+            continue
         if pull.get("number") == number and pull.get("repo") and str(pull["repo"]).lower() == repo:
             return item
         if branch and pull.get("branch") == branch and (not pull.get("repo") or str(pull["repo"]).lower() == repo):
@@ -183,6 +218,8 @@ def _follow(item: Item, event: hooks.Event) -> Outcome:
     state = _STATES.get(event.action)
     if state is None:
         return Outcome("ignored", f"item {item.id}: docs pull request {event.action}, no change of state")
+    if current == "merged" and state != "merged":  # a merge is final on both hosts: a late event moves nothing
+        return Outcome("ignored", f"item {item.id}: docs pull request is merged; {event.action} changes nothing")
     apply_state(item, state)
     if state == "merged":
         return Outcome("done", f"item {item.id}: docs pull request merged; the item is {item.work_status}")
@@ -195,8 +232,7 @@ def _code_pull_request(session: Session, integration: Integration, event: hooks.
 
     pr = event.pr
     number = pr.get("number")
-    mine = (integration.code_host_repo or "").lower()
-    if mine and event.repo and event.repo.lower() != mine:
+    if "code" not in _sides(integration, event.repo):
         return Outcome("ignored", f"pull request #{number} of {event.repo}, not of the code repository")
     if pr.get("base_branch") and pr["base_branch"] != integration.code_branch:
         return Outcome("ignored", f"pull request #{number} targets {pr['base_branch']}, not the code branch "

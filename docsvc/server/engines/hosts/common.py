@@ -212,6 +212,8 @@ class Api:
             yield from response.json()
             following = response.links.get("next", {}).get("url")
             base = self.connection.api_url.rstrip("/")
-            if not following or not following.startswith(base):  # never hand the token to another host
+            # Never hand the token to another host: https://api.github.com.example.net starts with
+            # https://api.github.com too, so the next page must be under the API's own path.
+            if not following or not following.startswith(base + "/"):
                 return
             response = self.request("GET", following[len(base):], explain=explain)
