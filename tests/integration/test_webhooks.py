@@ -210,7 +210,9 @@ def test_a_body_that_is_not_json_is_400_and_its_redelivery_as_json_is_taken(gith
 
 def test_ping_is_200_and_recorded(github):
     delivery = str(uuid.uuid4())
-    answer = github.deliver("ping", github_example("ping"), delivery=delivery)
+    # A ping of its own (GitHub's "zen" line varies): the module's other pings sent the example's body
+    # already, and a body taken before is a replay.
+    answer = github.deliver("ping", {**github_example("ping"), "zen": f"Ping {delivery}"}, delivery=delivery)
     assert answer.status_code == 200 and answer.json()["outcome"] == "done"
     recorded = next(d for d in github.deliveries() if d["delivery"] == delivery)
     assert (recorded["event"], recorded["host"], recorded["job_id"]) == ("ping", "github", None)
