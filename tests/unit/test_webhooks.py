@@ -7,7 +7,7 @@ import json
 
 import pytest
 
-from docsvc.server.engines.webhooks import delivery_id, event_name, parse, signed
+from docsvc.server.engines.webhooks import body_digest, delivery_id, event_name, parse, signed
 from tests.support import github_example, github_signature, gitlab_example
 
 SECRET = "s3cret-of-the-integration"
@@ -46,6 +46,14 @@ def test_without_a_secret_nothing_is_signed_not_even_by_the_stand_in():
 def test_a_gitlab_delivery_carries_the_secret_token(token, ok):
     headers = {} if token is None else {"x-gitlab-token": token}
     assert signed("gitlab", SECRET, BODY, headers) is ok
+
+
+def test_a_replay_is_known_by_the_digest_of_the_raw_body_the_signature_covers():
+    digest = body_digest(BODY)
+    assert digest == body_digest(bytes(BODY)) and len(digest) == 64 and int(digest, 16) >= 0
+    # One byte more is another body (and another signature): never taken for the first.
+    assert body_digest(BODY + b" ") != digest
+    assert github_signature(SECRET, BODY + b" ") != github_signature(SECRET, BODY)
 
 
 def test_the_delivery_id_and_event_as_each_host_names_them():
