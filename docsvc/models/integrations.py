@@ -24,7 +24,7 @@ class WebhookDelivery(WireModel):
     host: str | None = None
     event: str | None = None
     action: str | None = None
-    outcome: str | None = None  # done | ignored | refused
+    outcome: str | None = None  # done | ignored | refused | replay (a body taken before, under another id)
     result: str | None = None
     job_id: str | None = None
     received_at: str | None = None

@@ -32,7 +32,8 @@ _WEBHOOK_HEADERS = {
     "/webhooks/github/{integration_id}": {
         "X-Hub-Signature-256": "sha256= and the hex HMAC-SHA256 of the raw body, keyed with the webhook secret",
         "X-GitHub-Event": "the event (push, pull_request, pull_request_review, ping, ...)",
-        "X-GitHub-Delivery": "the delivery's id: a redelivery with the same id does nothing again"},
+        "X-GitHub-Delivery": ("the delivery's id: a redelivery with the same id does nothing again, "
+                              "nor does a body already taken under another id (a replay)")},
     "/webhooks/gitlab/{integration_id}": {
         "X-Gitlab-Token": "the webhook secret itself",
         "X-Gitlab-Event": "the event (Push Hook, Merge Request Hook, ...)",

@@ -5,6 +5,7 @@ final, and the idempotency middleware never answers for a webhook."""
 
 from __future__ import annotations
 
+import hashlib
 import json
 import uuid
 
@@ -192,3 +193,157 @@ def test_a_delivery_on_another_hosts_path_or_to_plain_git_is_refused(hooks):
         session.commit()
     refused = hooks.github(hub, "ping", github_example("ping"))
     assert refused.status_code == 401 and refused.headers["content-type"] == "application/problem+json"
+
+
+# --- replays: the signature covers the body, not the delivery id ---------------------------------
+
+def _review(repo: str, number: int, state: str, review_id: int) -> dict:
+    """A real review payload; each review GitHub sends has its own id (and time)."""
+    payload = github_example("pull_request_review", "submitted")
+    payload["review"].update(state=state, id=review_id)
+    payload["pull_request"]["number"] = number
+    payload["repository"]["full_name"] = repo
+    return payload
+
+
+def _recorded(hooks, integration: int) -> list[WebhookDelivery]:
+    with hooks.db.sessions() as session:
+        rows = list(session.scalars(select(WebhookDelivery).where(WebhookDelivery.integration_id == integration)
+                                    .order_by(WebhookDelivery.id)))
+        session.expunge_all()
+        return rows
+
+
+def test_a_signed_body_sent_again_under_a_fresh_delivery_id_is_a_replay_and_moves_nothing(hooks):
+    integration = hooks.integration("github", "acme/app", "acme/docs")
+    item = hooks.docs_item(integration, "acme/docs", 5)
+    asked = json.dumps(_review("acme/docs", 5, "changes_requested", 1)).encode()
+    first = hooks.client.post(f"/api/v1/webhooks/github/{integration}", content=asked,
+                              headers=github_headers(hooks.secrets[integration], "pull_request_review", asked))
+    assert first.json()["outcome"] == "done"
+    # A later, different review: its own body, taken.
+    assert hooks.github(integration, "pull_request_review",
+                        _review("acme/docs", 5, "approved", 2)).json()["outcome"] == "done"
+    assert hooks.pull(item)[0]["review"] == "approved"
+
+    # The first body, captured and sent again with a fresh X-GitHub-Delivery: still signed.
+    fresh = str(uuid.uuid4())
+    replay = hooks.client.post(f"/api/v1/webhooks/github/{integration}", content=asked, headers=github_headers(
+        hooks.secrets[integration], "pull_request_review", asked, delivery=fresh))
+    assert replay.status_code == 200, replay.text
+    assert (replay.json()["delivery"], replay.json()["outcome"], replay.json()["job_id"]) == (fresh, "replay", None)
+    assert first.json()["delivery"] in replay.json()["result"]
+    assert hooks.pull(item)[0]["review"] == "approved"  # as the later review set it
+
+    rows = _recorded(hooks, integration)
+    assert [(r.outcome, r.action) for r in rows] == [("done", "submitted"), ("done", "submitted"),
+                                                     ("replay", "submitted")]
+    assert rows[0].body_sha256 == hashlib.sha256(asked).hexdigest() and rows[2].body_sha256 is None
+    # The replay's own delivery id, sent again, is a plain redelivery.
+    again = hooks.client.post(f"/api/v1/webhooks/github/{integration}", content=asked, headers=github_headers(
+        hooks.secrets[integration], "pull_request_review", asked, delivery=fresh))
+    assert again.json()["outcome"] == "redelivery" and len(_recorded(hooks, integration)) == 3
+
+
+def test_a_replayed_push_queues_nothing_even_after_its_sync_ended(hooks):
+    integration = hooks.integration("github", "acme/app", "acme/docs")
+    body = json.dumps(_push("acme/app")).encode()
+
+    def deliver():
+        return hooks.client.post(f"/api/v1/webhooks/github/{integration}", content=body,
+                                 headers=github_headers(hooks.secrets[integration], "push", body))
+
+    taken = deliver()
+    assert taken.status_code == 202, taken.text
+    with hooks.db.sessions() as session:  # the sync ran: a push now would queue another
+        session.get(Job, taken.json()["job_id"]).state = "completed"
+        session.commit()
+    jobs = hooks.jobs()
+    replay = deliver()
+    assert (replay.status_code, replay.json()["outcome"]) == (200, "replay") and hooks.jobs() == jobs
+
+
+def test_a_gitlab_body_replayed_under_a_new_idempotency_key_moves_nothing(hooks):
+    """GitLab's token is the secret itself, no signature of the body: its digest is the only guard."""
+    integration = hooks.integration("gitlab", "acme/tools/app", "acme/tools/docs")
+    item = hooks.docs_item(integration, "acme/tools/docs", 6)
+
+    def approval(action: str, updated_at: str) -> bytes:
+        payload = gitlab_example("merge_request")
+        payload["object_attributes"].update(iid=6, action=action, updated_at=updated_at,
+                                            source_branch=f"docsvc/suggestion-{item}")
+        payload["project"]["path_with_namespace"] = "acme/tools/docs"
+        return json.dumps(payload).encode()
+
+    def deliver(body: bytes, key: str | None = None):
+        return hooks.client.post(f"/api/v1/webhooks/gitlab/{integration}", content=body, headers=gitlab_headers(
+            hooks.secrets[integration], "Merge Request Hook", key))
+
+    approved = approval("approved", "2026-11-29 05:00:00 UTC")
+    assert deliver(approved).json()["outcome"] == "done"
+    assert deliver(approval("unapproved", "2026-11-29 05:10:00 UTC")).json()["outcome"] == "done"
+    assert hooks.pull(item)[0]["review"] == "review required"
+    replay = deliver(approved)  # a fresh Idempotency-Key and event UUID
+    assert (replay.status_code, replay.json()["outcome"]) == (200, "replay"), replay.text
+    assert hooks.pull(item)[0]["review"] == "review required"
+
+
+def test_the_same_body_for_another_integration_and_a_refused_body_are_no_replays(hooks):
+    first = hooks.integration("github", "acme/app", "acme/docs")
+    second = hooks.integration("github", "acme/tool", "acme/tooldocs")
+    ping = github_example("ping")
+    for integration in (first, second):  # a digest is claimed per integration
+        assert hooks.github(integration, "ping", ping).json()["outcome"] == "done"
+    form = b"payload=%7B%22zen%22%3A%22x%22%7D"
+    for _ in range(2):  # a body not taken claims nothing: refused again, not answered as a replay
+        answer = hooks.client.post(f"/api/v1/webhooks/github/{first}", content=form,
+                                   headers=github_headers(hooks.secrets[first], "ping", form))
+        assert answer.status_code == 400, answer.text
+    assert [r.outcome for r in _recorded(hooks, first)] == ["done", "refused", "refused"]
+
+
+def test_migration_0009_keeps_the_deliveries_before_it_and_claims_a_body_once(tmp_path):
+    from alembic import command
+    from sqlalchemy import inspect, text
+    from sqlalchemy.exc import IntegrityError
+
+    from docsvc.server.db.migrate import alembic_config, upgrade
+    from docsvc.server.db.session import make_engine
+    from tests.support import TestDatabase, backends
+
+    for backend in backends():
+        database = TestDatabase(backend, tmp_path / backend)
+        (tmp_path / backend).mkdir()
+        engine = make_engine(database.url)
+        try:
+            config = alembic_config(database.url)
+            command.upgrade(config, "0008")
+            insert = ("INSERT INTO webhook_deliveries (integration_id, delivery_id, host, event, outcome, result, "
+                      "received_at{0}) VALUES (1, :d, 'github', 'ping', 'done', 'pong', '2026-11-29T05:00:00Z'{1})")
+            with engine.begin() as connection:
+                connection.execute(text("INSERT INTO organizations (id, name, created_at) VALUES (1, 'O', "
+                                        "'2026-01-01T00:00:00Z')"))
+                for n in (1, 2):
+                    connection.execute(text(
+                        "INSERT INTO integrations (id, org_id, name, code_repo, code_branch, docs_repo, docs_branch, "
+                        f"docs_path, keep_in_sync, host, created_at) VALUES ({n}, 1, 'i{n}', '/c', 'main', '/d', "
+                        "'main', 'docs', false, 'github', '2026-01-01T00:00:00Z')"))
+                for delivery in ("old-1", "old-2"):
+                    connection.execute(text(insert.format("", "")), {"d": delivery})
+            upgrade(database.url)
+            with engine.begin() as connection:
+                assert connection.execute(text("SELECT count(*) FROM webhook_deliveries "
+                                               "WHERE body_sha256 IS NULL")).scalar_one() == 2
+                connection.execute(text(insert.format(", body_sha256", ", 'ab'")), {"d": "new-1"})
+            with pytest.raises(IntegrityError), engine.begin() as connection:
+                connection.execute(text(insert.format(", body_sha256", ", 'ab'")), {"d": "new-2"})
+            with engine.begin() as connection:  # another integration may take the same body
+                connection.execute(text(insert.format(", body_sha256", ", 'ab'").replace("VALUES (1,", "VALUES (2,")),
+                                   {"d": "new-1"})
+            command.downgrade(config, "0008")
+            assert "body_sha256" not in {c["name"] for c in inspect(engine).get_columns("webhook_deliveries")}
+            with pytest.raises(IntegrityError), engine.begin() as connection:  # 0008's own constraint stays
+                connection.execute(text(insert.format("", "")), {"d": "old-1"})
+        finally:
+            engine.dispose()
+            database.drop()

@@ -344,10 +344,12 @@ class ReleaseNoteEntry(Base):
 
 class WebhookDelivery(Base):
     """One webhook delivery a code host sent for an integration, with what the service did with it.
-    A delivery id is taken once per integration: a redelivery does nothing again (0008)."""
+    A delivery id is taken once per integration: a redelivery does nothing again (0008); so is a
+    taken body, by its digest: the same signed body under a fresh delivery id is a replay (0009)."""
 
     __tablename__ = "webhook_deliveries"
     __table_args__ = (UniqueConstraint("integration_id", "delivery_id"),
+                      UniqueConstraint("integration_id", "body_sha256", name="uq_webhook_deliveries_integration_body"),
                       Index("ix_webhook_deliveries_integration_received", "integration_id", "received_at"))
     id: Mapped[int] = mapped_column(Integer, primary_key=True)
     integration_id: Mapped[int] = mapped_column(ForeignKey("integrations.id", ondelete="CASCADE"))
@@ -355,9 +357,13 @@ class WebhookDelivery(Base):
     host: Mapped[str] = mapped_column(String(20))  # github | gitlab
     event: Mapped[str] = mapped_column(String(100))
     action: Mapped[str | None] = mapped_column(String(100))
-    # What came of it: done (a job queued or an item updated), ignored, or refused (a body that is
-    # not JSON: its redelivery, once the hook sends JSON, is taken again).
+    # What came of it: done (a job queued or an item updated), ignored, refused (a body that is
+    # not JSON: its redelivery, once the hook sends JSON, is taken again) or replay (a body taken
+    # before, under another delivery id: nothing done).
     outcome: Mapped[str] = mapped_column(String(20))
     result: Mapped[str] = mapped_column(Text)
     job_id: Mapped[str | None] = mapped_column(String(36))
+    # The SHA-256 (hex) of the raw body of a delivery that was taken (done or ignored); None for
+    # refused and replayed ones and those from before 0009, so they claim no body.
+    body_sha256: Mapped[str | None] = mapped_column(String(64))
     received_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

@@ -14,7 +14,7 @@ import hmac
 from dataclasses import dataclass, field
 from typing import Any
 
-__all__ = ["HOSTS", "Event", "signed", "delivery_id", "event_name", "parse"]
+__all__ = ["HOSTS", "Event", "signed", "body_digest", "delivery_id", "event_name", "parse"]
 
 HOSTS = ("github", "gitlab")
 # Checked against when there is no secret to check with (an unknown integration, or none made
@@ -33,6 +33,14 @@ def signed(host: str, secret: str | None, body: bytes, headers: dict[str, str]) 
     else:
         ok = hmac.compare_digest(headers.get("x-gitlab-token", "").encode("utf-8", "replace"), key)
     return ok and secret is not None
+
+
+def body_digest(body: bytes) -> str:
+    """The SHA-256 (hex) of a delivery's raw body: what a replay is known by. GitHub's signature
+    covers the body only and GitLab's token covers nothing, so a captured delivery sent again
+    under a fresh delivery id still passes ``signed``; its body, though, is the one seen before.
+    Two real events differ in their bodies (commits, review ids, times), so they never share it."""
+    return hashlib.sha256(body).hexdigest()
 
 
 def delivery_id(host: str, headers: dict[str, str]) -> str | None:

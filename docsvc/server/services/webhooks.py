@@ -5,12 +5,12 @@ A delivery is checked (its signature, with the integration's secret), recorded, 
 at most one small step: a sync or a suggestion queued as a job, or a docs pull request's state or
 review written on its item. Nothing slow runs while the code host waits for the answer (GitHub
 gives up after 10 seconds); the jobs do the work. A delivery id is taken once per integration, so
-a redelivery does nothing again.
+a redelivery does nothing again; and so is a body, by its digest: the signature does not cover the
+delivery id, so a captured body sent again under a fresh id is a replay and does nothing either.
 """
 
 from __future__ import annotations
 
-import hashlib
 import json
 import secrets
 from dataclasses import dataclass
@@ -79,13 +79,20 @@ def receive(session: Session, *, host: str, integration_ref: str, headers: dict[
         raise Problem(401, f"{_REFUSED} ({header} missing or wrong)")
     assert integration is not None
     event = hooks.event_name(host, headers)
-    delivery = hooks.delivery_id(host, headers) or "sha256:" + hashlib.sha256(body).hexdigest()
+    digest = hooks.body_digest(body)
+    delivery = hooks.delivery_id(host, headers) or "sha256:" + digest
     earlier = session.scalar(select(WebhookDelivery).where(WebhookDelivery.integration_id == integration.id,
                                                            WebhookDelivery.delivery_id == delivery))
     if earlier is not None and earlier.outcome != "refused":
         return 200, {"delivery": delivery, "event": event, "outcome": "redelivery",
                      "result": f"delivery already received at {rfc3339(earlier.received_at)}: nothing done again",
                      "job_id": earlier.job_id}
+    record = earlier or WebhookDelivery(integration_id=integration.id, delivery_id=delivery, host=host,
+                                        event=event or "(none)", outcome="refused", result="")
+    seen = session.scalar(select(WebhookDelivery).where(WebhookDelivery.integration_id == integration.id,
+                                                        WebhookDelivery.body_sha256 == digest))
+    if seen is not None:
+        return _replay(session, record, seen, event)
     unreadable = None
     try:
         payload = json.loads(body)
@@ -94,16 +101,19 @@ def receive(session: Session, *, host: str, integration_ref: str, headers: dict[
     except ValueError:
         unreadable = "the body is not JSON: set the webhook's content type to application/json"
     parsed = hooks.parse(host, event, payload) if unreadable is None else None
-    record = earlier or WebhookDelivery(integration_id=integration.id, delivery_id=delivery, host=host,
-                                        event=event or "(none)", outcome="refused", result="")
     record.action = (parsed.action if parsed else None) or None
+    # A refused body claims nothing: the same bytes are refused again, never taken as a replay.
+    record.body_sha256 = digest if parsed is not None else None
     session.add(record)
     try:
-        session.flush()  # the unique (integration, delivery id) row: a redelivery at the same moment loses
+        # The unique (integration, delivery id) and (integration, body digest) rows: a redelivery or
+        # a replay at the same moment loses.
+        session.flush()
     except IntegrityError:
         session.rollback()
         return 200, {"delivery": delivery, "event": event, "outcome": "redelivery",
-                     "result": "delivery already being received: nothing done again", "job_id": None}
+                     "result": "delivery, or the same body, already being received: nothing done again",
+                     "job_id": None}
     if parsed is None:
         record.outcome, record.result = "refused", unreadable
         session.commit()
@@ -112,6 +122,23 @@ def receive(session: Session, *, host: str, integration_ref: str, headers: dict[
     record.outcome, record.result, record.job_id = outcome.outcome, outcome.result, outcome.job_id
     session.commit()
     return (202 if outcome.job_id else 200), outcome.view(delivery, event)
+
+
+def _replay(session: Session, record: WebhookDelivery, seen: WebhookDelivery, event: str) -> tuple[int, dict]:
+    """Answer a signed body already taken under another delivery id: 200 (a host's own retry is no
+    error), nothing done. It is recorded, claiming no body, so an administrator sees the replay in
+    the listing; its delivery id is taken, so sending it again is a plain redelivery."""
+    record.outcome, record.action, record.job_id = "replay", seen.action, None
+    record.result = (f"the same signed body was received as delivery {seen.delivery_id} at "
+                     f"{rfc3339(seen.received_at)}: a replay, nothing done again")
+    answer = {"delivery": record.delivery_id, "event": event, "outcome": "replay", "result": record.result,
+              "job_id": None}
+    session.add(record)
+    try:
+        session.commit()
+    except IntegrityError:  # the same delivery id recorded at the same moment: that one stands
+        session.rollback()
+    return 200, answer
 
 
 def _act(session: Session, integration: Integration, event: hooks.Event, max_attempts: int) -> Outcome:
