@@ -38,6 +38,7 @@ class Endpoint:
     path: str  # relative to /api/v1, with {placeholders}
     cli: str | None = None  # the CLI command that wraps it
     no_cli_reason: str | None = None  # why there is no CLI command, when there is none
+    no_client_reason: str | None = None  # why there is no client method, when there is none
     origin: str = "interface"
     job: bool = False  # answers 202 {status, job_id}
     empty: bool = False  # may answer 204 No Content (nothing to parse); others always send a body
@@ -49,6 +50,7 @@ class Endpoint:
 
 
 E = Endpoint
+CODE_HOSTS = "called by code hosts"
 
 ENDPOINTS: tuple[Endpoint, ...] = (
     # Asynchronous actions
@@ -102,6 +104,8 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     E("admin.list_users", "GET", "/admin/users", cli="admin users list", origin="addition"),
     E("admin.list_integrations", "GET", "/admin/integrations", cli="admin integrations list",
       origin="addition"),
+    E("admin.list_webhook_deliveries", "GET", "/admin/integrations/{id}/webhook-deliveries",
+      cli="admin integrations deliveries", origin="addition"),
     E("search.query", "GET", "/search", cli="search", origin="addition"),
     E("feature_drafts.create", "POST", "/feature-drafts", cli="feature-drafts create", origin="addition",
       job=True),
@@ -117,6 +121,11 @@ ENDPOINTS: tuple[Endpoint, ...] = (
     E("convert.document", "GET", "/conversions/{id}/document",
       no_cli_reason="docsvc convert writes the document and prints this link (it opens with the share key)",
       origin="addition"),
+    # Called by the code hosts, signed with an integration's webhook secret instead of an API key.
+    E("webhooks.github", "POST", "/webhooks/github/{integration_id}", no_cli_reason=CODE_HOSTS,
+      no_client_reason=CODE_HOSTS, origin="addition"),
+    E("webhooks.gitlab", "POST", "/webhooks/gitlab/{integration_id}", no_cli_reason=CODE_HOSTS,
+      no_client_reason=CODE_HOSTS, origin="addition"),
 )
 
 _BY_NAME = {e.name: e for e in ENDPOINTS}

@@ -99,6 +99,7 @@ class LocalService:
     port: int = field(default_factory=free_port)
     process: subprocess.Popen | None = None
     shared_data_dir: Path | None = None  # one data directory for several processes (``scaled_out``)
+    run_args: tuple[str, ...] = ()  # more options of ``docsvc-server run`` (``--workers 2``)
 
     @property
     def base_url(self) -> str:
@@ -130,7 +131,7 @@ class LocalService:
         logged = log_path.stat().st_size if log_path.exists() else 0
         log = open(log_path, "ab")
         self.process = subprocess.Popen(
-            [*command("docsvc-server"), "run", "--port", str(self.port), "--log-level", "warning"],
+            [*command("docsvc-server"), "run", "--port", str(self.port), "--log-level", "warning", *self.run_args],
             cwd=self.workdir, env=self.env(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
         )
         log.close()  # the child holds its own copy
@@ -489,3 +490,69 @@ class FlakyProxy:
         exchange.status_line = head[0].decode("latin-1")
         exchange.response_headers = FlakyProxy._headers(head[1:])
         return answer
+
+
+# --- code hosts' webhooks ---------------------------------------------------------------------
+
+ROOT = Path(__file__).resolve().parent.parent
+OCTOKIT_EXAMPLES = ROOT / ".tools/node_modules/@octokit/webhooks-examples/api.github.com/index.json"
+GITLAB_EXAMPLES = Path(__file__).resolve().parent / "fixtures" / "gitlab-webhooks"
+
+
+def github_example(event: str, action: str | None = None) -> dict:
+    """The first of @octokit/webhooks-examples' real payloads of ``event`` (with ``action``), a copy
+    for the test to point at its own repository. scripts/setup-ci-tools installs the package;
+    without it a test skips, except in CI, where its absence is a failure."""
+    import copy
+
+    import pytest
+
+    if not OCTOKIT_EXAMPLES.exists():
+        if os.environ.get("CI"):
+            pytest.fail("@octokit/webhooks-examples is missing: scripts/setup-ci-tools installs it")
+        pytest.skip("@octokit/webhooks-examples is not installed (scripts/setup-ci-tools installs it)")
+    examples = _octokit_examples()
+    for example in examples.get(event, []):
+        if action is None or example.get("action") == action:
+            return copy.deepcopy(example)
+    raise LookupError(f"@octokit/webhooks-examples has no {event} {action or ''} example")
+
+
+_OCTOKIT: dict[str, list[dict]] = {}
+
+
+def _octokit_examples() -> dict[str, list[dict]]:
+    if not _OCTOKIT:
+        for entry in json.loads(OCTOKIT_EXAMPLES.read_text(encoding="utf-8")):
+            _OCTOKIT[entry["name"]] = entry["examples"]
+    return _OCTOKIT
+
+
+def gitlab_example(name: str) -> dict:
+    """A payload example of GitLab's "Webhook events" page (tests/fixtures/gitlab-webhooks)."""
+    return json.loads((GITLAB_EXAMPLES / f"{name}.json").read_text(encoding="utf-8"))
+
+
+def github_signature(secret: str, body: bytes) -> str:
+    import hashlib
+    import hmac
+
+    return "sha256=" + hmac.new(secret.encode(), body, hashlib.sha256).hexdigest()
+
+
+def github_headers(secret: str | None, event: str, body: bytes, delivery: str | None = None) -> dict[str, str]:
+    """The headers GitHub sends with a delivery; signed with ``secret`` unless it is None."""
+    headers = {"Content-Type": "application/json", "X-GitHub-Event": event,
+               "X-GitHub-Delivery": delivery or str(uuid.uuid4()), "User-Agent": "GitHub-Hookshot/test"}
+    if secret is not None:
+        headers["X-Hub-Signature-256"] = github_signature(secret, body)
+    return headers
+
+
+def gitlab_headers(token: str | None, event: str, delivery: str | None = None) -> dict[str, str]:
+    """The headers GitLab sends with a delivery; with the secret token unless it is None."""
+    headers = {"Content-Type": "application/json", "X-Gitlab-Event": event,
+               "X-Gitlab-Event-UUID": str(uuid.uuid4()), "Idempotency-Key": delivery or str(uuid.uuid4())}
+    if token is not None:
+        headers["X-Gitlab-Token"] = token
+    return headers

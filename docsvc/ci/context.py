@@ -3,7 +3,7 @@
 Sources, as each system documents them:
 - GitHub Actions: the event payload at ``GITHUB_EVENT_PATH`` (``pull_request``,
   ``pull_request_target``, ``push``, ``workflow_dispatch``, ``merge_group``, and ``workflow_run``
-  with the step's pr-number/pr-sha inputs: the README's fork-safe pattern); Enterprise servers
+  with the step's pr-number/pr-sha inputs: the fork-safe pattern of docs/ci/github.md); Enterprise servers
   through ``GITHUB_SERVER_URL`` and ``GITHUB_API_URL``.
 - GitLab CI: ``CI_MERGE_REQUEST_*`` variables, falling back to ``CI_COMMIT_*``. GitLab has no
   variable for a merge request's author: ``GITLAB_USER_LOGIN`` is who started the pipeline.
@@ -170,7 +170,7 @@ def _github(env: Mapping[str, str], cwd, inputs: Mapping[str, Any]) -> CiContext
 
 
 def _workflow_run(ctx: CiContext, run: dict, inputs: Mapping[str, Any]) -> None:
-    """The README's fork-safe pattern: a workflow_run workflow acts for the pull request of the
+    """The fork-safe pattern of docs/ci/github.md: a workflow_run workflow acts for the pull request of the
     run that triggered it. GitHub's payload has the head (branch, commit, repository) but, for a
     fork, no pull request number (``workflow_run.pull_requests`` is empty): that comes from the
     pr-number input; GITHUB_REF_NAME is the base repository's default branch, never the head."""

@@ -153,6 +153,19 @@ def clip(text: str | None, most: int) -> str | None:
     return text[:most - len(CLIPPED)] + CLIPPED
 
 
+PAGE_ROWS = 12  # pages of a suggestion shown in the summary's table; the result file has them all
+
+
+def page_rows(pages: list[dict]) -> list[tuple[str, str]]:
+    """The summary's rows for a suggestion page by page: the action (edited, for review, worth a
+    look) and the page with its first reason, at most ``PAGE_ROWS``, the rest counted."""
+    rows = [(str(p.get("action") or "worth a look").capitalize(),
+             f"{p.get('path')}: {(p.get('why') or [''])[0]}".rstrip(": ")) for p in pages[:PAGE_ROWS]]
+    if len(pages) > PAGE_ROWS:
+        rows.append(("More pages", f"{len(pages) - PAGE_ROWS} more in the result file"))
+    return rows
+
+
 def plan_docflow(s: CiSettings, ctx: CiContext) -> Plan:
     _require(s, "integration_id")
     data = pr_data(s, ctx)
@@ -166,8 +179,12 @@ def plan_docflow(s: CiSettings, ctx: CiContext) -> Plan:
         out.url = result.get("url")
         out.facts += [("Pull request", f"#{data['number']} {data['title']}"),
                       ("Screenshots", str(len(shots)))]
+        if result.get("existing"):  # one suggestion per pull request and commit: a re-run gets that one
+            out.facts.append(("Suggestion", f"{out.item_id}, made before for commit "
+                                            f"{str(result.get('head_sha') or '')[:12]}: no new one"))
         if result.get("verdict"):
             out.facts.append(("Verdict", str(result["verdict"])))
+        out.facts += page_rows(result.get("pages") or [])
 
     return Plan(f"Docflows suggestion for pull request #{data['number']}", "POST", "/docflows/generate",
                 {"integration_id": s.integration_id, "pr_data": shown},

@@ -25,7 +25,8 @@ from .settings import BY_NAME, INPUTS, OPERATIONS, CiSettings, InputError, unkno
 from .summary import render
 
 FORK_NOTE = ("skipped: this run for a fork's pull request has no API key (GitHub gives pull_request workflows "
-             "from forks no secrets); see the README's workflow_run pattern to run docsvc for fork pull requests")
+             "from forks no secrets); see the workflow_run pattern in docs/ci/github.md (Fork pull requests) "
+             "to run docsvc for them")
 
 
 def parser() -> argparse.ArgumentParser:

@@ -44,6 +44,7 @@ def list_users(as_json: bool) -> None:
 @examples(
     'docsvc admin integrations list',
     'docsvc admin integrations list --json',
+    'docsvc admin integrations deliveries 3',
 )
 @admin.group()
 def integrations() -> None:
@@ -67,6 +68,25 @@ def list_integrations(as_json: bool) -> None:
              "keep in sync: " + ("on" if i.keep_in_sync else "off")] for i in rows])
 
     emit(rows, as_json, render, empty="No integrations.")
+
+
+@examples(
+    'docsvc admin integrations deliveries 3',
+    'docsvc admin integrations deliveries 3 --json',
+)
+@integrations.command("deliveries")
+@click.argument("integration_id", type=click.IntRange(1))
+@json_option
+def list_deliveries(integration_id: int, as_json: bool) -> None:
+    """List the webhook deliveries of an integration, newest first: when, event, delivery ID, outcome and
+    what came of it."""
+    rows = client().admin.list_webhook_deliveries(integration_id)
+
+    def render(rows):
+        return columns([[d.received_at or "", (d.event or "") + (f" ({d.action})" if d.action else ""),
+                         d.delivery or "", d.outcome or "", d.result or ""] for d in rows])
+
+    emit(rows, as_json, render, empty=f"No webhook deliveries for integration {integration_id} yet.")
 
 
 def register(cli: click.Group) -> None:

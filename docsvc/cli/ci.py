@@ -67,7 +67,7 @@ def init(kind: str, directory: Path, integration_id: int, action: str, screensho
         target.parent.mkdir(parents=True, exist_ok=True)
         target.write_text(text, encoding="utf-8")
         click.echo(str(target))
-    status(f"Wrote the {kind} configuration; see the README's {kind} section for the secrets it needs")
+    status(f"Wrote the {kind} configuration; see docs/ci/{kind}.md for the secrets it needs")
 
 
 def register(cli: click.Group) -> None:

@@ -69,13 +69,18 @@ def docflow(pr_number, pr_title, pr_body, pr_author, pr_branch, pr_sha, screensh
         if not r.get("suggestion_id"):
             return [f"No documentation change needed for PR #{pr_number}:"] + [f"  {x}" for x in r.get("reasons", [])] \
                 + _worth_a_look(r)
-        lines = [f"Suggestion {r['suggestion_id']} for PR #{pr_number}: {len(r.get('files', []))} file(s) "
+        made = f", made before for commit {str(r.get('head_sha') or '')[:12]}" if r.get("existing") else ""
+        lines = [f"Suggestion {r['suggestion_id']} for PR #{pr_number}{made}: {len(r.get('files', []))} file(s) "
                  f"({'passed the Editor' if r.get('editor_passed') else 'with Editor comments'})"]
-        lines += [f"  {path}" for path in r.get("files", [])]
+        if r.get("pages"):  # page by page, with why; a service without it lists the files
+            lines += page_lines(r["pages"])
+        else:
+            lines += [f"  {path}" for path in r.get("files", [])]
         if r.get("open_points"):
             lines.append("For you to decide (not edited):")
             lines += [f"  {point}" for point in r["open_points"]]
-        lines += _worth_a_look(r)
+        if not r.get("pages"):
+            lines += _worth_a_look(r)
         lines.append(f"See it with: docsvc items diff docflows {r['suggestion_id']}")
         return lines
 
@@ -83,19 +88,33 @@ def docflow(pr_number, pr_title, pr_body, pr_author, pr_branch, pr_sha, screensh
 
 
 MAX_LOOKS = 8  # weaker signs shown on a terminal; --json has them all
+_HEADINGS = {"edited": "Edited:", "for review": "For review (planned, not edited):",
+             "worth a look": "Worth a look (weaker signs, not edited):"}
+
+
+def page_lines(pages: list) -> list[str]:
+    """A suggestion page by page under its action's heading (edited, for review, worth a look),
+    each with why: the first reason, then why it was not edited where it was not. At most
+    ``MAX_LOOKS`` pages worth a look; --json has them all."""
+    rows = [page if isinstance(page, dict) else page.model_dump() for page in pages]
+    lines: list[str] = []
+    for action in dict.fromkeys(row.get("action") or "worth a look" for row in rows):
+        group = [row for row in rows if (row.get("action") or "worth a look") == action]
+        lines.append(_HEADINGS.get(action, f"{action}:"))
+        most = MAX_LOOKS if action == "worth a look" else len(group)
+        for row in group[:most]:
+            why = row.get("why") or []
+            lines.append(f"  {row['path']}: {why[0]}" if why else f"  {row['path']}")
+            lines += [f"    {reason}" for reason in why[1:] if reason.startswith("not edited")]
+        if len(group) > most:
+            lines.append(f"  … and {len(group) - most} more (--json lists them all)")
+    return lines
 
 
 def _worth_a_look(result: dict) -> list[str]:
-    """The pages with weaker signs, the strongest first as the service ranks them, at most
-    ``MAX_LOOKS`` of them: a list to read, and its length said when it is longer."""
-    looks = result.get("worth_a_look") or []
-    if not looks:
-        return []
-    lines = ["Worth a look (weaker signs, not edited):"]
-    lines += [f"  {look['path']}: {look['reason']}" for look in looks[:MAX_LOOKS]]
-    if len(looks) > MAX_LOOKS:
-        lines.append(f"  … and {len(looks) - MAX_LOOKS} more (--json lists them all)")
-    return lines
+    """The pages with weaker signs, the strongest first as the service ranks them (``page_lines``)."""
+    return page_lines([{"path": look["path"], "action": "worth a look", "why": [look["reason"]]}
+                       for look in result.get("worth_a_look") or []])
 
 
 @examples(

@@ -22,6 +22,16 @@ class ScreenshotPlanEntry(WireModel):
     replaces: str | None = None
 
 
+class PageOutline(WireModel):
+    """One page of a suggestion: ``edited``, ``for review`` (planned, not edited) or ``worth a
+    look`` (a weaker sign), and why."""
+
+    path: str
+    action: str
+    mode: str | None = None
+    why: list[str] = []
+
+
 class DocflowSummary(WireModel):
     id: int
     title: str | None = None
@@ -30,6 +40,7 @@ class DocflowSummary(WireModel):
     screenshot_plan: list[ScreenshotPlanEntry] = []
     new_commits: Any = None
     pull_request: PullRequest | None = None
+    pages: list[PageOutline] = []
 
 
 class HistoryRound(WireModel):

@@ -14,3 +14,17 @@ class Integration(WireModel):
     preview_url: str | None = None
     keep_in_sync: bool | None = None
     code_host: str | None = None
+
+
+class WebhookDelivery(WireModel):
+    """One webhook delivery a code host sent for an integration, and what came of it."""
+
+    id: int
+    delivery: str | None = None
+    host: str | None = None
+    event: str | None = None
+    action: str | None = None
+    outcome: str | None = None  # done | ignored | refused | replay (a body taken before, under another id)
+    result: str | None = None
+    job_id: str | None = None
+    received_at: str | None = None

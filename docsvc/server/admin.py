@@ -141,16 +141,57 @@ def init(session, settings, org: str, admin_email: str, admin_name: str | None) 
     click.echo(key)
 
 
+LOG_LEVEL = click.option("--log-level", default="info", show_default=True,
+                         type=click.Choice(["critical", "error", "warning", "info", "debug"]))
+JOB_WORKERS_HELP = "job worker threads in each process (default: $DOCSVC_SERVER_JOB_WORKERS, else 2)"
+
+
 @main.command()
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8080, show_default=True, type=click.IntRange(1, 65535))
-@click.option("--log-level", default="info", show_default=True,
-              type=click.Choice(["critical", "error", "warning", "info", "debug"]))
+@click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
+              help="API processes sharing the port (each with its own job workers, unless --job-workers 0)")
+@click.option("--job-workers", type=click.IntRange(0, 64), default=None,
+              help=JOB_WORKERS_HELP + "; 0 leaves every job to `docsvc-server worker` processes")
+@click.option("--jobs-apart", is_flag=True,
+              help="run the job workers in a process of their own (a `docsvc-server worker` child at a lower "
+                   "CPU priority), so jobs never slow the API's answers")
+@LOG_LEVEL
 @db_option
-def run(host: str, port: int, log_level: str) -> None:
+def run(host: str, port: int, workers: int, job_workers: int | None, jobs_apart: bool, log_level: str) -> None:
     """Serve the API at http://HOST:PORT/api/v1 with its job workers."""
     settings = _settings()
-    _serve(settings, host, port, log_level)
+    if job_workers is not None:
+        settings = settings.with_(job_workers=job_workers)
+    if jobs_apart and settings.job_workers < 1:
+        raise _BadInput("--jobs-apart needs at least one job worker (--job-workers N)")
+    _serve(settings, host, port, log_level, processes=workers, jobs_apart=jobs_apart)
+
+
+@main.command()
+@click.option("--job-workers", type=click.IntRange(1, 64), default=None, help=JOB_WORKERS_HELP)
+@click.option("--parent-pid", type=int, default=None, hidden=True)  # run --jobs-apart: stop when it is gone
+@LOG_LEVEL
+@db_option
+def worker(job_workers: int | None, parent_pid: int | None, log_level: str) -> None:
+    """Run job workers only, no API, until stopped (SIGTERM, Ctrl-C).
+
+    Scaled apart from `run`, which can leave every job to these (`run --job-workers 0`): heavy jobs
+    then never slow the API's answers. Any number of them share the database with `run`
+    processes; a job runs once (claims, leases and heartbeats in the database)."""
+    settings = _settings()
+    if job_workers is not None:
+        settings = settings.with_(job_workers=job_workers)
+    if settings.job_workers < 1:
+        raise _BadInput("a worker needs at least one job worker: DOCSVC_SERVER_JOB_WORKERS is 0 "
+                        "(pass --job-workers N)")
+    _start_logging(log_level)
+    _prepare_or_fail(settings)
+    from .jobrunner import serve_jobs
+
+    serve_jobs(settings, parent_pid=parent_pid, on_started=lambda: _status(
+        f"docsvc job workers ({settings.job_workers}) {__version__} on the database "
+        f"{_safe_url(settings.database_url)}, no API"))
 
 
 class _BadInput(click.ClickException):
@@ -160,20 +201,22 @@ class _BadInput(click.ClickException):
     exit_code = 2
 
 
-def _serve(settings, host: str, port: int, log_level: str = "info") -> None:
+def _start_logging(log_level: str) -> None:
     import logging
-
-    from sqlalchemy.exc import OperationalError
-
-    from .app import create_app
-    from .db.session import MissingDriver
-    from .listen import PortUnavailable, listening_socket, make_server
 
     level = getattr(logging, log_level.upper())
     logging.basicConfig(level=level, format="%(levelname)s %(name)s: %(message)s")
     # Alembic announces each of its plugins at INFO on every start: noise. Migrations themselves
     # (alembic.runtime.migration) and any warning or error still show.
     logging.getLogger("alembic.runtime.plugins").setLevel(max(level, logging.WARNING))
+
+
+def _prepare_or_fail(settings) -> None:
+    """Migrate the database, or stop with one line saying why it cannot be used."""
+    from sqlalchemy.exc import OperationalError
+
+    from .db.session import MissingDriver
+
     try:
         _prepare(settings)
     except MissingDriver as exc:
@@ -181,17 +224,60 @@ def _serve(settings, host: str, port: int, log_level: str = "info") -> None:
     except OperationalError as exc:
         raise click.ClickException(f"cannot use the database {_safe_url(settings.database_url)}: "
                                    f"{str(exc.orig).strip().splitlines()[0]}") from None
+
+
+def _jobs_process(settings, log_level: str):
+    """A ``docsvc-server worker`` child with the settings' job workers, at a lower CPU priority:
+    when both want the CPU, the API's answers come first."""
+    import os
+    import subprocess
+
+    env = {**os.environ, "DOCSVC_SERVER_DATABASE_URL": settings.database_url}  # not on a command line
+    child = subprocess.Popen([sys.executable, "-m", "docsvc.server.admin", "worker", "--job-workers",
+                              str(settings.job_workers), "--log-level", log_level, "--parent-pid", str(os.getpid())],
+                             env=env, stdin=subprocess.DEVNULL)
+    os.setpriority(os.PRIO_PROCESS, child.pid, min(19, os.getpriority(os.PRIO_PROCESS, 0) + 10))
+    return child
+
+
+def _serve(settings, host: str, port: int, log_level: str = "info", processes: int = 1,
+           jobs_apart: bool = False) -> None:
+    import subprocess
+
+    from .app import create_app
+    from .listen import PortUnavailable, listening_socket, make_server, serve_processes
+
+    _start_logging(log_level)
+    _prepare_or_fail(settings)
     try:
         sock = listening_socket(host, port)  # the port is ours from here on: uvicorn serves on this socket
     except PortUnavailable as exc:
         raise _BadInput(str(exc)) from None
 
+    runs_jobs = (f"{settings.job_workers} job workers" + (" in a process of their own" if jobs_apart else "")
+                 if settings.job_workers else "jobs left to `docsvc-server worker`")
+    each = f", {processes} processes" if processes > 1 else ""
+
     def announce() -> None:  # only once it answers: a failed start never claims to be on the port
         _status(f"docsvc local service {__version__} on http://{host}:{port}/api/v1 "
-                f"(database {_safe_url(settings.database_url)})")
+                f"(database {_safe_url(settings.database_url)}{each}, {runs_jobs})")
 
-    with sock:
-        make_server(create_app(settings), log_level=log_level, on_started=announce).run(sockets=[sock])
+    jobs = _jobs_process(settings, log_level) if jobs_apart else None
+    if jobs is not None:
+        settings = settings.with_(job_workers=0)  # the API's processes leave every job to the child
+    try:
+        with sock:
+            if processes > 1:
+                serve_processes(settings, sock, processes, log_level=log_level, on_started=announce)
+            else:
+                make_server(create_app(settings), log_level=log_level, on_started=announce).run(sockets=[sock])
+    finally:
+        if jobs is not None:
+            jobs.terminate()  # it puts its running jobs back in the queue
+            try:
+                jobs.wait(30)
+            except subprocess.TimeoutExpired:
+                jobs.kill()
 
 
 @main.command()
@@ -390,6 +476,55 @@ def integrations() -> None:
     """Manage repository integrations (connected code and docs repositories)."""
 
 
+def host_options(func):
+    """The code-host options of ``integrations add`` and ``integrations update``: on both the same."""
+    options = [
+        click.option("--host", type=click.Choice(["github", "gitlab", "git"]), default=None,
+                     help="the code host whose API opens pull requests (default: github or gitlab when a "
+                          "repository is on github.com or gitlab.com, else git: a pushed branch only)"),
+        click.option("--host-api-url", default=None, metavar="URL",
+                     help="the host's API (default https://api.github.com or https://gitlab.com/api/v4; "
+                          "GitHub Enterprise Server: https://HOST/api/v3, self-managed GitLab: https://HOST/api/v4)"),
+        click.option("--host-token-env", default=None, metavar="VAR",
+                     help="the NAME of the service's environment variable holding the host's token "
+                          "(read when used; the token is never stored)"),
+        click.option("--code-host-repo", default=None, metavar="OWNER/NAME",
+                     help="the code repository on the host, when its URL does not name it"),
+        click.option("--docs-host-repo", default=None, metavar="OWNER/NAME",
+                     help="the docs repository on the host, when its URL does not name it"),
+        click.option("--github-app-id", default=None, type=click.IntRange(0, 2**31 - 1), metavar="ID",
+                     help="GitHub App auth instead of a token: the app's id (0 clears it)"),
+        click.option("--github-app-key-file", default=None, metavar="PATH",
+                     help="GitHub App auth: the app's private-key file (PEM), read when used"),
+    ]
+    for option in reversed(options):
+        func = option(func)
+    return func
+
+
+def _host_input(func):
+    """An integration's bad option value is a usage error (exit 2) naming the option."""
+
+    @functools.wraps(func)
+    def wrapper(*args, **kwargs):
+        from .services.integrations import IntegrationInputError
+
+        try:
+            return func(*args, **kwargs)
+        except IntegrationInputError as exc:
+            raise click.BadParameter(str(exc), param_hint=f"'{exc.option}'") from None
+
+    return wrapper
+
+
+def _host_summary(integration) -> str:
+    if integration.host == "git":
+        return "plain git: pull requests are pushed branches"
+    auth = (f"GitHub App {integration.github_app_id}" if integration.github_app_id else
+            f"token from ${integration.host_token_env}" if integration.host_token_env else "no token set yet")
+    return f"{integration.host} {integration.docs_host_repo} via {integration.host_api_url}, {auth}"
+
+
 @integrations.command("add")
 @click.option("--org", required=True)
 @click.option("--name", required=True)
@@ -400,10 +535,13 @@ def integrations() -> None:
 @click.option("--docs-path", default="docs", show_default=True, metavar="DIR", help="docs folder in the docs repo")
 @click.option("--preview-url", default=None, metavar="PATTERN", help="may contain {branch} and {sha}")
 @click.option("--keep-in-sync", is_flag=True, help="check the remote on a schedule and sync when it moved")
+@host_options
 @db_option
 @transaction
+@_host_input
 def integrations_add(session, settings, org: str, name: str, code_repo: str, docs_repo: str, code_branch: str,
-                     docs_branch: str, docs_path: str, preview_url: str | None, keep_in_sync: bool) -> None:
+                     docs_branch: str, docs_path: str, preview_url: str | None, keep_in_sync: bool,
+                     **host) -> None:
     """Connect a code repository and its docs repository; prints the integration id."""
     from .services.accounts import get_org
     from .services.integrations import add_integration, code_host
@@ -411,9 +549,80 @@ def integrations_add(session, settings, org: str, name: str, code_repo: str, doc
     integration = add_integration(
         session, get_org(session, org), name=name, code_repo=code_repo, docs_repo=docs_repo,
         code_branch=code_branch, docs_branch=docs_branch, docs_path=docs_path, preview_url=preview_url,
-        keep_in_sync=keep_in_sync)
-    _status(f"integration {integration.name!r} ({code_host(code_repo)}) added to {org!r}")
+        keep_in_sync=keep_in_sync, **host)
+    _status(f"integration {integration.name!r} ({code_host(code_repo)}) added to {org!r}; "
+            f"{_host_summary(integration)}")
     click.echo(integration.id)
+
+
+@integrations.command("update")
+@click.option("--integration", "integration_id", required=True, type=db_integer(), metavar="ID")
+@click.option("--keep-in-sync/--no-keep-in-sync", default=None, help="(unchanged when not given)")
+@host_options
+@db_option
+@transaction
+@_host_input
+def integrations_update(session, settings, integration_id: int, keep_in_sync: bool | None, **host) -> None:
+    """Change an integration's code host (options not given stay; an empty text clears one); prints its id."""
+    from .services.integrations import update_integration
+
+    integration = update_integration(session, integration_id, keep_in_sync=keep_in_sync, **host)
+    _status(f"integration {integration.id} ({integration.name!r}): {_host_summary(integration)}")
+    click.echo(integration.id)
+
+
+def _integration(session, integration_id: int):
+    from .db.tables import Integration
+    from .services.accounts import AdminError
+
+    integration = session.get(Integration, integration_id)
+    if integration is None:
+        raise AdminError(f"integration {integration_id} does not exist")
+    return integration
+
+
+@integrations.command("webhook")
+@click.option("--integration", "integration_id", required=True, type=db_integer(), metavar="ID")
+@click.option("--rotate", is_flag=True, help="make a new secret: deliveries signed with the old one are refused")
+@db_option
+@transaction
+def integrations_webhook(session, settings, integration_id: int, rotate: bool) -> None:
+    """The Webhook dialog: the URL to give the code host and the secret to sign with (made on first
+    use). Prints two lines, "url: ..." and "secret: ..."; the base of the URL is
+    DOCSVC_SERVER_PUBLIC_URL, else the address 'run' listens on by default."""
+    from .services.webhooks import secret_for, webhook_url
+
+    integration = _integration(session, integration_id)
+    url = webhook_url(settings.public_base, integration)
+    secret = secret_for(session, integration, rotate=rotate)
+    if rotate:
+        _status(f"integration {integration.id}: new webhook secret; set it on the code host's webhook")
+    click.echo(f"url: {url}")
+    click.echo(f"secret: {secret}")
+
+
+@integrations.command("deliveries")
+@click.option("--integration", "integration_id", required=True, type=db_integer(), metavar="ID")
+@click.option("--limit", default=100, show_default=True, type=click.IntRange(1, 10_000))
+@click.option("--json", "as_json", is_flag=True, help="one JSON array")
+@db_option
+@transaction
+def integrations_deliveries(session, settings, integration_id: int, limit: int, as_json: bool) -> None:
+    """The webhook deliveries of an integration, newest first: when, event, action, delivery id,
+    outcome and what came of it."""
+    import json
+
+    from .services.webhooks import deliveries, delivery_view
+
+    views = [delivery_view(d) for d in deliveries(session, _integration(session, integration_id).id, limit)[0]]
+    if as_json:
+        click.echo(json.dumps(views))
+        return
+    if not views:
+        _status(f"integration {integration_id} has received no webhook delivery yet")
+    for view in views:
+        event = view["event"] + (f" ({view['action']})" if view["action"] else "")
+        click.echo(f"{view['received_at']}\t{event}\t{view['delivery']}\t{view['outcome']}\t{view['result']}")
 
 
 @main.group("api-specs")

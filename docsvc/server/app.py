@@ -24,7 +24,7 @@ from .jobs.worker import WorkerPool
 from .problems import PROBLEM_JSON, Problem, for_bad_input
 from .routes.deps import JSONBody
 from .routes import (admin, captures, chats, convert, dashboard, diagrams, docflows, feature_drafts, items, jobs, me, oas,
-                     release_notes, releases, repos, search)
+                     release_notes, releases, repos, search, webhooks)
 from .settings import ServerSettings
 from .storage import FileStore
 from . import tasks as _tasks  # noqa: F401  (importing registers every job handler)
@@ -77,6 +77,10 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
     watch = JobWatch(sessions, pool)
     keep_in_sync = KeepInSync(sessions, settings, pool.notify)
 
+    # With no job workers (``run --job-workers 0``) jobs are left to ``docsvc-server worker``
+    # processes: the API only enqueues them and reads them back.
+    start_workers = start_workers and settings.job_workers > 0
+
     @asynccontextmanager
     async def lifespan(_app: FastAPI):
         if start_workers:
@@ -100,7 +104,8 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
     app.state.job_watch = watch
 
     routers = [module.router for module in (items, jobs, me, releases, admin, repos, search, docflows, convert, oas,
-                                            dashboard, chats, captures, diagrams, feature_drafts, release_notes)]
+                                            dashboard, chats, captures, diagrams, feature_drafts, release_notes,
+                                            webhooks)]
     for router in routers:
         app.include_router(router, prefix=API_PREFIX)
 
@@ -136,6 +141,6 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
     _add_unserved_endpoints(app, routers)
     install_contract(app, API_PREFIX)
     app.add_middleware(IdempotencyMiddleware, get_sessions=lambda: app.state.sessions,
-                       ttl_seconds=settings.idempotency_ttl_seconds)
+                       ttl_seconds=settings.idempotency_ttl_seconds, unkeyed=(f"{API_PREFIX}/webhooks/",))
     app.add_middleware(BodyLimitMiddleware, max_bytes=settings.max_body_bytes)  # outermost: before anything reads
     return app

@@ -27,6 +27,18 @@ _TEXT_ANSWERS = {
     ("GET", "/conversions/{item_id}/document"): ("text/markdown", "text/x-rst", "text/asciidoc", "text/plain"),
 }
 _EXTRA_SUCCESS = {("DELETE", "/items/{tool}/{item_id}"): "200"}  # a Docflows suggestion is dismissed, not deleted
+# The code hosts' webhooks: signed with the integration's webhook secret, no API key.
+_WEBHOOK_HEADERS = {
+    "/webhooks/github/{integration_id}": {
+        "X-Hub-Signature-256": "sha256= and the hex HMAC-SHA256 of the raw body, keyed with the webhook secret",
+        "X-GitHub-Event": "the event (push, pull_request, pull_request_review, ping, ...)",
+        "X-GitHub-Delivery": ("the delivery's id: a redelivery with the same id does nothing again, "
+                              "nor does a body already taken under another id (a replay)")},
+    "/webhooks/gitlab/{integration_id}": {
+        "X-Gitlab-Token": "the webhook secret itself",
+        "X-Gitlab-Event": "the event (Push Hook, Merge Request Hook, ...)",
+        "Idempotency-Key": "the delivery's id, the same across GitLab's retries (else X-Gitlab-Event-UUID)"},
+}
 
 
 def _schema(model, components: dict) -> dict:
@@ -77,10 +89,27 @@ def document(app: FastAPI, prefix: str) -> dict[str, Any]:
             for media in _TEXT_ANSWERS.get(key, ()):
                 ok = responses.setdefault("200", {"description": "OK"})
                 ok.setdefault("content", {})[media] = {"schema": {"type": "string"}}
+            if method.upper() == "POST" and short in _WEBHOOK_HEADERS:
+                _webhook(operation, _WEBHOOK_HEADERS[short])
             if key in _EXTRA_SUCCESS:
                 responses.setdefault(_EXTRA_SUCCESS[key], {"description": "OK", "content": {
                     "application/json": {"schema": {"type": "object"}}}})
     return doc
+
+
+def _webhook(operation: dict, headers: dict[str, str]) -> None:
+    """A webhook: no API key (its signature stands in), a header per piece of what the host sends,
+    the event's JSON payload as its body, and 202 when the delivery queued a job."""
+    operation["security"] = []
+    operation.setdefault("parameters", []).extend(
+        {"name": name, "in": "header", "required": False, "description": text, "schema": {"type": "string"}}
+        for name, text in headers.items())
+    operation["requestBody"] = {"required": True, "content": {"application/json": {"schema": {
+        "type": "object", "description": "the code host's event payload, as it sends it"}}}}
+    outcome = {"description": "The delivery was taken: what came of it", "content": {"application/json": {
+        "schema": {"type": "object"}}}}
+    operation["responses"]["200"] = outcome
+    operation["responses"]["202"] = {**outcome, "description": "The delivery queued a job (a sync or a suggestion)"}
 
 
 def _request_body(key: tuple[str, str], schemas: dict) -> dict:

@@ -160,17 +160,25 @@ def scoped_key(api_key_id: int, key: str) -> str:
 
 
 class IdempotencyMiddleware:
-    def __init__(self, app, *, get_sessions, ttl_seconds: float) -> None:
+    """``unkeyed``: path prefixes the middleware leaves alone. The code hosts' webhooks are one:
+    they prove themselves by a signature, not an API key, and keep their own record of delivery
+    ids (GitLab's Idempotency-Key among them), so no key, API key or answer of this middleware
+    may stand in for that check, nor its spooling come before it."""
+
+    def __init__(self, app, *, get_sessions, ttl_seconds: float, unkeyed: tuple[str, ...] = ()) -> None:
         self.app = app
         self.get_sessions = get_sessions
         self.ttl = dt.timedelta(seconds=ttl_seconds)
+        self.unkeyed = unkeyed
 
     async def __call__(self, scope, receive, send) -> None:
-        if scope["type"] != "http" or scope["method"] != "POST":
+        if scope["type"] != "http" or scope["method"] != "POST" or scope["path"].startswith(self.unkeyed):
             return await self.app(scope, receive, send)
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         key = headers.get("idempotency-key", "").strip()
-        if not key:
+        if not key or not headers.get("authorization"):
+            # No key, or no API key to scope it to (a code host's webhook sends an Idempotency-Key
+            # of its own): the body streams straight through, unspooled.
             return await self.app(scope, receive, send)
         if len(key) > 200:
             return await _send_problem(send, Problem(400, "Idempotency-Key must be at most 200 characters"))

@@ -18,7 +18,7 @@ from msgspec import MsgspecError
 from msgspec.json import decode as _decode
 from msgspec.json import encode as _encode
 
-__all__ = ["dumps", "dumps_bytes", "loads"]
+__all__ = ["dumps", "dumps_bytes", "loads", "plain"]
 
 
 def dumps_bytes(value: Any) -> bytes:
@@ -40,3 +40,29 @@ def loads(text: str | bytes) -> Any:
         return _decode(text)
     except (MsgspecError, RecursionError):
         return json.loads(text)
+
+
+_SCALARS = (str, int, float, bool, type(None))
+
+
+def plain(value: Any) -> bool:
+    """Whether ``value`` holds JSON's own types only (dicts with string keys, lists, strings,
+    numbers, booleans, null): then every encoder writes it alike, and FastAPI's
+    ``jsonable_encoder``, which would walk it again value by value, has nothing to convert."""
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        kind = type(item)
+        if kind is dict:
+            for key, inner in item.items():
+                if type(key) is not str:
+                    return False
+                if type(inner) in (dict, list):
+                    stack.append(inner)
+                elif type(inner) not in _SCALARS:
+                    return False
+        elif kind is list:
+            stack.extend(item)
+        elif kind not in _SCALARS:
+            return False
+    return True

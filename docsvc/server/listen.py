@@ -52,3 +52,46 @@ def make_server(app, *, log_level: str, on_started: Callable[[], None] | None = 
                 on_started()
 
     return Server(uvicorn.Config(app, log_level=log_level))
+
+
+def serve_processes(settings, sock: socket.socket, processes: int, *, log_level: str,
+                    on_started: Callable[[], None] | None = None) -> None:
+    """Serve the app from ``processes`` processes that accept on ``sock`` together (uvicorn's
+    supervisor: a process that dies is replaced; SIGTERM or Ctrl-C stops them all). Each makes its
+    own app from the environment, so the settings given on the command line go there first; each
+    runs its own job workers (``settings.job_workers``), which share the queue through the database.
+    ``on_started`` is called once the port answers."""
+    import threading
+
+    import uvicorn
+    from uvicorn.supervisors import Multiprocess
+
+    os.environ["DOCSVC_SERVER_DATABASE_URL"] = settings.database_url
+    os.environ["DOCSVC_SERVER_JOB_WORKERS"] = str(settings.job_workers)
+    config = uvicorn.Config("docsvc.server.app:create_app", factory=True, workers=processes, log_level=log_level)
+    if on_started is not None:
+        threading.Thread(target=_when_answering, args=(sock.getsockname(), on_started), daemon=True).start()
+    Multiprocess(config, sockets=[sock]).run()
+
+
+def _when_answering(address, then: Callable[[], None], timeout: float = 120.0) -> None:
+    """Call ``then()`` once ``GET /healthz`` at ``address`` answers 200."""
+    import http.client
+    import time
+
+    host, port = address[0], address[1]
+    if host in ("0.0.0.0", "::"):
+        host = "127.0.0.1" if host == "0.0.0.0" else "::1"
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        connection = http.client.HTTPConnection(host, port, timeout=2)
+        try:
+            connection.request("GET", "/healthz")
+            if connection.getresponse().status == 200:
+                then()
+                return
+        except OSError:
+            pass
+        finally:
+            connection.close()
+        time.sleep(0.2)

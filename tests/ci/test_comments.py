@@ -174,8 +174,8 @@ def test_github_comment_replayed_from_a_recorded_cassette(tmp_path):
 
 
 def workflow_run_env(tmp_path, api_url: str, **inputs) -> dict:
-    """The README's fork-safe pattern: a workflow_run workflow in the base repository (GITHUB_REF_NAME
-    is its default branch) acting for a fork's pull request, with the inputs the README passes."""
+    """The fork-safe pattern of docs/ci/github.md: a workflow_run workflow in the base repository (GITHUB_REF_NAME
+    is its default branch) acting for a fork's pull request, with the inputs that page passes."""
     event = tmp_path / "workflow_run.json"
     event.write_text(json.dumps({"action": "completed", "workflow_run": {
         "id": 30433642, "name": "ui-tests", "event": "pull_request", "status": "completed", "conclusion": "success",

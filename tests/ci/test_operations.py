@@ -45,6 +45,25 @@ def test_docflow_uploads_checked_screenshots_with_the_pr_data(tmp_path):
     assert {name for name, _, _ in files} == {"screenshots"}
 
 
+def test_docflow_summary_says_page_by_page_what_was_edited_and_what_is_worth_a_look(tmp_path):
+    from docsvc.ci.operations import PAGE_ROWS
+
+    pages = [{"path": "docs/cli.md", "action": "edited", "why": ["mentions --force (line 3)"]},
+             {"path": "docs/faq.md", "action": "worth a look", "why": ["speaks of zsh (line 4) — words alone"]}]
+    pages += [{"path": f"docs/p{n}.md", "action": "worth a look", "why": ["x"]} for n in range(PAGE_ROWS)]
+    api = routes({("POST", "/api/v1/docflows/generate"): (202, {"status": "queued", "job_id": JOB}),
+                  ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done({"suggestion_id": 42, "pages": pages}))})
+    summary = tmp_path / "summary.md"
+    code, log, _ = run(["docflow", "--integration-id", "3", "--pr-number", "9", "--pr-title", "Add --force",
+                        "--pr-body", "", "--pr-author", "ana"], api=api,
+                       env={"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary)})
+    assert code == 0, log
+    text = summary.read_text()
+    assert "| Edited | docs/cli.md: mentions --force \\(line 3\\) |" in text  # the service's text, escaped
+    assert "| Worth a look | docs/faq.md: speaks of zsh \\(line 4\\) — words alone |" in text
+    assert f"| More pages | {len(pages) - PAGE_ROWS} more in the result file |" in text
+
+
 def test_docflow_screenshot_problems_are_one_line_each_and_nothing_is_sent(tmp_path):
     (tmp_path / "big.png").write_bytes(PNG + b"\x00" * (2 * 1024 * 1024))
     (tmp_path / "fake.png").write_bytes(b"GIF89a not really")
@@ -483,3 +502,19 @@ def test_docflow_clips_a_long_title_and_body_to_the_service_bounds_and_the_dry_r
     code, log, _ = run(args[:5] + ["--pr-title", "short", "--pr-author", "ana", "--dry-run"], api=routes({}),
                        env={"DOCSVC_PR_BODY": "b" * PR_BODY_MAX})
     assert "clipped" not in log
+
+
+def test_docflow_reports_the_suggestion_made_before_for_the_same_commit(tmp_path):
+    """One suggestion per pull request and commit: a re-run's job answers with the one made before
+    (``existing``); the summary says so and the item-id output is that suggestion."""
+    summary, outputs = tmp_path / "summary.md", tmp_path / "outputs"
+    api = routes({("POST", "/api/v1/docflows/generate"): (202, {"status": "queued", "job_id": JOB}),
+                  ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done({"suggestion_id": 42, "existing": True,
+                                                                  "head_sha": "ab" * 20, "files": ["docs/a.md"]}))})
+    code, log, _ = run(["docflow", "--integration-id", "3", "--pr-number", "9", "--pr-title", "Add --force",
+                        "--pr-body", "", "--pr-author", "ana", "--pr-sha", "ab" * 20], api=api,
+                       env={"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary),
+                            "GITHUB_OUTPUT": str(outputs)})
+    assert code == 0, log
+    assert "42, made before for commit abababababab: no new one" in summary.read_text()
+    assert parse_github_outputs(outputs.read_text())["item-id"] == "42"

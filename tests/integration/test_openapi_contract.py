@@ -89,3 +89,11 @@ def test_no_server_error_and_no_answer_breaks_the_document(service, key):
         call()
         tested += 1
     assert tested == len(ENDPOINTS)
+
+
+def test_the_webhooks_are_signed_not_behind_the_api_key(document):
+    for host, header in (("github", "X-Hub-Signature-256"), ("gitlab", "X-Gitlab-Token")):
+        operation = document["paths"][f"{PREFIX}/webhooks/{host}/{{integration_id}}"]["post"]
+        assert operation["security"] == []
+        assert header in {p["name"] for p in operation["parameters"] if p["in"] == "header"}
+        assert {"200", "202", "4XX"} <= set(operation["responses"])

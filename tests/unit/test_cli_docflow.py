@@ -14,3 +14,17 @@ def test_a_long_worth_a_look_list_is_cut_and_says_how_many_more():
     assert lines[-1] == "  … and 3 more (--json lists them all)"
     assert _worth_a_look({"worth_a_look": looks[:2]})[-1] == "  docs/p1.md: mentions x (line 1)"
     assert _worth_a_look({"worth_a_look": []}) == []
+
+
+def test_a_suggestion_is_shown_page_by_page_with_why_and_why_not_edited():
+    from docsvc.cli.docflows import page_lines
+
+    pages = [{"path": "docs/cli.md", "action": "edited", "mode": "direct", "why": ["mentions --x (line 3)"]},
+             {"path": "docs/guide.md", "action": "for review", "mode": "related",
+              "why": ["names site_url", "not edited: no fact says what to write"]},
+             {"path": "docs/faq.md", "action": "worth a look", "why": ["speaks of zsh (line 4) — words alone"]}]
+    assert page_lines(pages) == [
+        "Edited:", "  docs/cli.md: mentions --x (line 3)",
+        "For review (planned, not edited):", "  docs/guide.md: names site_url",
+        "    not edited: no fact says what to write",
+        "Worth a look (weaker signs, not edited):", "  docs/faq.md: speaks of zsh (line 4) — words alone"]

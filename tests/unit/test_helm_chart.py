@@ -23,15 +23,17 @@ SCALED = {"replicaCount": 2, "database": {"kind": "postgresql"},
 
 
 def render(values: dict | None = None) -> dict[str, dict]:
-    """kind -> the one manifest of that kind (each kind appears at most once in this chart)."""
+    """kind -> the one manifest of that kind (each kind appears at most once in this chart, but for
+    the job workers' Deployment: "Deployment/worker")."""
     with helm.Chart.load(CHART) as chart:
         files = chart.render(values or {}, name="docs", namespace="docs", is_install=True)
     manifests = {}
     for text in files.values():
         for doc in yaml.safe_load_all(text):
             if doc:
-                assert doc["kind"] not in manifests, doc["kind"]
-                manifests[doc["kind"]] = doc
+                kind = doc["kind"] + ("/worker" if doc["metadata"]["name"].endswith("-worker") else "")
+                assert kind not in manifests, kind
+                manifests[kind] = doc
     for doc in manifests.values():  # Kubernetes' own schemas, no unknown field allowed
         kubernetes_validate.validate(doc, KUBERNETES, strict=True)
     return manifests
@@ -106,8 +108,35 @@ def test_an_existing_secret_is_used_and_none_is_made():
         "docsvc-prod"
 
 
+def test_job_workers_get_a_deployment_of_their_own_and_the_api_runs_no_job():
+    manifests = render({**SCALED, "replicaCount": 1, "worker": {"replicaCount": 3}})
+    api, workers = manifests["Deployment"], manifests["Deployment/worker"]
+    assert workers["spec"]["replicas"] == 3 and api["spec"]["replicas"] == 1
+    assert container(workers)["args"] == ["docsvc-server", "worker"]
+    assert container(api)["args"][-2:] == ["--job-workers", "0"]
+    # Neither the API's Deployment nor its Service selects a worker pod (they serve no port).
+    worker_labels = workers["spec"]["template"]["metadata"]["labels"]
+    for selector in (api["spec"]["selector"]["matchLabels"], manifests["Service"]["spec"]["selector"]):
+        assert not selector.items() <= worker_labels.items()
+    assert workers["spec"]["selector"]["matchLabels"].items() <= worker_labels.items()
+    assert env(workers)["DOCSVC_SERVER_DATABASE_URL"] == env(api)["DOCSVC_SERVER_DATABASE_URL"]
+    assert PASSWORD not in yaml.safe_dump(workers)
+    assert container(workers)["securityContext"]["readOnlyRootFilesystem"] is True
+    mounts = {m["mountPath"] for m in container(workers)["volumeMounts"]}
+    assert {"/data", "/tmp", "/dev/shm"} <= mounts
+
+
+def test_without_workers_the_api_runs_the_jobs():
+    api = render(SCALED)["Deployment"]
+    assert "--job-workers" not in container(api)["args"]
+    assert "Deployment/worker" not in render(SCALED)
+
+
 @pytest.mark.parametrize("values, message", [
     ({"replicaCount": 2}, "replicaCount=2 needs database.kind=postgresql"),
+    ({"worker": {"replicaCount": 1}}, "worker.replicaCount=1 needs database.kind=postgresql"),
+    ({**SCALED, "replicaCount": 1, "persistence": {"accessMode": "ReadWriteOnce"}, "worker": {"replicaCount": 2}},
+     "worker.replicaCount=2 needs persistence.enabled=true and persistence.accessMode=ReadWriteMany"),
     ({**SCALED, "persistence": {"accessMode": "ReadWriteOnce"}},
      "replicaCount=2 needs persistence.enabled=true and persistence.accessMode=ReadWriteMany"),
     ({"database": {"kind": "postgresql"}}, "database.kind=postgresql needs its URL"),
@@ -121,6 +150,7 @@ def test_settings_that_cannot_work_together_fail_with_one_line(values, message):
     ({"database": {"kind": "mysql"}}, "/database/kind"),
     ({"persistence": {"accessMode": "ReadWriteSometimes"}}, "/persistence/accessMode"),
     ({"replicas": 2}, "additional properties 'replicas' not allowed"),
+    ({"worker": {"replicaCount": -1}}, "/worker/replicaCount"),
 ])
 def test_the_values_schema_names_a_bad_value(values, where):
     assert where in render_error(values)

@@ -340,3 +340,37 @@ def test_a_body_over_the_limit_is_refused_while_it_streams_and_leaves_no_key(db,
     assert answer.status_code == 413
     with db.sessions() as session:
         assert session.scalars(select(IdempotencyRecord)).all() == []
+
+
+def test_a_key_without_an_api_key_streams_the_body_straight_through(db, tmp_path):
+    """A code host's webhook carries an Idempotency-Key of its own and no API key: there is nothing
+    to scope the key to, so the body reaches the route as it arrives, never spooled first."""
+    from docsvc.server.idempotency import IdempotencyMiddleware
+
+    seen = []
+
+    async def route(scope, receive, send):
+        while True:
+            message = await receive()
+            seen.append(len(message.get("body", b"")))
+            if not message.get("more_body"):
+                break
+        await send({"type": "http.response.start", "status": 200, "headers": []})
+        await send({"type": "http.response.body", "body": b""})
+
+    chunks = [b"a" * 10, b"b" * 20, b"c" * 30]
+
+    async def receive():
+        chunk = chunks.pop(0)
+        return {"type": "http.request", "body": chunk, "more_body": bool(chunks)}
+
+    async def send(message):
+        pass
+
+    middleware = IdempotencyMiddleware(route, get_sessions=lambda: db.sessions, ttl_seconds=60)
+    scope = {"type": "http", "method": "POST", "path": "/api/v1/webhooks/gitlab/1", "query_string": b"",
+             "headers": [(b"idempotency-key", b"delivery-1"), (b"content-type", b"application/json")]}
+    anyio.run(middleware, scope, receive, send)
+    assert seen == [10, 20, 30]  # the sender's own pieces: nothing was read ahead and replayed
+    with db.sessions() as session:
+        assert session.scalars(select(IdempotencyRecord)).all() == []

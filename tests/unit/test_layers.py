@@ -1,4 +1,4 @@
-"""The folders are the layers (README, "Architecture"): imports run one way only.
+"""The folders are the layers (docs/contributing/architecture.md): imports run one way only.
 
 Read from the code's own imports (module level and inside functions alike):
 - engines are pure: no service, route, task, job queue or database;

@@ -42,11 +42,16 @@ class GitLabReporter(Reporter):
         if not path:
             return
         # dotenv reports hold one line per variable: line breaks in a value are flattened.
-        lines = [f"DOCSVC_{key.upper().replace('-', '_')}={' '.join(value.splitlines())}"
-                 for key, value in values.items()]
+        lines = [f"{dotenv_name(key)}={' '.join(value.splitlines())}" for key, value in values.items()]
         write_atomically(path, "\n".join(lines) + "\n")
 
     def summary(self, markdown: str) -> None:
         with self.group("docsvc summary"):
             self.write(markdown.rstrip("\n"))
         self.write_summary_file(markdown)
+
+
+def dotenv_name(output: str) -> str:
+    """The variable an output becomes in the dotenv report (``job-id``: ``DOCSVC_JOB_ID``); the docs
+    site's CI reference lists them by this same rule."""
+    return "DOCSVC_" + output.upper().replace("-", "_")

@@ -84,7 +84,21 @@ class Integration(Base):
     docs_path: Mapped[str] = mapped_column(String(500), default="docs")
     preview_url: Mapped[str | None] = mapped_column(Text)
     keep_in_sync: Mapped[bool] = mapped_column(Boolean, default=False)
+    # The code host signs its webhooks with this (HMAC needs the secret itself, so it is kept, not a
+    # hash of it); made when first asked for (``integrations webhook``), shown by that command only.
+    webhook_secret: Mapped[str | None] = mapped_column(String(100))
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
+    # The code host whose API opens pull requests: "github", "gitlab", or "git" (plain git: a
+    # pushed branch and a compare link). The token is never stored: only the NAME of the service's
+    # environment variable that holds it, read when it is used.
+    host: Mapped[str] = mapped_column(String(20), default="git", server_default="git")
+    host_api_url: Mapped[str | None] = mapped_column(Text)
+    host_token_env: Mapped[str | None] = mapped_column(String(200))
+    code_host_repo: Mapped[str | None] = mapped_column(String(500))  # OWNER/NAME on the host
+    docs_host_repo: Mapped[str | None] = mapped_column(String(500))
+    # GitHub App auth (instead of a token): installation tokens minted with a JWT signed by this key.
+    github_app_id: Mapped[int | None] = mapped_column(Integer)
+    github_app_key_file: Mapped[str | None] = mapped_column(Text)
 
 
 class ApiSpecConfig(Base):
@@ -326,3 +340,30 @@ class ReleaseNoteEntry(Base):
     badge: Mapped[str | None] = mapped_column(String(60))  # "Feature Author" for drafts
     created_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)
     updated_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow, onupdate=utcnow)
+
+
+class WebhookDelivery(Base):
+    """One webhook delivery a code host sent for an integration, with what the service did with it.
+    A delivery id is taken once per integration: a redelivery does nothing again (0008); so is a
+    taken body, by its digest: the same signed body under a fresh delivery id is a replay (0009)."""
+
+    __tablename__ = "webhook_deliveries"
+    __table_args__ = (UniqueConstraint("integration_id", "delivery_id"),
+                      UniqueConstraint("integration_id", "body_sha256", name="uq_webhook_deliveries_integration_body"),
+                      Index("ix_webhook_deliveries_integration_received", "integration_id", "received_at"))
+    id: Mapped[int] = mapped_column(Integer, primary_key=True)
+    integration_id: Mapped[int] = mapped_column(ForeignKey("integrations.id", ondelete="CASCADE"))
+    delivery_id: Mapped[str] = mapped_column(String(200))
+    host: Mapped[str] = mapped_column(String(20))  # github | gitlab
+    event: Mapped[str] = mapped_column(String(100))
+    action: Mapped[str | None] = mapped_column(String(100))
+    # What came of it: done (a job queued or an item updated), ignored, refused (a body that is
+    # not JSON: its redelivery, once the hook sends JSON, is taken again) or replay (a body taken
+    # before, under another delivery id: nothing done).
+    outcome: Mapped[str] = mapped_column(String(20))
+    result: Mapped[str] = mapped_column(Text)
+    job_id: Mapped[str | None] = mapped_column(String(36))
+    # The SHA-256 (hex) of the raw body of a delivery that was taken (done or ignored); None for
+    # refused and replayed ones and those from before 0009, so they claim no body.
+    body_sha256: Mapped[str | None] = mapped_column(String(64))
+    received_at: Mapped[dt.datetime] = mapped_column(DateTime(timezone=True), default=utcnow)

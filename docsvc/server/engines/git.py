@@ -382,9 +382,11 @@ def ls_remote_head(location: str, branch: str, timeout: float = 60, egress: Egre
 
 
 def push_branch(location: str, base: str, branch: str, files: dict[str, str], message: str, workdir: Path,
-                egress: Egress | None = None) -> str:
+                egress: Egress | None = None, replace: bool = False) -> str:
     """Commit ``files`` (path -> text) on a new ``branch`` from ``base`` and push it to the
-    repository at ``location``; returns the new commit. Works in a throw-away clone."""
+    repository at ``location``; returns the new commit. Works in a throw-away clone. ``replace``:
+    the branch is the service's own and may already be there from a try that failed later on; it
+    is replaced (a forced push) instead of refused."""
     import tempfile
 
     url, options = _checked(location, egress)
@@ -400,7 +402,8 @@ def push_branch(location: str, base: str, branch: str, files: dict[str, str], me
             write_inside(clone, path, text)
             _run(["add", "--", repo_path(path)], cwd=clone)
         _run(["commit", "--quiet", "-m", message], cwd=clone, env=identity)
-        _run(["push", "--quiet", "origin", f"{branch}:refs/heads/{branch}"], cwd=clone, options=options)
+        _run(["push", "--quiet", "origin", f"{'+' if replace else ''}{branch}:refs/heads/{branch}"], cwd=clone,
+             options=options)
         return _run(["rev-parse", "HEAD"], cwd=clone).decode().strip()
     finally:
         shutil.rmtree(clone, ignore_errors=True)

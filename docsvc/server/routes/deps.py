@@ -3,11 +3,16 @@
 from __future__ import annotations
 
 import json
-from typing import Any, Iterator
+import functools
+import inspect
+from typing import Any, AsyncIterator
 
 from fastapi import Depends, Query, Request, Response, params
 from fastapi.responses import JSONResponse
+from fastapi.datastructures import DefaultPlaceholder
+from fastapi.dependencies.utils import get_typed_return_annotation
 from fastapi.routing import APIRoute
+from fastapi.utils import is_body_allowed_for_status_code
 from sqlalchemy.orm import Session
 
 from .. import jsoncodec
@@ -23,7 +28,10 @@ class JSONBody(JSONResponse):
         return jsoncodec.dumps_bytes(content)
 
 
-def get_session(request: Request) -> Iterator[Session]:
+async def get_session(request: Request) -> AsyncIterator[Session]:
+    """The request's session. Made and closed on the event loop: making one does no I/O, and a
+    sync dependency would cost the request two more trips through the thread pool (to enter and
+    to leave), as much CPU as the query it serves (the load profile in benchmarks/api_load.py)."""
     session = request.app.state.sessions()
     try:
         yield session
@@ -32,7 +40,16 @@ def get_session(request: Request) -> Iterator[Session]:
 
 
 def get_caller(request: Request, session: Session = Depends(get_session)) -> Caller:
-    return authenticate(session, request.headers.get("authorization"))
+    """The caller of the API key in ``Authorization`` (401 without a valid one).
+
+    The lookup's connection goes back to the pool before the route runs: a request must never hold
+    a pooled connection while it waits for a thread. With more requests in flight than threads (40)
+    and connections (15) together, every thread then waited for a connection and every connection
+    for a thread, until the pool's timeout failed them (tests/integration/test_request_burst.py)."""
+    try:
+        return authenticate(session, request.headers.get("authorization"))
+    finally:
+        session.rollback()  # ends the lookup's transaction (a stamp of last use is committed already)
 
 
 JSON_TYPE = "application/json"
@@ -52,19 +69,7 @@ async def json_body(request: Request, *, optional: bool = False, or_else: str | 
     ``max_bytes``, a body longer is refused (413) as it arrives, never parsed: the service's body
     limit is sized for specs, and parsing megabytes of JSON costs many times their size. What it
     must hold is the service's to say."""
-    if max_bytes is None:
-        raw = await request.body()
-    else:
-        declared = request.headers.get("content-length", "")
-        if declared.isdigit() and int(declared) > max_bytes:
-            raise _too_large(max_bytes)
-        chunks, seen = [], 0
-        async for chunk in request.stream():
-            seen += len(chunk)
-            if seen > max_bytes:
-                raise _too_large(max_bytes)
-            chunks.append(chunk)
-        raw = b"".join(chunks)
+    raw = await request.body() if max_bytes is None else await bounded_body(request, max_bytes)
     if optional and not raw.strip():
         return None
     content_type = request.headers.get("content-type")
@@ -89,11 +94,14 @@ class JSONBodyRoute(APIRoute):
     as a string (422 'Input should be a valid dictionary') and call JSON nested too deep 'There was
     an error parsing the body'. The routers' route_class."""
 
-    def __init__(self, *args, **kwargs) -> None:
+    def __init__(self, path: str, endpoint, **kwargs) -> None:
         # json_body has decided the media type by the time FastAPI looks: it must use what was read
         # (its strict mode would refuse a body without a Content-Type, which json_body accepts).
         kwargs["strict_content_type"] = False
-        super().__init__(*args, **kwargs)
+        if (isinstance(kwargs.get("response_class", DefaultPlaceholder(None)), DefaultPlaceholder)
+                and _unmodelled(endpoint, kwargs.get("response_model", DefaultPlaceholder(None)))):
+            endpoint = _answered_as_json(endpoint, kwargs.get("status_code"))
+        super().__init__(path, endpoint, **kwargs)
 
     def get_route_handler(self):
         handle = super().get_route_handler()
@@ -107,6 +115,61 @@ class JSONBodyRoute(APIRoute):
             return await handle(request)
 
         return read_json_then_handle
+
+
+def _unmodelled(endpoint, response_model) -> bool:
+    """Whether FastAPI gives the route no response model (none named, no return annotation that
+    is one): what it answers is then only encoded, never validated."""
+    if inspect.isgeneratorfunction(endpoint) or inspect.isasyncgenfunction(endpoint):
+        return False
+    if isinstance(response_model, DefaultPlaceholder):
+        annotation = get_typed_return_annotation(endpoint)
+        return annotation is None or (isinstance(annotation, type) and issubclass(annotation, Response))
+    return response_model is None
+
+
+def _answered_as_json(endpoint, status_code: int | None):
+    """``endpoint``, answering a dict or list of plain JSON values (``jsoncodec.plain``) itself, as
+    FastAPI would but without its ``jsonable_encoder``: that walk took a third of the CPU of a
+    listing of 30 items. The status and headers set on a ``response: Response`` parameter are kept,
+    as FastAPI keeps them; anything else (a model, a datetime, a Response) is left to FastAPI."""
+
+    def answer(result: Any, arguments: dict) -> Any:
+        if type(result) not in (dict, list) or not jsoncodec.plain(result):
+            return result
+        given = next((value for value in arguments.values() if isinstance(value, Response)), None)
+        status = (given.status_code if given is not None and given.status_code else None) or status_code or 200
+        if not is_body_allowed_for_status_code(status):
+            return result
+        response = JSONBody(result, status_code=status)
+        if given is not None:
+            response.headers.raw.extend(given.headers.raw)
+        return response
+
+    if inspect.iscoroutinefunction(endpoint):
+        @functools.wraps(endpoint)
+        async def answered(**arguments):
+            return answer(await endpoint(**arguments), arguments)
+    else:
+        @functools.wraps(endpoint)
+        def answered(**arguments):
+            return answer(endpoint(**arguments), arguments)
+    return answered
+
+
+async def bounded_body(request: Request, max_bytes: int) -> bytes:
+    """The request's raw body, refused (413) as soon as it is declared or arrives longer than
+    ``max_bytes``: never held beyond that."""
+    declared = request.headers.get("content-length", "")
+    if declared.isdigit() and int(declared) > max_bytes:
+        raise _too_large(max_bytes)
+    chunks, seen = [], 0
+    async for chunk in request.stream():
+        seen += len(chunk)
+        if seen > max_bytes:
+            raise _too_large(max_bytes)
+        chunks.append(chunk)
+    return b"".join(chunks)
 
 
 def _too_large(max_bytes: int) -> Problem:

@@ -26,6 +26,7 @@ from ...credentials import hidden
 from ..storage import FileStore
 from .accounts import AdminError, Caller
 from .items import get_item
+from .pull_requests import HostError, open_pull_request, pull_request_body, uses_host_api
 from .uploads import not_utf8, spec_refused, upload_name
 
 KIND = "oas.validate"
@@ -168,6 +169,14 @@ def _repo_path(path: str, field: str) -> str:
         raise invalid(field, f"must be a file path inside the repository: {exc}") from None
 
 
+def _pull_request_body(message: str, path: str, fixes: list[dict[str, Any]]) -> str:
+    """The spec pull request's description: the commit message's words, then each fix and why."""
+    summary = message.split("\n", 1)[1].strip() if "\n" in message else message
+    return pull_request_body(summary or message, [{"path": path, "mode": "spec", "reasons": [
+        f"{f.get('rule')}: {f.get('description')} (at {f.get('pointer') or '/'})" for f in fixes]
+        or ["the spec as the scan prepared it"]}], "Opened by docsvc from an API-readiness scan.")
+
+
 def open_pull_requests(session: Session, caller: Caller, scan_id: int, body: Any, data_dir: Path,
                        egress: Egress | None = None) -> dict[str, Any]:
     item = get_scan(session, caller, scan_id)
@@ -205,21 +214,31 @@ def open_pull_requests(session: Session, caller: Caller, scan_id: int, body: Any
             branch = f"docsvc/api-scan-{item.id}-{target}-{sum(p['target'] == target for p in opened) + 1}"
             commit = push_branch(repo, f"origin/{base}", branch, {path: text}, message, Path(data_dir) / "worktrees",
                                  egress)
+            host_pr = None
+            if uses_host_api(integration):
+                side = "code" if target == "source" else "docs"
+                host_pr = open_pull_request(integration, side, branch, base, message.split("\n", 1)[0],
+                                            _pull_request_body(message, path, data.get("fixes") or []), egress)
         except Problem as exc:
             errors[target] = exc.detail
             continue
         except (ValueError, GitError) as exc:
             errors[target] = str(exc)
             continue
-        url = branch_url(repo, base, branch)
+        except HostError as exc:
+            errors[target] = f"the branch {branch} is pushed, but no pull request was opened: {exc}"
+            continue
+        url = host_pr["url"] if host_pr else branch_url(repo, base, branch)
         urls[target] = url
         opened.append({"target": target, "url": url, "branch": branch, "base": base, "path": path,
-                       "commit": commit, "spec": chosen, "opened_at": utcnow().isoformat(), "by": caller.name})
+                       "commit": commit, "spec": chosen, "opened_at": utcnow().isoformat(), "by": caller.name,
+                       **({"host_pr": host_pr} if host_pr else {})})
     if urls:
         follow = urls.get("docs") or urls["source"]
         record = next(p for p in reversed(opened) if p["url"] == follow)
-        item.pull_request = {"url": follow, "state": "open", "review": "review required",
-                             "branch": record["branch"], "commit": record["commit"], "target": record["target"]}
+        item.pull_request = {**(record.get("host_pr") or {"url": follow, "state": "open", "review": "review required",
+                                                           "branch": record["branch"]}),
+                             "commit": record["commit"], "target": record["target"]}
         data["pull_requests"] = opened
         item.data = data
         session.commit()

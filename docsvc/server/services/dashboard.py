@@ -23,6 +23,7 @@ Chats are private: other users' chats are never counted or shown.
 from __future__ import annotations
 
 import datetime as dt
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterable
 
@@ -191,11 +192,17 @@ def dashboard(session: Session, caller: Caller, *, release_id: str | None = None
     filters = parse_filters(session, caller, release_id, writer_id, tool)
     today = today or dt.datetime.now(dt.timezone.utc).date()
     conditions = _filtered(caller, filters)
-    by_tool = dict(session.execute(select(Item.tool, func.count()).where(*conditions).group_by(Item.tool)).all())
-    by_status = dict(session.execute(select(Item.work_status, func.count()).where(*conditions)
-                                     .group_by(Item.work_status)).all())
-    writer_counts = session.execute(select(Item.writer_user_id, Item.work_status, func.count()).where(*conditions)
-                                    .group_by(Item.writer_user_id, Item.work_status)).all()
+    # The counts by tool, by status and by writer, from one query grouped by all three.
+    by_tool: Counter[str] = Counter()
+    by_status: Counter[str] = Counter()
+    by_writer: Counter[tuple[int | None, str]] = Counter()
+    for item_tool, writer, status, n in session.execute(
+            select(Item.tool, Item.writer_user_id, Item.work_status, func.count()).where(*conditions)
+            .group_by(Item.tool, Item.writer_user_id, Item.work_status)):
+        by_tool[item_tool] += n
+        by_status[status] += n
+        by_writer[writer, status] += n
+    writer_counts = [(writer, status, n) for (writer, status), n in by_writer.items()]
     names = dict(session.execute(select(User.id, User.name).where(User.org_id == caller.org_id)).all())
     per_release = _by_release(session, caller)
     releases = list(session.scalars(select(Release).where(Release.org_id == caller.org_id)

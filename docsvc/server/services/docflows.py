@@ -24,6 +24,7 @@ from . import credits, release_notes
 from .accounts import Caller
 from .repos import org_integration
 from .items import get_item
+from .pull_requests import HostError, open_pull_request, problem_status, pull_request_body, uses_host_api
 
 # Job kinds (the handlers in ``server/tasks`` register under these) and prices in credits.
 GENERATE, CHECK, REVISE, REFRESH, SCREENSHOTS = ("docflow.generate", "docflow.check", "docflow.revise",
@@ -126,9 +127,50 @@ def start(session: Session, caller: Caller, integration_id: int, pr: dict, scree
     pr = check_pr_data(pr)
     pr.pop("screenshots", None)  # the uploads' listing: it lives on as ``screenshots``
     org_integration(session, caller, integration_id)
-    return queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=GENERATE,
-                         params={"integration_id": integration_id, "pr_data": pr,
-                                 "screenshots": screenshots}, max_attempts=max_attempts)
+    return enqueue_generate(session, org_id=caller.org_id, user_id=caller.user_id, integration_id=integration_id,
+                            pr=pr, screenshots=screenshots, max_attempts=max_attempts)
+
+
+def enqueue_generate(session: Session, *, org_id: int, user_id: int | None, integration_id: int, pr: dict,
+                     screenshots: list[dict], max_attempts: int, per_pull_request: bool = False):
+    """Queue the suggestion of a pull request (``pr``: checked pr_data). One per pull request and
+    head commit: a suggestion already made at that commit is the job's answer (``suggestion_for``).
+    ``per_pull_request`` (a code host's webhook): one per pull request, whatever its commit; a new
+    head marks the one made as having new commits. Jobs of one pull request run one at a time, so
+    two at once never both make one."""
+    return queue.enqueue(session, org_id=org_id, user_id=user_id, kind=GENERATE,
+                         params={"integration_id": integration_id, "pr_data": pr, "screenshots": screenshots,
+                                 "per_pull_request": per_pull_request},
+                         concurrency_key=f"docflow-pr:{integration_id}:{pr['number']}", max_attempts=max_attempts)
+
+
+def suggestion_for(session: Session, org_id: int, integration_id: int, number: int,
+                   head_sha: str | None = None) -> Item | None:
+    """The newest suggestion made for pull request ``number`` of the integration, or with
+    ``head_sha`` (a SHA or an abbreviation of one) the newest made at that head commit."""
+    from sqlalchemy import select
+
+    rows = session.scalars(select(Item).where(
+        Item.org_id == org_id, Item.tool == "docflows",
+        Item.data["integration_id"].as_integer() == integration_id,
+        Item.data[("pr", "number")].as_integer() == number).order_by(Item.id.desc())).unique()
+    wanted = (head_sha or "").lower()
+    for item in rows:
+        made_at = str((item.data or {}).get("head_sha") or "").lower()
+        if not wanted or (made_at and made_at.startswith(wanted)):
+            return item
+    return None
+
+
+def made_result(item: Item) -> dict:
+    """A generate job's result for a suggestion made before: what its own job answered, from the
+    suggestion as it is now, with ``existing`` true."""
+    data = item.data or {}
+    return {"verdict": data.get("verdict"), "facts": data.get("facts") or [], "head_sha": data.get("head_sha"),
+            "base_sha": data.get("base_sha"), "worth_a_look": data.get("worth_a_look") or [],
+            "suggestion_id": item.id, "item_id": item.id, "files": sorted(data.get("files") or {}),
+            "editor_passed": data.get("editor_passed"), "open_points": data.get("open_points") or [],
+            "existing": True, "new_commits": _host_moved(data)}
 
 
 def start_check(session: Session, caller: Caller, ids: list[int] | None, dismiss_done: bool, ai: bool | None,
@@ -227,15 +269,20 @@ def summary(item: Item, egress: Egress | None = None) -> dict:
             "screenshot_plan": plan, "new_commits": new_commits(item, egress), "pull_request": item.pull_request or None,
             "verdict": data.get("verdict"), "facts": data.get("facts") or [], "plan": data.get("plan") or [],
             "open_points": data.get("open_points") or [], "editor_passed": data.get("editor_passed"),
-            "editor_comments": data.get("editor_comments") or []}
+            "editor_comments": data.get("editor_comments") or [],
+            # page by page: edited, for review, worth a look, and why (suggestions made before have none)
+            "pages": data.get("pages") or [], "worth_a_look": data.get("worth_a_look") or []}
 
 
 def new_commits(item: Item, egress: Egress | None = None) -> bool:
-    """Whether the pull request's branch moved since the draft (one ls-remote, no fetch)."""
+    """Whether the pull request's head moved since the draft: as its code host's webhook told, else
+    as its branch is now (one ls-remote, no fetch)."""
     from ..db.session import object_session_or_none
     from ..engines.git import GitError, ls_remote_head
 
     data = item.data or {}
+    if _host_moved(data):
+        return True
     branch = stored_pr(data).get("head_branch")
     session = object_session_or_none(item)
     integration = suggestion_integration(session, item) if session is not None else None
@@ -246,6 +293,12 @@ def new_commits(item: Item, egress: Egress | None = None) -> bool:
     except GitError:
         return False
     return head is not None and head != data.get("head_sha")
+
+
+def _host_moved(data: dict) -> bool:
+    """The code host told of a head commit newer than the draft's (its webhook: ``host_head_sha``)."""
+    told = data.get("host_head_sha")
+    return isinstance(told, str) and bool(told) and told != data.get("head_sha")
 
 
 def diff_text(item: Item) -> str:
@@ -386,6 +439,17 @@ def suggested_release_notes(item: Item) -> str:
     return "include" if user_facing else "skip"
 
 
+def _pull_request_body(item: Item, pr: dict, approver: str) -> str:
+    """What the docs pull request changes and why: the plan's reasons, page by page."""
+    data = item.data or {}
+    planned = {p.get("path"): p for p in data.get("plan") or []}
+    pages = [{"path": path, "mode": (planned.get(path) or {}).get("mode"),
+              "reasons": (planned.get(path) or {}).get("reasons") or []} for path in sorted(data.get("files") or {})]
+    return pull_request_body(
+        f"Documentation for pull request #{pr.get('number')} ({pr.get('title', '')}): {len(pages)} page(s) change.",
+        pages, f"Docflows suggestion {item.id}, approved by {approver}; opened by docsvc.")
+
+
 def approve(session: Session, caller: Caller, item_id: int, body: dict, data_dir: Path,
             egress: Egress | None = None) -> dict:
     from sqlalchemy import select
@@ -435,14 +499,27 @@ def approve(session: Session, caller: Caller, item_id: int, body: dict, data_dir
     try:
         commit = push_branch(integration.docs_repo, data["docs_commit"], branch, files,
                              f"Docs for PR #{pr.get('number')}: {pr.get('title', '')}\n\nDocflows suggestion "
-                             f"{item.id}, approved by {caller.name}.", Path(data_dir) / "worktrees", egress)
+                             f"{item.id}, approved by {caller.name}.", Path(data_dir) / "worktrees", egress,
+                             replace=True)  # the branch of a try whose pull request failed: approved again
     except UnsafePath as exc:
         raise Problem(422, f"Refused to write the docs branch: {exc}") from None
     except GitError as exc:
         raise Problem(502, f"Could not push the docs branch to {integration.docs_repo}: {exc}") from None
+    if uses_host_api(integration):
+        # The branch is pushed: a host error leaves the approval undone, and a retry pushes again
+        # and takes the pull request a first try may have opened.
+        try:
+            opened = open_pull_request(integration, "docs", branch, integration.docs_branch,
+                                       f"Docs for PR #{pr.get('number')}: {pr.get('title', '')}",
+                                       _pull_request_body(item, pr, caller.name), egress)
+        except HostError as exc:
+            raise Problem(problem_status(exc),
+                          f"The docs branch {branch} is pushed, but no pull request was opened: {exc}") from None
+        item.pull_request = {**opened, "commit": commit}
+    else:
+        item.pull_request = {"url": branch_url(integration.docs_repo, integration.docs_branch, branch),
+                             "state": "open", "review": "review required", "branch": branch, "commit": commit}
     item.release_id, item.writer_user_id, item.work_status = release.id, assignee_id, "in_review"
-    item.pull_request = {"url": branch_url(integration.docs_repo, integration.docs_branch, branch), "state": "open",
-                         "review": "review required", "branch": branch, "commit": commit}
     entry = _write_entry(session, item, release.id, fields)
     # The approver signed off every file as it stands: each is Reviewed until its text changes.
     data["files"] = {p: {**e, "reviewed": True} for p, e in (data.get("files") or {}).items()}

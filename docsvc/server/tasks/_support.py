@@ -23,14 +23,15 @@ def reaching(what: str, url: str) -> Iterator[None]:
 
 
 def resolve_head(mirror: Mirror, pr: dict) -> str:
-    """The PR head: its SHA, else its branch, else the code host's ``refs/pull/<n>/head``."""
+    """The PR head: its SHA, else its branch, else the code host's own ref of it (GitHub's
+    ``refs/pull/<n>/head``, GitLab's ``refs/merge-requests/<n>/head``: a fork's head is there)."""
     candidates = []
     if pr.get("head_sha"):
         candidates.append(pr["head_sha"])
     if pr.get("head_branch"):
         candidates.append(f"refs/heads/{pr['head_branch']}")
     if pr.get("number"):
-        candidates.append(f"refs/pull/{pr['number']}/head")
+        candidates += [f"refs/pull/{pr['number']}/head", f"refs/merge-requests/{pr['number']}/head"]
     for ref in candidates:
         if mirror.has_commit(ref):
             return mirror.rev(ref)

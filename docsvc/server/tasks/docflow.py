@@ -16,19 +16,31 @@ from typing import Any
 from ..db.tables import Integration, Item, RepoState, utcnow
 from ..engines.docflows.changed_names import code_hunks, diff_of, name_changes
 from ..engines.docflows.drafts import fact_view, kept_versions, suggest_screenshots, unified_diff
-from ..engines.docflows.editor import review
+from ..engines.docflows.editor import dropped, review
 from ..engines.docflows.expected_output import outputs_between
 from ..engines.docflows.facts import facts_between, token
 from ..engines.docflows.linked_pages import linked_pages, links_near_changes
+from ..engines.docflows.outline import outline
 from ..engines.docflows.planner import plan
 from ..engines.docflows.release import release_of
+from ..engines.docflows.words import said_in
 from ..engines.docflows.writer import reword, write
 from ..engines.git import Mirror
 from ..jobs.registry import JobContext, JobFailure, handler
 from ..limits import MAX_TITLE
 from ..problems import Problem
-from ..services.docflows import GENERATE as KIND, check_pr_data
+from ..services.docflows import GENERATE as KIND, check_pr_data, made_result, suggestion_for
 from ._support import docs_pages, documents_file, reaching, resolve_head
+
+
+def _made_before(ctx: JobContext, session, item: Item, head: str | None) -> dict:
+    """The job's answer when the pull request has its suggestion already: that one. A head the
+    suggestion was not made at (a webhook's new commit) is kept, so the suggestion shows it has
+    new commits (Sync Latest Code brings them in)."""
+    data = item.data or {}
+    if head and not str(data.get("head_sha") or "").lower().startswith(head.lower()):
+        item.data = {**data, "host_head_sha": head}
+    return ctx.complete(session, made_result(item))
 
 
 @handler(KIND)
@@ -39,11 +51,17 @@ def run_generate(ctx: JobContext) -> dict:
     except Problem as exc:
         raise JobFailure("Invalid pull request data", exc.detail) from None
     integration_id = int(ctx.params["integration_id"])
+    per_pull_request = ctx.params.get("per_pull_request") is True
     with ctx.sessions() as session:
         integration = session.get(Integration, integration_id)
         state = session.get(RepoState, integration_id)
         if integration is None or integration.org_id != ctx.org_id:
             raise JobFailure("Unknown integration", f"integration {integration_id} no longer exists")
+        if per_pull_request or pr.get("head_sha"):  # made before? Then nothing to fetch or analyse
+            made = suggestion_for(session, ctx.org_id, integration_id, pr["number"],
+                                  None if per_pull_request else pr["head_sha"])
+            if made is not None:
+                return _made_before(ctx, session, made, pr.get("head_sha"))
         if state is None or state.docs_commit is None:
             raise JobFailure("Docs not synced", f"integration {integration_id} has no docs index yet: run "
                                                 f"docsvc sync --integration-id {integration_id} first")
@@ -57,6 +75,10 @@ def run_generate(ctx: JobContext) -> dict:
         code.fetch()
         head = resolve_head(code, pr)
         base = code.merge_base(code.head(integration.code_branch), head)
+    if not per_pull_request:  # a branch, or an abbreviated SHA, named a head made before
+        with ctx.sessions() as session:
+            if (made := suggestion_for(session, ctx.org_id, integration_id, pr["number"], head)) is not None:
+                return _made_before(ctx, session, made, head)
 
     ctx.progress("reading the docs pages")
     pages = docs_pages(docs, docs_commit, integration.docs_path)
@@ -74,15 +96,16 @@ def run_generate(ctx: JobContext) -> dict:
 
     ctx.progress(f"planning the docs change for {len(facts)} fact(s) and {len(names.counts)} changed name(s)")
     planned = plan(facts, pages.find, read, total_pages=len(pages), names=names, family=pages.family,
-                   links=links, outputs=outputs)
+                   links=links, outputs=outputs, said=said_in(pr.get("title"), pr.get("body")), words=pages.bm25)
     rounds: list[dict[str, Any]] = [{
         "round": 1, "stage": "Information Architect", "at": utcnow().isoformat(),
         "summary": f"{len(planned.pages)} page(s) planned" if planned.pages else planned.verdict,
         "pages": [{"path": p.path, "mode": p.mode, "confidence": p.confidence, "reasons": p.reasons}
                   for p in planned.pages],
-        "unaffected": planned.unaffected, "worth_a_look": planned.worth_a_look, "not_read": notes}]
+        "unaffected": planned.unaffected, "worth_a_look": list(planned.worth_a_look), "not_read": notes}]
     base_result = {"verdict": planned.verdict, "facts": [fact_view(f) for f in facts], "head_sha": head,
-                   "base_sha": base, "worth_a_look": planned.worth_a_look}
+                   "base_sha": base, "worth_a_look": planned.worth_a_look,
+                   "pages": outline(rounds[0]["pages"], (), planned.worth_a_look)}
     if not planned.pages:
         return {**base_result, "suggestion_id": None, "reasons": planned.unaffected or ["the pull request "
                 "changes nothing that documentation talks about (no facts found)"],
@@ -93,13 +116,22 @@ def run_generate(ctx: JobContext) -> dict:
     renames = [(token(f.old), token(f.name)) for f in facts if f.change == "renamed"]
     tree = set(docs.tree(docs_commit, "."))
     exists = lambda p: p in tree or p in draft.files  # noqa: E731
-    first = review(draft.files, exists, renames)
+    checked = review(draft.files, exists, renames, originals={p: read(p) or "" for p in draft.files})
+    # A draft that leaves its page worse than it found it goes; the page is for a person to look at.
+    drops = dropped(checked)
+    for path, reason in drops.items():
+        del draft.files[path]
+        planned.worth_a_look.append({"path": path, "reason": reason})
+    if drops:  # the Writer's notes of a dropped draft describe edits no one will see
+        draft.notes = [n for n in draft.notes if n.split(":", 1)[0] not in drops]
+    first = review(draft.files, exists, renames) if drops else checked
     first_draft = dict(draft.files)
     rounds.append({"round": 2, "stage": "Writer", "summary": f"edited {len(draft.files)} file(s)",
                    "notes": draft.notes, "open_points": draft.open_points, "version": 1,
                    "text": unified_diff({p: (read(p) or "", t) for p, t in draft.files.items()})})
-    rounds.append({"round": 3, "stage": "Editor", "summary": "passed" if first.passed else
-                   f"{len(first.comments)} comment(s)", "comments": [c.__dict__ for c in first.comments]})
+    rounds.append({"round": 3, "stage": "Editor", "summary": ("passed" if first.passed else
+                   f"{len(first.comments)} comment(s)") + (f"; {len(drops)} draft(s) dropped" if drops else ""),
+                   "comments": [c.__dict__ for c in checked.comments]})
     final = first
     if not first.passed:
         # The Writer revises once: old names left behind are renamed; the rest stays listed.
@@ -117,6 +149,7 @@ def run_generate(ctx: JobContext) -> dict:
                        "text": unified_diff({p: (read(p) or "", t) for p, t in draft.files.items()})})
 
     files = {path: (read(path) or "", text) for path, text in draft.files.items()}
+    by_page = outline(rounds[0]["pages"], draft.files, planned.worth_a_look, draft.open_points)
     screenshots = ctx.params.get("screenshots") or suggest_screenshots(draft.files, tree)
     with ctx.sessions() as session:
         title = f"PR #{pr.get('number')}: {pr.get('title', '')}".strip()[:MAX_TITLE]
@@ -125,7 +158,7 @@ def run_generate(ctx: JobContext) -> dict:
                         "integration_id": integration_id, "pr": pr, "head_sha": head, "base_sha": base,
                         "docs_commit": docs_commit, "facts": base_result["facts"],
                         "plan": rounds[0]["pages"], "open_points": draft.open_points,
-                        "worth_a_look": planned.worth_a_look,
+                        "worth_a_look": planned.worth_a_look, "pages": by_page,
                         "files": {p: {"old": o, "new": n, "reviewed": False, "last_check": None}
                                   for p, (o, n) in files.items()},
                         "editor_passed": final.passed, "editor_comments": [c.__dict__ for c in final.comments],
@@ -135,6 +168,6 @@ def run_generate(ctx: JobContext) -> dict:
         session.add(item)
         session.flush()
         return ctx.complete(session, {
-            **base_result, "suggestion_id": item.id, "item_id": item.id, "files": sorted(files),
+            **base_result, "pages": by_page, "suggestion_id": item.id, "item_id": item.id, "files": sorted(files),
             "editor_passed": final.passed, "open_points": draft.open_points,
             "seconds": round(time.monotonic() - started, 3)})

@@ -1,5 +1,7 @@
 """Keep in sync: check the remotes of integrations that ask for it, and enqueue a sync when a
-branch moved. Runs as one thread of the service; ``ls-remote`` only, no fetch."""
+branch moved; and read the state and review of their open pull requests on GitHub or GitLab (the
+fallback for hosts that send no webhooks). Runs as one thread of the service; ``ls-remote`` only,
+no fetch."""
 
 from __future__ import annotations
 
@@ -11,6 +13,7 @@ from sqlalchemy import select
 from ..db.tables import Integration, Job, RepoState
 from ...egress import Egress
 from ..engines.git import GitError, ls_remote_head
+from ..services.pull_requests import refresh_open
 from ..services.repos import start_sync, sync_key
 
 log = logging.getLogger("docsvc.server.keep_in_sync")
@@ -47,6 +50,19 @@ def check_once(sessions, settings, notify) -> list[int]:
     return started
 
 
+def refresh_pull_requests(sessions, settings) -> int:
+    """Follow the open host pull requests of Keep-in-sync integrations; how many changed."""
+    with sessions() as session:
+        ids = list(session.scalars(select(Integration.id).where(
+            Integration.keep_in_sync.is_(True), Integration.host.in_(("github", "gitlab")))))
+        if not ids:
+            return 0
+        changed, errors = refresh_open(session, ids, settings.egress)
+    for error in errors:
+        log.warning("keep in sync: cannot read a pull request: %s", error)
+    return changed
+
+
 class KeepInSync:
     def __init__(self, sessions, settings, notify) -> None:
         self.sessions, self.settings, self.notify = sessions, settings, notify
@@ -70,3 +86,7 @@ class KeepInSync:
                 check_once(self.sessions, self.settings, self.notify)
             except Exception:
                 log.exception("keep in sync check failed")
+            try:
+                refresh_pull_requests(self.sessions, self.settings)
+            except Exception:
+                log.exception("keep in sync: following pull requests failed")

@@ -36,7 +36,8 @@ def run_refresh(ctx: JobContext) -> dict:
     code = Mirror.for_url(ctx.settings.mirrors_dir, integration.code_repo, ctx.settings.egress)
     with reaching("code", code.url):
         code.fetch()
-        head = resolve_head(code, {**stored_pr(data), "head_sha": None})
+        # The newest head its code host told of (a webhook), else the branch's as it is now.
+        head = resolve_head(code, {**stored_pr(data), "head_sha": data.get("host_head_sha")})
     if head == data.get("head_sha"):
         return {"new_commits": False, "added": [], "charged": 0, "detail": "the pull request has no new commits"}
     known = {(f["kind"], f["change"], f["name"]) for f in data.get("facts") or []}

@@ -29,6 +29,13 @@ depends on them, so `helm template` fails as `helm install` does).
 {{- if and (gt $replicas 1) (not (and .Values.persistence.enabled (eq .Values.persistence.accessMode "ReadWriteMany"))) -}}
 {{- fail (printf "replicaCount=%d needs persistence.enabled=true and persistence.accessMode=ReadWriteMany: every replica reads and writes the same data directory" $replicas) -}}
 {{- end -}}
+{{- $workers := int .Values.worker.replicaCount -}}
+{{- if and (gt $workers 0) (ne .Values.database.kind "postgresql") -}}
+{{- fail (printf "worker.replicaCount=%d needs database.kind=postgresql: the worker pods share jobs with the API through the database" $workers) -}}
+{{- end -}}
+{{- if and (gt $workers 0) (not (and .Values.persistence.enabled (eq .Values.persistence.accessMode "ReadWriteMany"))) -}}
+{{- fail (printf "worker.replicaCount=%d needs persistence.enabled=true and persistence.accessMode=ReadWriteMany: the workers and the API read and write the same data directory" $workers) -}}
+{{- end -}}
 {{- if and (eq .Values.database.kind "postgresql") (not .Values.secrets.existingSecret) (not .Values.secrets.databaseUrl) -}}
 {{- fail "database.kind=postgresql needs its URL: secrets.databaseUrl, or secrets.existingSecret with a database-url key" -}}
 {{- end -}}
@@ -37,7 +44,13 @@ depends on them, so `helm template` fails as `helm install` does).
 {{- end -}}
 {{- end -}}
 
-{{/* The environment of the service and of the migration Job: settings as values, secrets by reference. */}}
+{{/* The worker pods' labels: a name of their own, so neither the API's Deployment nor its Service selects them. */}}
+{{- define "docsvc-server.workerLabels" -}}
+app.kubernetes.io/name: {{ .Chart.Name }}-worker
+app.kubernetes.io/instance: {{ .Release.Name }}
+{{- end -}}
+
+{{/* The environment of the service, its workers and the migration Job: settings as values, secrets by reference. */}}
 {{- define "docsvc-server.env" -}}
 - {name: HOME, value: /tmp}
 - {name: DOCSVC_SERVER_DATA_DIR, value: /data}

@@ -5,6 +5,12 @@ code fences, heading levels that skip, duplicate headings, and old names left be
 The draft passes when there is no comment. Markdown and MDX are checked; other formats get the
 checks that do not depend on Markdown syntax (leftover names).
 
+Given the pages as they were (``originals``), the Editor also checks what the draft itself did
+(``DROPS``): the page still parses as well as it did (docutils for reST, markdown-it-py for
+Markdown: no new error or warning), a table row has its table's columns, no row, item, directive
+or option entry stands twice, and no reference target the page still refers to was removed. A
+draft that fails one of these is dropped (``dropped``): its page is worth a look, with the reason.
+
 The Editor also suggests a release-notes entry for a change (``suggest_release_notes``): include
 or skip, section, category and a one-line note, each with the rule that chose it.
 """
@@ -15,9 +21,11 @@ import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Mapping
 
-__all__ = ["Comment", "Review", "review", "suggest_release_notes"]
+from .draft_checks import DROPS, draft_checks
+
+__all__ = ["Comment", "Review", "review", "dropped", "DROPS", "suggest_release_notes"]
 
 _LINK = re.compile(r"(!?)\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
@@ -30,6 +38,7 @@ class Comment:
     path: str
     line: int
     check: str  # broken-link | broken-image | code-fence | heading-level | duplicate-heading | leftover-name
+    #             | parse | table-columns | duplicate-item | removed-target (DROPS: the draft is dropped)
     message: str
 
 
@@ -42,12 +51,14 @@ class Review:
         return not self.comments
 
 
-def review(files: dict[str, str], exists: Callable[[str], bool], renames: Iterable[tuple[str, str]] = ()
-           ) -> Review:
+def review(files: dict[str, str], exists: Callable[[str], bool], renames: Iterable[tuple[str, str]] = (),
+           originals: Mapping[str, str] | None = None) -> Review:
     """Check edited files (path in the docs repository -> new text).
 
     ``exists(path)`` tells whether a repository path exists (in the working copy being edited);
-    ``renames`` are (old name, new name) pairs whose old names must not be left behind."""
+    ``renames`` are (old name, new name) pairs whose old names must not be left behind;
+    ``originals`` (path -> the page before the draft), when given, for the checks of what the
+    draft did (``DROPS``)."""
     comments: list[Comment] = []
     renames = list(renames)
     for path, text in sorted(files.items()):
@@ -58,7 +69,19 @@ def review(files: dict[str, str], exists: Callable[[str], bool], renames: Iterab
             comments += _fences(path, lines)
             comments += _headings(path, lines, code)
         comments += _leftovers(path, lines, renames)
+        if originals is not None and path in originals:
+            comments += [Comment(path, *found) for found in draft_checks(path, originals[path], text)]
     return Review(tuple(comments))
+
+
+def dropped(result: Review) -> dict[str, str]:
+    """The pages whose draft fails a check of what it did (``DROPS``), each with the first reason."""
+    out: dict[str, str] = {}
+    for comment in result.comments:
+        if comment.check in DROPS:
+            out.setdefault(comment.path, f"the Writer's draft was dropped: {comment.message} "
+                                         f"(line {comment.line}) [Editor: {comment.check}]")
+    return out
 
 
 def _code_lines(lines: list[str]) -> set[int]:

@@ -29,7 +29,7 @@ from typing import Callable, Iterable, Mapping
 
 from .deprecations import Deprecations
 from .facts_config import STRUCTURED_SUFFIXES, is_env_file, structured_items
-from .facts_model import Fact, Item, file_forms, member_of, owner_of, token
+from .facts_model import MARKED, Fact, Item, file_forms, member_of, owner_of, token
 from .facts_package import MANIFESTS, package_items
 from .facts_python import imported_names, is_imported, module_names, python_items, registry_callee
 from .facts_go import go_items
@@ -56,7 +56,7 @@ _INFRA = re.compile(r"""(?ix)
       | \.git(ignore|attributes|modules) | \.mailmap | renovate\.json5? | \.?dependabot\.ya?ml | snapcraft\.ya?ml
       | Dockerfile[\w.-]* | \.dockerignore | docker-compose[\w.-]*\.ya?ml | compose\.ya?ml | package\.json
       | package-lock\.json | npm-shrinkwrap\.json | yarn\.lock | pnpm-lock\.yaml | poetry\.lock
-      | Pipfile(\.lock)? | uv\.lock | pdm\.lock | \.python-version | go\.sum | Cargo\.lock | Gemfile\.lock
+      | Pipfile(\.lock)? | uv\.lock | pdm\.lock | \.python-version | go\.mod | go\.sum | Cargo\.lock | Gemfile\.lock
       | (requirements|constraints|dev-requirements)[\w.-]*\.(txt|in) | environment\.ya?ml | \.packit\.ya?ml
       | conftest\.py | \.?goreleaser\.ya?ml | \.?golangci\.ya?ml | \.eslintrc[\w.]* | \.prettierrc[\w.]*
       | tsconfig[\w.-]*\.json | mkdocs([.-][\w.-]+)?\.ya?ml | [Tt]askfile\.ya?ml | [Jj]ustfile | Rakefile | magefile\.go
@@ -116,7 +116,7 @@ def items_of(path: str, text: str | None, notes: list[str] | None = None,
     return []
 
 
-_CHANGE_ORDER = {"renamed": 0, "removed": 1, "default-changed": 2, "help-changed": 3, "added": 4}
+_CHANGE_ORDER = {"renamed": 0, "removed": 1, "default-changed": 2, "help-changed": 3, "added": 4, "deprecated": 5}
 
 
 def facts_of_change(path: str, old_text: str | None, new_text: str | None, old_path: str | None = None,
@@ -155,6 +155,9 @@ def _facts_of_items(path: str, old_items: list[Item], new_items: list[Item], new
         if _help_changed(old, new):
             facts.append(Fact(new.kind, "help-changed", new.name, path, new.rule, old=old.signature,
                               new=new.signature, line=new.line, context=new.context))
+        if new.deprecated and not old.deprecated:
+            facts.append(Fact(new.kind, "deprecated", new.name, path, f"{new.rule}; {MARKED}", line=new.line,
+                              note=new.signature or None, context=new.context))
     for old, new in _pair_renames(removed, added):
         facts.append(Fact(new.kind, "renamed", new.name, path, f"{new.rule}; rename paired by "
                           f"{'help text' if old.signature and old.signature == new.signature else 'position'}",
@@ -174,7 +177,7 @@ def _facts_of_items(path: str, old_items: list[Item], new_items: list[Item], new
         follows = tuple(o.name for o in kin if (o.line or 0) < (item.line or 0))
         facts.append(Fact(item.kind, "added", item.name, path, item.rule, new=item.default, line=item.line,
                           note=item.signature or None, siblings=tuple(o.name for o in kin if o not in added),
-                          follows=follows, context=item.context))
+                          follows=follows, context=item.context, shows=item.shows))
     return sorted(facts, key=lambda f: (f.line or 0, _CHANGE_ORDER[f.change], f.kind, f.name))
 
 
@@ -299,7 +302,10 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
             deprecations.count(new_path, old, new)
 
     if manifests:
-        facts += _facts_of_items(manifests[0], *packaged, None)
+        # the supported Python versions matter when they change; a manifest that starts or stops
+        # stating them changes nothing a user reads
+        facts += [f for f in _facts_of_items(manifests[0], *packaged, None)
+                  if f.kind != "requirement" or f.change == "default-changed"]
 
     @cache
     def text_at_head(path: str) -> str | None:
@@ -420,7 +426,11 @@ def _importable(fact: Fact, names_imported_by: Callable[[str], frozenset[str] | 
             found.append(init)
         folder = folder.parent
     found += [init for init in exports.get(fact.name, ()) if init not in found]
-    return replace(fact, importable=tuple(found))
+    # Imported by a package, it is of the package's API; its siblings are the names the package
+    # imports too (click's ``pause`` beside ``getchar``, not the module's own helpers).
+    public = set().union(*(names_imported_by(init) or () for init in found[1:]))
+    siblings = tuple(s for s in fact.siblings if s in public) if public else fact.siblings
+    return replace(fact, importable=tuple(found), siblings=siblings)
 
 
 _CODE_GLOBS = tuple(f"*{suffix}" for suffix in CODE_SUFFIXES)

@@ -26,6 +26,15 @@ from .syntax import Node
 
 __all__ = ["go_items", "setting_key"]
 
+# What pflag's (cobra's) help shows for a flag's value, by its function's type (``UnquoteUsage``);
+# a type not listed shows its own name lower-cased (``Duration``: ``duration``), camel-cased ones as written
+_PFLAG_SHOWS = {"Bool": "", "BoolFunc": "", "Int64": "int", "Uint64": "uint", "Float64": "float",
+                "StringSlice": "strings", "IntSlice": "ints", "UintSlice": "uints", "BoolSlice": "bools",
+                "StringArray": "stringArray", "Int32Slice": "int32Slice", "Int64Slice": "int64Slice",
+                "Float64Slice": "float64Slice", "DurationSlice": "durationSlice", "StringToString": "stringToString",
+                "StringToInt": "stringToInt", "IPMask": "ipMask", "IPNet": "ipNet", "BytesHex": "bytesHex",
+                "BytesBase64": "bytesBase64", "IP": "ip"}
+_PFLAG_UNKNOWN = {"Count", "Text", "Func"}  # shown otherwise, or as the code's own type says
 _FLAG = re.compile(r"(Bool|Int|Int8|Int16|Int32|Int64|Uint|Uint8|Uint16|Uint32|Uint64|Float32|Float64|String|"
                    r"Duration|StringSlice|StringArray|IntSlice|Int32Slice|Int64Slice|UintSlice|Float64Slice|"
                    r"BoolSlice|DurationSlice|StringToString|StringToInt|Count|IP|IPMask|IPNet|BytesHex|"
@@ -186,7 +195,11 @@ class _Reader(syntax.Reader):
             default, usage = None, rest[0] if rest else None
         else:
             default, usage = (rest[0] if rest else None), (rest[1] if len(rest) > 1 else None)
-        self.add("flag", f"--{name}", "go: flag/pflag definition", default, call, syntax.string(usage) or "")
+        help_text = syntax.string(usage) or ""
+        quoted = re.search(r"`([^`]+)`", help_text)  # pflag shows a name in backquotes as the value's
+        shows = quoted.group(1) if quoted else _PFLAG_SHOWS.get(match.group(1), match.group(1).lower())
+        self.add("flag", f"--{name}", "go: flag/pflag definition", default, call, help_text,
+                 shows=None if match.group(1) in _PFLAG_UNKNOWN else shows)
 
     def _flag_literal(self, literal: Node) -> None:
         """``&cli.StringFlag{Name: "lang", Value: "en", Usage: "...", EnvVars: []string{"LANG"}}``."""

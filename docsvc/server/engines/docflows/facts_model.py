@@ -6,10 +6,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Fact", "Item", "file_forms", "member_of", "owner_of", "token", "WARNS",
+__all__ = ["Fact", "Item", "file_forms", "member_of", "owner_of", "token", "WARNS", "MARKED",
            "written_as"]
 
 WARNS = "deprecation warning added in its body"  # the rule of a function deprecated where it stands
+MARKED = "marked deprecated in its definition"  # the rule of an option the code now declares deprecated
 
 _PARAMETER = re.compile(r"([\w.]+)\((\w+)\)")  # a Python parameter: owner(name)
 _WORKFLOW = re.compile(r"\.github/workflows/([^/]+\.ya?ml)")
@@ -54,6 +55,7 @@ class Fact:
     tooling: bool = False  # a file fact about a CI, build or test file: only a page showing its content is about it
     context: tuple[str, ...] = ()  # a nested setting: the keys its section stands under (Item.context)
     family: tuple[str, ...] = ()  # added through a registry call: what the same call names in other files
+    shows: str | None = None  # an option: how a help screen shows the value it takes (Item.shows)
 
     def describe(self) -> str:
         if self.change == "renamed":
@@ -64,6 +66,8 @@ class Fact:
             return f"{self.kind} {self.name} help text reworded"
         if self.kind == "deprecation":
             return f"a deprecation warning added in {self.path}"
+        if self.change == "deprecated" and self.rule.endswith(MARKED):
+            return f"{self.kind} {self.name} deprecated: its definition says so"
         if self.change == "deprecated" and self.rule == WARNS:
             return f"{self.kind} {self.name} deprecated: it now warns"
         if self.change == "deprecated":
@@ -88,6 +92,10 @@ class Item:
     # a setting of a nested section: the keys the section stands under in the configuration
     # (goreleaser's ``CommitAuthor`` struct is the ``commit_author:`` of others); none at the top
     context: tuple[str, ...] = ()
+    # an option: how a help screen shows the value it takes (``TEXT``, ``INTEGER``, ``[a|b]``,
+    # ``FOO_BAR``; "" for a flag that takes none); None when the code does not say
+    shows: str | None = None
+    deprecated: bool = False  # an option its definition declares deprecated (click's ``deprecated=True``)
 
     @property
     def compared(self) -> str | None:

@@ -146,7 +146,11 @@ def _option(call: ast.Call, callee: str, line: int, text: Callable[[ast.AST | No
     shown, key = _value(default_node)
     if flags:
         rule = "python: click/typer/argparse option" + (" (boolean --x/--no-x switch)" if switch else "")
-        return Item("flag", flags[0], rule, shown, line, help_text, key)
+        deprecated = _kwarg(call, "deprecated")
+        return Item("flag", flags[0], rule, shown, line, help_text, key,
+                    shows=_shows(call, callee, flags[0], default_node, switch),
+                    deprecated=deprecated is not None and not (isinstance(deprecated, ast.Constant)
+                                                               and deprecated.value in (False, None)))
     if callee == "option" and declarations and re.fullmatch(r"[A-Za-z][\w-]*", declarations[0]) and \
             (len(call.args) >= 2 or _kwarg(call, "flag", "value_required", "multiple", "description")):
         # cleo: option("dry-run", "d", "Description.", flag=True) is --dry-run
@@ -157,6 +161,46 @@ def _option(call: ast.Call, callee: str, line: int, text: Callable[[ast.AST | No
     if names and callee in ("argument", "Argument", "add_argument"):
         return Item("argument", names[0], "python: click/typer/argparse argument", shown, line, help_text, key)
     return None
+
+
+# What click's help screen shows for the value of an option of a type (``click.types``' names).
+_CLICK_TYPES = {"int": "INTEGER", "float": "FLOAT", "str": "TEXT", "bool": "BOOLEAN", "Path": "PATH",
+                "File": "FILENAME", "IntRange": "INTEGER RANGE", "FloatRange": "FLOAT RANGE", "UUID": "UUID",
+                "INT": "INTEGER", "FLOAT": "FLOAT", "STRING": "TEXT", "BOOL": "BOOLEAN"}
+_VALUELESS_ACTIONS = {"store_true", "store_false", "store_const", "count", "help", "version", "append_const",
+                      "BooleanOptionalAction"}
+
+
+def _shows(call: ast.Call, callee: str, flag: str, default: ast.AST | None, switch: bool) -> str | None:
+    """How the framework's help screen shows the value an option takes, as it renders it itself:
+    click's and typer's type names (``TEXT``, ``INTEGER``, ``[a|b]``), argparse's and optparse's
+    upper-cased destination (``--max-size`` → ``MAX_SIZE``) or choices (``{a,b}``); "" for a flag
+    that takes none; None when the code does not say (a type click cannot name)."""
+    metavar = _text(_kwarg(call, "metavar"))
+    if metavar is not None:
+        return metavar
+    flag_like = _kwarg(call, "is_flag", "count")
+    if switch or (isinstance(flag_like, ast.Constant) and flag_like.value is True) or \
+            (isinstance(default, ast.Constant) and isinstance(default.value, bool)):
+        return ""
+    if callee in ("add_argument", "add_option", "addoption"):
+        action = _kwarg(call, "action")
+        if _text(action) in _VALUELESS_ACTIONS or _name_of(action or ast.Constant(None)) in _VALUELESS_ACTIONS:
+            return ""
+        choices = _kwarg(call, "choices")
+        if isinstance(choices, (ast.List, ast.Tuple)) and (named := _strings(list(choices.elts))):
+            return "{" + ",".join(named) + "}"
+        dest = _text(_kwarg(call, "dest")) or flag.lstrip("-").replace("-", "_")
+        return dest.upper()
+    kind = _kwarg(call, "type")
+    if kind is None:  # click infers the type from the default
+        if default is None or isinstance(default, ast.Constant) and default.value is None:
+            return "TEXT"
+        return {int: "INTEGER", float: "FLOAT", str: "TEXT"}.get(type(getattr(default, "value", None)))
+    if isinstance(kind, ast.Call) and _name_of(kind.func) == "Choice" and kind.args and \
+            isinstance(kind.args[0], (ast.List, ast.Tuple)) and (named := _strings(list(kind.args[0].elts))):
+        return "[" + "|".join(named) + "]"
+    return _CLICK_TYPES.get(_name_of(kind.func if isinstance(kind, ast.Call) else kind))
 
 
 def _named_strings(tree: ast.AST) -> dict[str, str]:

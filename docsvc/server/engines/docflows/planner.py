@@ -55,6 +55,8 @@ from .expected_output import OutputChange, example_lines, shown_at
 from .facts_model import WARNS, Fact, member_of, owner_of, token, written_as
 from .linked_pages import Link
 from .quoting import find_quote
+from .requirements import LANGUAGES, minimum, statements
+from .words import Bm25, Said
 
 __all__ = ["PlannedPage", "Plan", "PageIndex", "plan", "mentions", "token", "spoken", "plain", "prose",
            "is_release_page", "NO_CHANGE", "PAGE_SUFFIXES"]
@@ -104,6 +106,14 @@ class PageIndex:
         self.texts = {p: t for p, t in texts.items() if p.lower().endswith(PAGE_SUFFIXES) and p not in old}
         self._words = {path: set(_TOKEN.findall(text)) for path, text in self.texts.items()}
         self._families: dict[str, dict[str, set[str]]] | None = None  # made on the first look
+        self._bm25: Bm25 | None = None
+
+    @property
+    def bm25(self) -> Bm25:
+        """BM25 statistics of the pages' words (``words.Bm25``), made on first use."""
+        if self._bm25 is None:
+            self._bm25 = Bm25(self.texts)
+        return self._bm25
 
     def find(self, term: str) -> list[str]:
         if _TOKEN.fullmatch(term):
@@ -285,6 +295,7 @@ def as_code(line: str, term: str) -> bool:
         or re.match(rf"^\s*(?:[-*+]|\d+[.)])\s+[`*_]*{escaped}(?![\w-])", line)  # a list item about it
         or re.match(rf"^\s*\.\.\s+[\w:]+::\s+.*(?<![\w-]){escaped}(?![\w-])", line)  # .. option:: --x
         or re.match(rf"^\s*{escaped}(?![\w-])\s*(?:[:=]|,|\s{{2,}}|$)", line)  # key: value, an option list
+        or re.match(rf"^#{{1,6}}\s+[`*_]*{escaped}(?![\w-])", line)  # a reference entry's heading: ### dev_addr
     )
 
 
@@ -369,12 +380,14 @@ class _Docs:
 def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable[[str], str | None],
          total_pages: int | None = None, names: NameChanges | None = None,
          family: Callable[[str], dict[str, set[str]]] | None = None, links: Iterable[Link] = (),
-         outputs: Iterable[OutputChange] = ()) -> Plan:
+         outputs: Iterable[OutputChange] = (), said: Said | None = None, words: Bm25 | None = None) -> Plan:
     """``find(term)`` gives candidate pages from the docs; ``read(path)`` their text;
     ``total_pages`` how many pages the docs hold (for how common a token is); ``names`` the
     identifiers on the code's changed lines (``changed_names``); ``family(prefix)`` the pages
     naming a family of codes (``PageIndex.family``); ``links`` the pages the changed code links
-    to (``linked_pages``); ``outputs`` the output the tests' expectations lose (``expected_output``)."""
+    to (``linked_pages``); ``outputs`` the output the tests' expectations lose (``expected_output``);
+    ``said`` what the pull request's title and body say (``words.said_in``) and ``words`` the BM25
+    statistics of the docs (``PageIndex.bm25``) to weigh its words with."""
     facts = list(facts)
     docs = _Docs(find, read, total_pages or 0)
     if not total_pages:  # without a count, every page any term reaches stands for the docs
@@ -442,6 +455,8 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
                 add(path, "related", 0.5, f"shows or links {fact.name} (line {ev.line}), which the pull request "
                                           f"changes [{fact.rule}]", None)
                 hits += 1
+        elif fact.kind == "requirement" and fact.change == "default-changed":
+            hits += _plan_requirement(fact, docs, read, add)
         elif fact.change == "default-changed":
             name, old = docs.term(was.get(fact.name, fact.name)), plain(fact.old)
             strong = docs.specific(name)
@@ -483,7 +498,9 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
         _plan_by_names(names.counts, docs, pages, add, look)
         if family is not None:
             _plan_by_family(names.gained, docs, family, add)
+    outputs = list(outputs)
     _plan_by_output(outputs, docs, add)
+    links = list(links)
     for link in links:
         if is_release_page(link.page):
             continue
@@ -494,6 +511,11 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
             add(link.page, "related", 0.55, f"{reason} (the section at line {link.line}) [changed lines]", None)
         else:
             look(link.page, f"{reason} [changed lines] — to the page, not to a section of it")
+    # The author's words weigh only beside what the code says: a pull request whose code changes
+    # nothing user-facing stays quiet however much its body tells.
+    if said and words is not None and (facts or (names is not None and names.counts) or links or outputs):
+        _plan_by_words(said, words, docs, _code_names(facts, names), names.counts if names is not None else (),
+                       pages, weak, add, look)
     ordered = sorted(pages.values(), key=lambda p: (-p.confidence, p.path))
     planned = {p.path for p in ordered}
     # One entry a page, however many weak signs point at it: a list to read, not a log.
@@ -544,6 +566,23 @@ def _plan_addition(fact: Fact, docs: _Docs, add, look) -> int:
             look(path, reason + (" — a new method: its reference is made from the code" if method
                                  else " — too few of its siblings documented here" if len(found) < need
                                  else " — other pages document more of its siblings"))
+    return hits
+
+
+def _plan_requirement(fact: Fact, docs: _Docs, read: Callable[[str], str | None], add) -> int:
+    """The pages that state the old minimum version of the language (``requirements``: "Python
+    3.8+", "requires Python 3.8") when the manifest raises or lowers it: direct, the Writer
+    restates it."""
+    old, new = minimum(fact.old), minimum(fact.new)
+    if not old or not new or old == new:
+        return 0
+    hits = 0
+    for path in dict.fromkeys(p for word in LANGUAGES.get(fact.name, ("", (fact.name,)))[1] for p in docs.find(word)):
+        found = [] if is_release_page(path) else statements(read(path) or "", fact.name, old)
+        if found:
+            add(path, "direct", 0.8, f"states {fact.name} {old} as the minimum (line {found[0] + 1}); the pull "
+                                     f"request requires {new} [{fact.rule}]", fact)
+            hits += 1
     return hits
 
 
@@ -683,3 +722,78 @@ def _short(value: str | None, limit: int = 60) -> str | None:
     if value is None or len(value) <= limit:
         return value
     return value[:limit - 1] + "…"
+
+
+MAX_WORD_PAGES = 3  # pages the pull request's words alone may point at: a short list, read by a person
+WORD_SCORE_SHARE = 0.5  # of the best page's BM25 score: a page far below it shares words by chance
+WORDS = "pull request's words"
+
+
+def _code_names(facts: Iterable[Fact], names: NameChanges | None) -> set[str]:
+    """Every name the code side speaks of: the facts' names (old and new, their siblings'), and the
+    names on the changed lines."""
+    found = set(names.counts) if names is not None else set()
+    for fact in facts:
+        for name in filter(None, (fact.name, fact.old if fact.change == "renamed" else None)):
+            found |= {name, token(name), token(name).rsplit(".", 1)[-1]}
+    return found
+
+
+def _names_on(path: str, names: Iterable[str], docs: _Docs) -> str | None:
+    """Why the page is about the code's changed names: the first specific one it speaks of as code,
+    or names in prose while the name is shaped as code (``MultiMarkdown``, ``dev_addr``)."""
+    for name in sorted(names, key=lambda n: (-docs.weight(n), n)):
+        if docs.specific(name):
+            ev = docs.pages(name).get(path)
+            if ev is not None and (ev.as_code or is_identifier(name)):
+                return f"it names {name} (line {ev.line}), a name the pull request's code changes"
+    return None
+
+
+def _plan_by_words(said: Said, words: Bm25, docs: _Docs, code: set[str], names: Iterable[str],
+                   planned: dict[str, PlannedPage], weak: dict[str, list[str]], add, look) -> None:
+    """Weigh what the pull request's title and body say against the docs (``words``).
+
+    A name the author wrote as code (``site_url``, ``--preview``, a path) that a page documents as
+    code, and that is specific there, is strong evidence: with the code changing the same name,
+    the page is planned for review (related: no fact says what to write); without, it is worth a
+    look. The prose words are weighed by BM25: the pages sharing ``MIN_WORDS`` specific words with
+    the pull request, the best few, are worth a look — or planned for review when one of the words
+    is the title's and the code points at the page too: a weaker sign it left there already, or a
+    specific name of its changed lines the page speaks of as code (two independent signs). A
+    planned page the words also point at gains the reason. Words alone never plan a page, and a
+    common word is never read."""
+    from_code = {path: reasons[0] for path, reasons in weak.items()}  # before the words add theirs
+    for name in said.names:
+        term = docs.term(name)
+        if not docs.specific(term):
+            continue
+        where = "title" if name in said.in_title else "body"
+        changed = bool({name, term, token(name)} & code)
+        for path, ev in docs.pages(term).items():
+            if is_release_page(path) or not (ev.as_code or "/" in term):
+                continue
+            reason = f"the pull request's {where} names {term}, which the page documents (line {ev.line})"
+            if changed:
+                add(path, "related", 0.55, f"{reason}; the code changes it too [{WORDS}]", None)
+            else:
+                look(path, f"{reason} [{WORDS}] — the code does not change it")
+    matches = words.matches(said.words, [p for p in words.texts if not is_release_page(p)])
+    if not matches:
+        return
+    best = matches[0].score
+    for match in matches[:MAX_WORD_PAGES]:
+        if match.score < best * WORD_SCORE_SHARE:
+            break
+        listed = ", ".join(f"{word} (line {line})" for word, line in match.words[:4]) + \
+            (", …" if len(match.words) > 4 else "")
+        reason = f"the pull request's title and body speak of {listed}, words specific to this page [{WORDS}]"
+        titled = any(stem in said.title_words for stem in match.stems)
+        sign = from_code.get(match.path) or _names_on(match.path, names, docs)
+        if match.path in planned:
+            add(match.path, planned[match.path].mode, planned[match.path].confidence, reason, None)
+        elif titled and sign and not words.dominant(match.path):
+            add(match.path, "related", 0.5, f"{reason}; and {sign}", None)
+        else:
+            look(match.path, reason + (" — words alone" if not sign else " — none of them the title's" if not titled
+                                       else " — a page holding most of the docs' words"))

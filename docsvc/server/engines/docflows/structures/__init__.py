@@ -1,0 +1,30 @@
+"""The structures of a docs page the Writer edits, one module each, behind one interface
+(``base.Structure``), in the order the Writer hands them a fact."""
+
+from __future__ import annotations
+
+from .base import Draft, Page, Structure
+from .generated import GeneratedReference
+from .help_blocks import HelpBlocks
+from .mentions import Mentions
+from .reference_entries import ReferenceEntries
+from .removals import Removals
+from .requirements import Requirements
+from .siblings import Siblings
+from .table_rows import TableRows
+from .version_marks import DeprecationMarks
+
+__all__ = ["Draft", "Page", "Structure", "STRUCTURES"]
+
+_ENTRIES = ReferenceEntries()
+
+STRUCTURES: tuple[Structure, ...] = (
+    Mentions(),
+    Removals(),
+    GeneratedReference(),  # a page the docs build makes from the code: no entry by hand; else
+    _ENTRIES,  # a section of its own, where each sibling has one; else
+    Siblings(shapers=(TableRows(), _ENTRIES)),  # a row, item, directive or option entry beside them
+    HelpBlocks(),
+    DeprecationMarks(),
+    Requirements(),
+)

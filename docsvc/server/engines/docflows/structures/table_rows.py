@@ -1,0 +1,100 @@
+"""Table rows and list items: option and setting tables, environment-variable tables, lists of
+options and settings.
+
+Carries: a new name's row or item, shaped like its nearest sibling's (written by ``siblings``, which
+finds the group). A row keeps the sibling's name cell styled the same, the description and the
+default under the headers that name them, padded as the sibling's cells are; an item keeps the
+sibling's marker, name markup and separator, the code's help text worded as the sibling's is, and
+the default said as the sibling says its own (``Default: `x`.``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from ..quoting import worded_like
+from ..structure import Block
+from .base import Structure
+from .common import _SEPARATOR_ROW, _literal, _name_markup, _word
+
+
+_DEFAULT_SAID = re.compile(r"\bDefault(?:s to)?:?\s*`")
+
+
+def _list_item(model: str, sibling: str, name: str, description: str, default: str | None) -> str:
+    """A list item shaped like the sibling's item ``model``: the same marker, the name marked up
+    the same, the same separator, the new name's own description, and its default said as the
+    sibling says its own (``Default: `x`.``)."""
+    prefix = re.match(r"^(\s*(?:[-*+]|\d+[.)])\s+)", model).group(1)
+    styled = _name_markup(sibling).search(model)
+    opening, separator = (styled.group(1), styled.group(3) or " — ") if styled else ("", " — ")
+    closing = opening[::-1]  # the marks close as they open: `name`, **name**, __`name`__
+    first, *rest = model.split("\n")
+    if styled and styled.end() <= len(first) and not first[styled.end():].strip() and \
+            all(_BARE_ITEM.fullmatch(r) for r in rest if r.strip()):
+        return prefix + opening + name + closing  # a list of bare names (nested ones too): the name alone
+    if description:
+        description = worded_like(description, first[styled.end():] if styled else first)
+    if default and _DEFAULT_SAID.search(model):
+        text = (description.rstrip(".") + ". " if description else "") + f"Default: `{default}`."
+    else:
+        text = description or f"defaults to `{default}`"
+    return prefix + opening + name + closing + separator + text
+
+
+_BARE_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])\s+[`*_]*[\w.$-]+[`*_]*\s*")
+
+
+_PLACEHOLDER = re.compile(r"(?<=\S)[ =](?:<[^<>`|]*>|\[[^\[\]`|]*\])")
+
+
+def _raw_cells(row: str) -> list[str]:
+    """A table row's cells as written, padding included; an escaped ``\\|`` stays in its cell."""
+    return re.split(r"(?<!\\)\|", row.strip().removeprefix("|").removesuffix("|"))
+
+
+def _cells(row: str) -> list[str]:
+    return [c.strip() for c in _raw_cells(row)]
+
+
+def _table_row(lines: list[str], index: int, sibling: str, name: str, description: str, default: str | None) -> str:
+    """A row shaped like the sibling's: the name cell styled the same, description and default
+    placed under the headers that name them."""
+    header, aligned = None, False
+    for j in range(index, -1, -1):  # the header is the row above the |---| separator
+        if j > 0 and _SEPARATOR_ROW.match(lines[j]) and lines[j - 1].lstrip().startswith("|"):
+            header = [h.lower() for h in _cells(lines[j - 1])]
+            aligned = len(lines[j].rstrip()) == len(lines[index].rstrip())  # columns padded to one width
+            break
+    cells = _cells(lines[index])
+    out = []
+    for k, cell in enumerate(cells):
+        title = header[k] if header and k < len(header) else ""
+        if k == 0 or sibling in cell:
+            # the sibling's own value placeholder (`--host [host]`) is not the new option's
+            out.append(_PLACEHOLDER.sub("", _word(sibling).sub(name, cell), count=1) if sibling in cell else name)
+        elif "default" in title:
+            out.append(f"`{default}`" if default and "`" in cell else (default or "—"))
+        elif any(word in title for word in ("description", "meaning", "help", "what", "purpose")) or \
+                (not title and k == len(cells) - 1):  # an untitled last column describes
+            out.append(worded_like(description, cell))
+        else:
+            out.append("—")
+    if aligned:  # padded as the sibling's cells are, where the new text fits
+        out = [text.ljust(len(raw) - 2) for text, raw in zip(out, _raw_cells(lines[index]))]
+    return "| " + " | ".join(out) + " |"
+
+
+class TableRows(Structure):
+    name = "table rows and list items"
+    carries = "a new option, setting or variable: a row or item shaped like its sibling's"
+    kinds = ("row", "item")
+
+    def shape(self, block: Block, lines: list[str], sibling: str, name: str, description: str,
+              default: str | None) -> list[str] | None:
+        if block.kind == "row":
+            return [_table_row(lines, block.start, sibling, name, description, default)] if description else None
+        if not description and not _literal(default):
+            return None
+        model = "\n".join(lines[block.start:block.end])
+        return [_list_item(model, sibling, name, description, default if _literal(default) else None)]

@@ -1,0 +1,264 @@
+"""The Writer's page structures (issue 36), each on a small real git repository with one pull
+request: facts read from the two commits, the pages planned, the draft written and checked by the
+Editor, as the ``docflow.generate`` job does it."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from docsvc.server.engines.docflows.editor import dropped, review
+from docsvc.server.engines.docflows.facts import facts_between
+from docsvc.server.engines.docflows.planner import PageIndex, plan
+from docsvc.server.engines.docflows.release import release_of
+from docsvc.server.engines.docflows.structures import STRUCTURES, Structure
+from docsvc.server.engines.docflows.writer import write
+from docsvc.server.engines.git import Mirror
+from tests.support import GitRemote
+
+CLI = '''import click
+
+
+@click.command()
+@click.option("-v", "--verbose", is_flag=True, help="Print more.")
+@click.option("--name", default="world", help="Who to greet.")
+@click.option("--count", default=1, help="How many times.")
+def main(verbose, name, count):
+    """Greet."""
+'''
+
+USAGE = """# Usage
+
+```console
+$ greet --help
+Usage: greet [OPTIONS]
+
+  Greet.
+
+Options:
+  -v, --verbose    Print more.
+  --name TEXT      Who to greet.
+  --count INTEGER  How many times.
+  --help           Show this message and exit.
+```
+"""
+
+SETTINGS = """# Settings
+
+| Option | Default | Description |
+|---|---|---|
+| `--verbose` | `False` | Print more. |
+| `--name` | `world` | Who to greet. |
+| `--count` | `1` | How many times. |
+"""
+
+OPTIONS_RST = """Options
+=======
+
+.. option:: --name
+
+   Who to greet.
+
+.. option:: --count
+
+   How many times.
+
+   .. versionadded:: 1.2
+"""
+
+
+def _run(tmp_path: Path, code: dict[str, str], docs: dict[str, str], change: dict[str, str | None]):
+    """A code repository with ``code``, a pull request committing ``change``: the facts, the plan
+    on ``docs``, the draft, and the Editor's review of it against the pages as they were."""
+    remote = GitRemote(tmp_path, "app", code)
+    mirror = Mirror.for_url(tmp_path / "data", str(remote.bare))
+    mirror.fetch()
+    base = mirror.head("main")
+    remote.commit(change, "the pull request")
+    mirror.fetch()
+    head = mirror.head("main")
+    facts = facts_between(mirror, base, head)
+    index = PageIndex(docs)
+    planned = plan(facts, index.find, index.read, total_pages=len(index))
+    draft = write(planned, index.read, release_of(mirror, base, head))
+    checked = review(draft.files, lambda p: True, originals={p: docs[p] for p in draft.files})
+    return facts, planned, draft, checked
+
+
+def test_every_structure_says_what_it_carries_behind_one_interface():
+    assert all(isinstance(s, Structure) and s.name and s.carries for s in STRUCTURES)
+    assert len({s.name for s in STRUCTURES}) == len(STRUCTURES)
+
+
+def test_a_click_option_added_gets_its_help_line_and_its_table_row(tmp_path):
+    new = CLI.replace('@click.option("--count", default=1, help="How many times.")\n',
+                      '@click.option("--count", default=1, help="How many times.")\n'
+                      '@click.option("--shout-prefix", default=">>", help="The text each greeting starts with '
+                      'when it is shouted, before the name itself.")\n')
+    facts, planned, draft, checked = _run(tmp_path, {"greet.py": CLI, "pyproject.toml": '[project]\nname = "greet"\n'},
+                                          {"docs/usage.md": USAGE, "docs/settings.md": SETTINGS},
+                                          {"greet.py": new})
+    assert [(f.name, f.shows) for f in facts] == [("--shout-prefix", "TEXT")]
+    usage = draft.files["docs/usage.md"].split("\n")
+    # click's own format: the value's type name, the help on the next line at the help column
+    # (the option is wider than the column), wrapped at 78 columns, before --help as the code has it
+    at = usage.index("  --shout-prefix TEXT")
+    assert usage[at - 1] == "  --count INTEGER  How many times."
+    assert usage[at + 1:at + 4] == ["                   The text each greeting starts with when it is shouted,",
+                                    "                   before the name itself.",
+                                    "  --help           Show this message and exit."]
+    assert "| `--shout-prefix` | `>>` | The text each greeting starts with when it is shouted, before the name " \
+           "itself. |" in draft.files["docs/settings.md"].split("\n")
+    assert checked.passed, checked.comments
+    # the help block's page has no table of its siblings: that is no open point once its line is written
+    assert not [p for p in draft.open_points if p.startswith("docs/usage.md")]
+
+
+def test_a_short_option_fits_the_help_column_and_an_argparse_one_shows_its_destination(tmp_path):
+    code = ('import argparse\n\nparser = argparse.ArgumentParser()\n'
+            'parser.add_argument("--host", help="Host to bind.")\n'
+            'parser.add_argument("--port", type=int, help="Port to bind.")\n')
+    new = code + 'parser.add_argument("--max-size", help="Largest body.")\n' \
+                 'parser.add_argument("--quiet", action="store_true", help="No output.")\n'
+    page = ("# Serve\n\n```text\noptions:\n  -h, --help   show this help message and exit\n"
+            "  --host HOST  Host to bind.\n  --port PORT  Port to bind.\n```\n")
+    _, _, draft, _ = _run(tmp_path, {"serve.py": code}, {"docs/serve.md": page}, {"serve.py": new})
+    lines = draft.files["docs/serve.md"].split("\n")
+    assert lines[lines.index("  --port PORT  Port to bind.") + 1:][:3] == [
+        "  --max-size MAX_SIZE", "               Largest body.", "  --quiet      No output."]
+
+
+def test_a_cobra_flag_gets_its_line_with_pflag_s_type_name_and_its_default_as_the_siblings_say_theirs(tmp_path):
+    code = ('package cmd\n\nimport "github.com/spf13/cobra"\n\nfunc init() {\n'
+            '\trootCmd.Flags().StringP("output", "o", "out", "where to write")\n'
+            '\trootCmd.Flags().Bool("verbose", false, "print more")\n}\n')
+    new = code.replace('\trootCmd.Flags().Bool(', '\trootCmd.Flags().Duration("timeout", 0, "how long to wait")\n'
+                                                  '\trootCmd.Flags().String("lang", "en", "the language")\n'
+                                                  '\trootCmd.Flags().Bool(')
+    page = ("# app\n\n```\nFlags:\n  -h, --help            help for app\n"
+            '  -o, --output string   where to write (default "out")\n      --verbose         print more\n```\n')
+    _, _, draft, _ = _run(tmp_path, {"cmd/root.go": code}, {"docs/app.md": page}, {"cmd/root.go": new})
+    lines = draft.files["docs/app.md"].split("\n")
+    # cobra pads a flag without a shorthand to the long forms' column; a zero default goes unsaid
+    assert lines[lines.index('  -o, --output string   where to write (default "out")') + 1:][:3] == [
+        "      --timeout duration", "                        how long to wait",
+        '      --lang string     the language (default "en")']
+
+
+def test_a_setting_added_as_a_class_field_gets_a_reference_entry(tmp_path):
+    code = ('from dataclasses import dataclass\n\n\n@dataclass\nclass Settings:\n'
+            '    timeout: int = 30\n    """Seconds to wait for the server."""\n'
+            '    retries: int = 3\n    """How often to retry a failed request."""\n')
+    new = code + '    backoff: float = 1.5\n    """Factor the wait grows by between retries."""\n'
+    page = ("Settings\n========\n\n.. confval:: timeout\n\n   Seconds to wait for the server.\n\n"
+            ".. confval:: retries\n\n   How often to retry a failed request.\n")
+    _, _, draft, checked = _run(tmp_path, {"app/settings.py": code}, {"docs/settings.rst": page},
+                                {"app/settings.py": new})
+    assert draft.files["docs/settings.rst"].endswith(
+        ".. confval:: retries\n\n   How often to retry a failed request.\n\n"
+        ".. confval:: backoff\n\n   Factor the wait grows by between retries.\n")
+    assert checked.passed, checked.comments
+
+
+def test_an_option_deprecated_gets_a_deprecation_mark_with_the_coming_release(tmp_path):
+    new = CLI.replace('help="Who to greet.")', 'help="Who to greet.", deprecated=True)')
+    code = {"greet.py": CLI, "pyproject.toml": '[project]\nname = "greet"\nversion = "1.3.0.dev0"\n'}
+    facts, _, draft, checked = _run(tmp_path, code, {"docs/options.rst": OPTIONS_RST}, {"greet.py": new})
+    assert [f.describe() for f in facts] == ["flag --name deprecated: its definition says so"]
+    # in its directive's body, the version written as the page writes its versions (1.2: two parts)
+    assert ".. option:: --name\n\n   Who to greet.\n\n   .. deprecated:: 1.3\n\n.. option:: --count" in \
+        draft.files["docs/options.rst"]
+    assert checked.passed, checked.comments
+
+
+def test_a_deprecated_option_without_a_known_release_is_pointed_out(tmp_path):
+    new = CLI.replace('help="Who to greet.")', 'help="Who to greet.", deprecated="Use --to.")')
+    _, _, draft, _ = _run(tmp_path, {"greet.py": CLI}, {"docs/options.rst": OPTIONS_RST}, {"greet.py": new})
+    assert draft.files == {}
+    assert any(p.startswith("docs/options.rst: --name is now deprecated (line(s) 4)") for p in draft.open_points)
+
+
+def test_requires_python_raised_restates_the_install_sentence(tmp_path):
+    manifest = '[project]\nname = "greet"\nrequires-python = ">=3.8"\n'
+    install = ("# Install\n\ngreet needs Python 3.8 or later:\n\n    pip install greet\n\n"
+               "Python 3.8.1 fixed a bug we met; we test on Python 3.8, 3.9 and 3.12.\n\n"
+               "In Python 3.8 and later the output keeps its order. If your code supports Python 3.8 through\n"
+               "3.12, say so. The runtime requires Python 3.8-3.12.\n")
+    facts, planned, draft, _ = _run(tmp_path, {"greet.py": CLI, "pyproject.toml": manifest},
+                                    {"docs/install.md": install, "docs/usage.md": USAGE},
+                                    {"pyproject.toml": manifest.replace(">=3.8", ">=3.9")})
+    assert [(f.kind, f.old, f.new) for f in facts] == [("requirement", ">=3.8", ">=3.9")]
+    assert [p.path for p in planned.pages] == ["docs/install.md"]
+    # the statement of the minimum changes; a patch release, a list of tested versions, the language's
+    # history ("In Python 3.8 and later"), the user's own code and a span a person rewords do not
+    assert draft.files["docs/install.md"] == install.replace("Python 3.8 or later", "Python 3.9 or later")
+
+
+@pytest.mark.parametrize(("manifest", "old", "new", "before", "after"), [
+    ("package.json", '{"name": "greet", "engines": {"node": ">=16.0.0"}}',
+     '{"name": "greet", "engines": {"node": ">=18.0.0"}}', "Requires Node.js 16 or newer.",
+     "Requires Node.js 18 or newer."),
+    ("go.mod", "module example.org/greet\n\ngo 1.20\n", "module example.org/greet\n\ngo 1.21\n",
+     "Build it with Go 1.20 or later.", "Build it with Go 1.21 or later."),
+])
+def test_node_engines_and_the_go_directive_raised_restate_their_statements(tmp_path, manifest, old, new, before,
+                                                                           after):
+    install = f"# Install\n\n{before}\n"
+    _, _, draft, _ = _run(tmp_path, {manifest: old, "examples/package.json": '{"engines": {"node": ">=12"}}'},
+                          {"docs/install.md": install, "docs/usage.md": USAGE},
+                          {manifest: new, "examples/package.json": '{"engines": {"node": ">=14"}}'})
+    # the project's own manifest speaks for it; an example's does not
+    assert draft.files == {"docs/install.md": f"# Install\n\n{after}\n"}
+
+
+def test_a_generated_reference_page_gets_no_edit_and_says_why(tmp_path):
+    new = CLI.replace('@click.option("--count", default=1, help="How many times.")\n',
+                      '@click.option("--count", default=1, help="How many times.")\n'
+                      '@click.option("--loud", is_flag=True, help="Shout.")\n')
+    page = ("CLI\n===\n\nThe options ``--name`` and ``--count`` are the ones you need.\n\n"
+            ".. click:: greet:main\n   :prog: greet\n   :nested: full\n")
+    _, planned, draft, _ = _run(tmp_path, {"greet.py": CLI}, {"docs/cli.rst": page}, {"greet.py": new})
+    assert [p.path for p in planned.pages] == ["docs/cli.rst"]
+    assert draft.files == {}
+    assert "docs/cli.rst: no edit for --loud: the docs build generates this reference from the code " \
+           "(.. click:: greet:main)" in draft.open_points
+
+
+@pytest.mark.parametrize(("old", "new", "check"), [
+    ("Title\n=====\n\n.. _opts:\n\nOptions\n-------\n\nSee :ref:`opts`.\n",
+     "Title\n=====\n\nOptions\n-------\n\nSee :ref:`opts`.\n", "removed-target"),
+    ("Title\n=====\n\n* a\n\nText.\n", "Title\n=====\n\n* a\nb\n\nText.\n", "parse"),
+    ("# T\n\n| a | b |\n|---|---|\n| `x` | y |\n", "# T\n\n| a | b |\n|---|---|\n| `x` | y |\n| `z` | w | v |\n",
+     "table-columns"),
+    ("# T\n\n| a | b |\n|---|---|\n| `x` | y |\n", "# T\n\n| a | b |\n|---|---|\n| `x` | y |\n| `x` | z |\n",
+     "duplicate-item"),
+    ("Opts\n====\n\n.. option:: --x\n\n   One.\n", "Opts\n====\n\n.. option:: --x\n\n   One.\n\n.. option:: --x\n\n"
+     "   Two.\n", "duplicate-item"),
+])
+def test_the_editor_drops_a_draft_that_leaves_the_page_worse(old, new, check):
+    path = "docs/page.md" if old.startswith("#") else "docs/page.rst"
+    result = review({path: new}, lambda p: True, originals={path: old})
+    assert [c.check for c in result.comments] == [check]
+    assert dropped(result)[path].startswith("the Writer's draft was dropped: ")
+
+
+def test_the_editor_does_not_blame_a_draft_for_the_page_s_own_faults_or_sphinx_directives():
+    old = "Title\n=====\n\n* a\nb\n\n.. option:: --x\n\n   One.\n"  # a fault of its own already
+    new = old + "\n.. option:: --y\n\n   Two.\n\n   .. deprecated:: 1.3\n"
+    assert review({"docs/p.rst": new}, lambda p: True, originals={"docs/p.rst": old}).passed
+
+
+def test_a_function_the_package_exports_joins_its_exported_siblings_reference(tmp_path):
+    termui = ('def prompt(text):\n    """Ask."""\n\n\ndef hidden_prompt_func(text):\n    """A helper."""\n\n\n'
+              'def getchar():\n    """Read a key."""\n')
+    init = "from .termui import getchar, prompt\n"
+    api = ("API\n===\n\n.. module:: pkg\n\n.. autofunction:: prompt\n\n.. autofunction:: getchar\n\n"
+           ".. autofunction:: echo\n")
+    _, _, draft, _ = _run(tmp_path, {"pkg/__init__.py": init, "pkg/termui.py": termui, "pkg/utils.py": "def echo():\n"
+                                     "    pass\n"}, {"docs/api.rst": api},
+                          {"pkg/termui.py": termui + '\n\ndef pause():\n    """Wait for a key."""\n',
+                           "pkg/__init__.py": "from .termui import getchar, pause, prompt\n"})
+    # the module's own helper, which the package does not import, is no sibling the page left out
+    assert draft.files["docs/api.rst"] == api.replace(".. autofunction:: getchar\n",
+                                                      ".. autofunction:: getchar\n\n.. autofunction:: pause\n")

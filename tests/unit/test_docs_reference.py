@@ -1,0 +1,86 @@
+"""The generated reference pages of the docs site (scripts/docsgen) hold what the code says: every
+command and option of both CLIs, every CI input in its four spellings and every output, every
+setting the service reads from the environment. And the README stays a front door."""
+
+from __future__ import annotations
+
+import re
+import sys
+from pathlib import Path
+
+import click
+import pytest
+
+ROOT = Path(__file__).resolve().parents[2]
+sys.path.insert(0, str(ROOT / "scripts"))
+
+
+def _commands(group: click.Group, path: str):
+    ctx = click.Context(group, info_name=path)
+    for name in group.list_commands(ctx):
+        command = group.get_command(ctx, name)
+        yield f"{path} {name}", command
+        if isinstance(command, click.Group):
+            yield from _commands(command, f"{path} {name}")
+
+
+@pytest.mark.parametrize("program", ["docsvc", "docsvc-server"])
+def test_every_command_and_option_is_in_the_cli_reference(program):
+    from docsgen import cli_reference
+
+    from docsvc.cli.main import cli
+
+    if program == "docsvc":
+        root = cli
+    else:
+        pytest.importorskip("fastapi", reason="docsvc-server needs the server extra")
+        from docsvc.server.admin import main as root
+    pages = cli_reference.pages(root, program, "ref", "t", "i")
+    text = "\n".join(pages.values())
+    for path, command in _commands(root, program):
+        if command.hidden:
+            continue
+        assert f"# `{path}`" in text, path
+        for param in command.params:
+            for opt in getattr(param, "opts", []):
+                if opt.startswith("-"):
+                    assert f"`{opt}`" in text, f"{path} {opt}"
+        for example in command.__dict__.get("_examples", ()):
+            assert example in text, example
+
+
+def test_every_ci_input_and_output_is_in_the_ci_reference():
+    from docsgen import ci_reference
+
+    from docsvc.ci.settings import INPUTS, OPERATIONS, OUTPUTS
+
+    text = ci_reference.page()
+    for spec in INPUTS:
+        assert f"| `{spec.kebab}` |" in text and f"`{spec.env}`" in text and f"`{spec.flag}`" in text, spec.name
+    for output in OUTPUTS:
+        assert f"| `{output}` |" in text
+    assert all(f"`{op}`" in text for op in OPERATIONS)
+
+
+def test_every_variable_of_the_service_is_in_the_settings_reference():
+    pytest.importorskip("fastapi", reason="the server extra")
+    from docsgen import settings_reference
+
+    text = settings_reference.page()
+    source = "\n".join(p.read_text(encoding="utf-8") for p in (ROOT / "docsvc" / "server").rglob("*.py"))
+    for name in set(re.findall(r'"(DOCSVC_SERVER_[A-Z0-9_]+)"', source)):
+        assert f"`{name}`" in text, name
+    assert "| `DOCSVC_SERVER_JOB_LEASE_SECONDS` | `30` |" in text
+    assert "| `DOCSVC_SERVER_MAX_BODY_MB` | `128` |" in text
+
+
+def test_the_readme_is_a_front_door():
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    lines = readme.splitlines()
+    assert len(lines) <= 300
+    assert "scripts/demo " in "\n".join(lines[:6]) and "scripts/test " in "\n".join(lines[:6])
+    for system in ("github", "gitlab", "jenkins"):
+        marker = f"<!-- example: {system} -->\n```"
+        assert readme.count(marker) == 1, system
+    gitlab = readme.split("<!-- example: gitlab -->\n```yaml\n", 1)[1].split("```", 1)[0]
+    assert "- local: templates/docsvc.yml" in gitlab and "operation: sync" in gitlab
