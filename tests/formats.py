@@ -21,6 +21,7 @@ it; ``skip_unless_tool`` does the same as a decorator. ``scripts/setup-ci-tools`
 
 from __future__ import annotations
 
+import atexit
 import importlib.util
 import io
 import json
@@ -29,6 +30,7 @@ import shutil
 import subprocess
 import sys
 import tempfile
+import threading
 from pathlib import Path
 
 import pytest
@@ -138,11 +140,10 @@ def check_mdx(text: str, *, allow_javascript: bool = False) -> str:
             _fail("front matter", f"it is {type(meta).__name__}, not a mapping", text)
         # Blank lines keep the compiler's line numbers those of the whole file.
         body = "\n" * match.group(0).count("\n") + text[match.end():]
-    done = subprocess.run(["node", str(MDX_SCRIPT)], input=body, capture_output=True, text=True,
-                          encoding="utf-8", timeout=600)
-    if done.returncode != 0:
-        _fail("MDX compiler", done.stderr or f"exit status {done.returncode}", text)
-    html = done.stdout
+    answer = _MDX.ask(body)
+    if "error" in answer:
+        _fail("MDX compiler", answer["error"], text)
+    html = answer["result"]
     if not allow_javascript and ("<mdx-expression>" in html or "<mdx-esm>" in html):
         code = re.findall(r"<mdx-(?:expression|esm)>(.*?)</mdx-", html, re.S)
         _fail("MDX compiler", "JavaScript in the page (text read as code): " + " | ".join(code), text)
@@ -214,8 +215,41 @@ def check_mermaid(text: str) -> dict:
     ``end``), labels with Mermaid's entity codes decoded: a parser that accepts the text may still
     have cut a label short at a ``#`` or ``;``, which only the labels show."""
     require_tool("mermaid")
-    done = subprocess.run(["node", str(MERMAID_SCRIPT)], input=text, capture_output=True, text=True,
-                          encoding="utf-8", timeout=120)
-    if done.returncode != 0:
-        _fail("Mermaid parser", done.stderr or f"exit status {done.returncode}", text)
-    return json.loads(done.stdout)
+    answer = _MERMAID.ask(text)
+    if "error" in answer:
+        _fail("Mermaid parser", answer["error"], text)
+    return answer["result"]
+
+
+class _NodeCheck:
+    """One ``node SCRIPT --serve`` for the whole test process, started on first use: loading
+    mermaid and jsdom, or the MDX compiler, takes a second or more of CPU, a check milliseconds.
+    One text per line, as a JSON string; one JSON answer per line (tests/node_check.mjs). A
+    process that died is started again."""
+
+    def __init__(self, script: Path) -> None:
+        self.script = script
+        self.process: subprocess.Popen | None = None
+        self.lock = threading.Lock()
+
+    def ask(self, text: str) -> dict:
+        with self.lock:
+            for attempt in (1, 2):
+                if self.process is None or self.process.poll() is not None:
+                    self.process = subprocess.Popen(["node", str(self.script), "--serve"], stdin=subprocess.PIPE,
+                                                    stdout=subprocess.PIPE, text=True, encoding="utf-8")
+                    atexit.register(self.process.kill)
+                try:
+                    self.process.stdin.write(json.dumps(text) + "\n")
+                    self.process.stdin.flush()
+                    line = self.process.stdout.readline()
+                except BrokenPipeError:
+                    line = ""
+                if line:
+                    return json.loads(line)
+                self.process.kill()
+            raise AssertionError(f"{self.script.name} --serve gave no answer")
+
+
+_MERMAID = _NodeCheck(MERMAID_SCRIPT)
+_MDX = _NodeCheck(MDX_SCRIPT)

@@ -4,7 +4,8 @@
 // Nothing is evaluated. Any error or warning from the compiler: its messages on stderr, exit status 1.
 //
 //   node tests/mdx_compile.mjs < page.mdx
-import { readFileSync } from 'node:fs'
+//   node tests/mdx_compile.mjs --serve     (many pages, one a line: node_check.mjs)
+import { answer } from './node_check.mjs'
 
 const { compile } = await import(new URL('../.tools/node_modules/@mdx-js/mdx/index.js', import.meta.url))
 
@@ -42,16 +43,13 @@ function html (node) {
   }
 }
 
-let page = ''
-const capture = () => (tree) => { page = html(tree) }
-try {
-  const file = await compile(readFileSync(0, 'utf8'), { rehypePlugins: [capture] })
-  if (file.messages.length > 0) {
-    for (const message of file.messages) console.error(String(message))
-    process.exit(1)
-  }
-  process.stdout.write(page)
-} catch (error) {
-  console.error(String(error))
-  process.exit(1)
+// The page as HTML; throws the compiler's messages when it has any.
+async function compiled (text) {
+  let page = ''
+  const capture = () => (tree) => { page = html(tree) }
+  const file = await compile(text, { rehypePlugins: [capture] })
+  if (file.messages.length > 0) throw new Error(file.messages.map(String).join('\n'))
+  return page
 }
+
+await answer(compiled, (error) => error instanceof Error && !('reason' in error) ? error.message : String(error))

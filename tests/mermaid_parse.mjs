@@ -7,7 +7,8 @@
 // it one; nothing is rendered. A parse error: the parser's message on stderr, exit status 1.
 //
 //   node tests/mermaid_parse.mjs < diagram.mmd
-import { readFileSync } from 'node:fs'
+//   node tests/mermaid_parse.mjs --serve     (many diagrams, one a line: node_check.mjs)
+import { answer } from './node_check.mjs'
 
 const tools = new URL('../.tools/node_modules/', import.meta.url)
 const { JSDOM } = await import(new URL('jsdom/lib/api.js', tools))
@@ -29,8 +30,8 @@ function decode (text) {
 
 const KINDS = { 0: 'solid', 1: 'dashed', 2: 'note', 10: 'loop', 11: 'loop-end', 12: 'alt', 13: 'else', 14: 'end' }
 
-const text = readFileSync(0, 'utf8')
-try {
+// What the parser understood of one diagram; throws the parser's error on a syntax error.
+async function understood (text) {
   await mermaid.parse(text) // throws on any syntax error
   const diagram = await mermaid.mermaidAPI.getDiagramFromText(text)
   const db = diagram.db
@@ -53,8 +54,7 @@ try {
   } else {
     out = { type: diagram.type }
   }
-  process.stdout.write(JSON.stringify(out))
-} catch (error) {
-  console.error(String(error?.message ?? error))
-  process.exit(1)
+  return out
 }
+
+await answer(understood, (error) => String(error?.message ?? error))

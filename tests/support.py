@@ -22,7 +22,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator
 
-import httpx
 
 BIN = Path(sys.executable).parent
 
@@ -116,21 +115,38 @@ class LocalService:
                          **{"DOCSVC_SERVER_EGRESS_ALLOW": "internal", **self.env_extra})
 
     def start(self) -> "LocalService":
+        """Start the service and wait until it answers. ``free_port`` only finds a port that was
+        free a moment ago: when the tests run on parallel workers, another worker's service may
+        take it first, and the start is tried again on a new port."""
+        for _ in range(3):
+            if self._start():
+                return self
+            self.port = free_port()
+        raise RuntimeError("docsvc-server found no free port in three tries")
+
+    def _start(self) -> bool:
+        """False when the port was taken before the service could listen on it."""
         self.workdir.mkdir(parents=True, exist_ok=True)
-        log = open(self.workdir / "server.log", "ab")
+        log_path = self.workdir / "server.log"
+        logged = log_path.stat().st_size if log_path.exists() else 0
+        log = open(log_path, "ab")
         self.process = subprocess.Popen(
             [*command("docsvc-server"), "run", "--port", str(self.port), "--log-level", "warning", *self.run_args],
             cwd=self.workdir, env=self.env(), stdout=log, stderr=subprocess.STDOUT, stdin=subprocess.DEVNULL,
         )
+        log.close()  # the child holds its own copy
         deadline = time.monotonic() + 60
         while time.monotonic() < deadline:
             if self.process.poll() is not None:
-                raise RuntimeError(f"docsvc-server exited: {(self.workdir / 'server.log').read_text()[-2000:]}")
-            try:
-                if httpx.get(self.base_url + "/healthz", timeout=1).status_code == 200:
-                    return self
-            except httpx.HTTPError:
-                time.sleep(0.1)
+                said = log_path.read_bytes()[logged:].decode(errors="replace")
+                if f"port {self.port} is in use" in said:
+                    return False
+                raise RuntimeError(f"docsvc-server exited: {said[-2000:]}")
+            # Its own announcement, made once it answers: a /healthz alone could be another
+            # worker's service that took the port first.
+            if f"on {self.base_url}/api/v1 " in log_path.read_bytes()[logged:].decode(errors="replace"):
+                return True
+            time.sleep(0.1)
         raise RuntimeError("docsvc-server did not become ready")
 
     def stop(self, sig: int = signal.SIGTERM) -> None:

@@ -1,6 +1,8 @@
 """Render the jinja2 templates of ``docsvc/ci/jinja/``: the composite action's ``action.yml``,
-and the GitHub workflow, GitLab CI/CD component and Jenkins shared-library step that ``docsvc ci
-init`` writes into a user's repository. Every input name comes from the one contract in ``settings``.
+the GitLab CI/CD catalog component of docsvc's own project (``templates/docsvc.yml``), and the
+GitHub workflow, GitLab include and Jenkins shared-library step that ``docsvc ci init`` writes into
+a user's repository. Every input name comes from the one contract in ``settings``; the pinned
+dependencies all three CI systems install come from one file, ``requirements.txt`` beside this.
 
 The templates are package data, read through ``importlib.resources`` (jinja2's PackageLoader), so
 an editable checkout, a wheel in site-packages, a ``pip install --target`` folder and a zip import
@@ -18,6 +20,7 @@ from .settings import INPUTS, OPERATIONS, OUTPUTS
 # and compare the committed examples there); an installed package never uses it.
 ROOT = Path(__file__).resolve().parents[2]
 EXAMPLES = ROOT / "templates" / "examples"
+COMPONENT = ROOT / "templates" / "docsvc.yml"  # the catalog component (render_component)
 
 OUTPUT_DESCRIPTIONS = {
     "job-id": "ID of the service job that ran",
@@ -64,8 +67,9 @@ class InitOptions:
     job_name: str = "docsvc"
     credentials_id: str = "docsvc-api-key"
     # Where docsvc's own repository lives: the GitLab component project (catalog path on the
-    # user's GitLab server) and the Git URL the Jenkins library installs from. Each install is
-    # pinned to a commit or tag of it, never to a package name someone else could register.
+    # user's GitLab server) and the Git URL the Jenkins library and a GitLab local include install
+    # from. Each install is pinned to a commit or tag of it, never to a package name someone else
+    # could register.
     gitlab_project: str = "docsvc/docsvc-action"
     repository: str = "https://github.com/docsvc/docsvc-action.git"
     extra: dict = field(default_factory=dict)
@@ -145,19 +149,37 @@ class _InputView:
         return {"default": self.default_text if spec.default not in (None, ()) else ""}
 
 
-def context(options: InitOptions | None = None) -> dict:
+def pins() -> list[str]:
+    """The pinned requirements of ``requirements.txt`` (package data): what the action installs,
+    and the constraints of the GitLab job's and the Jenkins step's install."""
+    from importlib.resources import files
+
+    text = files(__package__).joinpath("requirements.txt").read_text(encoding="utf-8")
+    return [line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")]
+
+
+def context(options: InitOptions | None = None, component: bool = False) -> dict:
+    """What the templates see. ``component``: the GitLab file as a catalog component (it installs
+    its own ``component.sha``), not as the local include ``ci init`` writes (the rendering version)."""
     from .. import __version__
 
     return {"inputs": [_InputView(i) for i in INPUTS], "operations": OPERATIONS, "outputs": OUTPUTS,
-            "output_descriptions": OUTPUT_DESCRIPTIONS, "o": options or InitOptions(), "version": __version__}
+            "output_descriptions": OUTPUT_DESCRIPTIONS, "o": options or InitOptions(), "version": __version__,
+            "pins": pins(), "component": component}
 
 
-def render_template(name: str, options: InitOptions | None = None) -> str:
-    return _environment().get_template(name).render(**context(options))
+def render_template(name: str, options: InitOptions | None = None, component: bool = False) -> str:
+    return _environment().get_template(name).render(**context(options, component))
 
 
 def render_action() -> str:
     return render_template("action.yml.j2")
+
+
+def render_component() -> str:
+    """The GitLab CI/CD catalog component of docsvc's own project (``templates/docsvc.yml`` at its
+    root), included as ``component: .../docsvc@VERSION``."""
+    return render_template("gitlab-component.yml.j2", component=True)
 
 
 def render_kind(kind: str, options: InitOptions | None = None) -> dict[str, str]:

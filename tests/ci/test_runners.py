@@ -17,9 +17,15 @@ from pathlib import Path
 
 import pytest
 
-from docsvc.ci.templates import ROOT, render_kind
+import yaml
+
+from docsvc.ci.templates import ROOT, pins, render_component, render_kind
 from tests.ci.act import run_workflow, shared_folder
 from tests.support import JsonHandler, LocalService, TestDatabase, clean_env, connected_org, git, run_cli
+
+# Each test drives a whole CI runner (minutes, with its own pip installs): on a busy machine, or
+# beside another worker, one may take longer than the suite's default timeout.
+pytestmark = pytest.mark.timeout(900)
 
 TOOLS = ROOT / ".tools" / "node_modules" / ".bin"
 ACT = Path(sys.executable).parent / "act"
@@ -182,7 +188,7 @@ def pinned_project(tmp_path_factory):
                 target.parent.mkdir(parents=True, exist_ok=True)
                 shutil.copy2(path, target)
     (repo / "templates").mkdir(exist_ok=True)
-    (repo / "templates" / "docsvc.yml").write_text(render_kind("gitlab")["templates/docsvc.yml"])
+    (repo / "templates" / "docsvc.yml").write_text(render_component())
     git("init", "-q", "-b", "main", cwd=repo)
     git("remote", "add", "origin", f"https://gitlab.example/{PROJECT_PATH}.git", cwd=repo)
     git("add", "-A", cwd=repo)
@@ -204,6 +210,21 @@ def installed_from(bin_dir: Path) -> dict:
     found = list(bin_dir.parent.glob("lib/python*/site-packages/docsvc_cli-*.dist-info/direct_url.json"))
     assert len(found) == 1, found
     return json.loads(found[0].read_text())
+
+
+def assert_pinned(bin_dir: Path) -> None:
+    """That Python holds docsvc's dependencies at exactly the pins every CI integration installs
+    (docsvc/ci/requirements.txt), not whatever pip found newest."""
+    from packaging.requirements import Requirement
+
+    listed = subprocess.run([str(bin_dir / "python"), "-m", "pip", "list", "--format", "json",
+                             "--disable-pip-version-check"], capture_output=True, text=True, check=True)
+    installed = {p["name"].lower().replace("_", "-"): p["version"] for p in json.loads(listed.stdout)}
+    for line in pins():
+        requirement = Requirement(line)
+        if requirement.marker is None or requirement.marker.evaluate():
+            name = requirement.name.lower().replace("_", "-")
+            assert installed.get(name) == str(next(iter(requirement.specifier)).version), (line, installed.get(name))
 
 
 def test_the_gitlab_component_under_gitlab_ci_local(remote_service, pinned_project, bare_python, tmp_path):
@@ -250,6 +271,7 @@ def test_the_gitlab_component_under_gitlab_ci_local(remote_service, pinned_proje
     # Installed from the component's own project at the component's own commit.
     assert installed_from(bare_python) == {"url": f"file://{repo}", "vcs_info": {"vcs": "git", "commit_id": sha,
                                                                               "requested_revision": sha}}
+    assert_pinned(bare_python)
     assert f"Sync of integration {integration}: completed" in log
     # gitlab-ci-local turns section markers into "<name> took <time>", as GitLab folds them.
     assert "docsvc_docsvc_summary took" in log and f"docsvc_sync_of_integration_{integration}_job_" in log
@@ -257,6 +279,75 @@ def test_the_gitlab_component_under_gitlab_ci_local(remote_service, pinned_proje
     assert summary_there
     assert "Dry run: would POST" in plan
     assert key not in done.stdout + log + plan
+
+
+README = ROOT / "README.md"
+
+
+def readme_example(name: str) -> str:
+    """The README's fenced block right after the line ``<!-- example: NAME -->``."""
+    lines = README.read_text(encoding="utf-8").splitlines()
+    start = lines.index(f"<!-- example: {name} -->") + 1
+    assert lines[start].startswith("```"), f"no fenced block after the {name} example marker"
+    end = lines.index("```", start + 1)
+    return "\n".join(lines[start + 1:end]) + "\n"
+
+
+def test_the_readmes_gitlab_example_runs_as_written(pinned_project, bare_python, tmp_path):
+    """A new user's steps: `docsvc ci init gitlab` in a fresh repository, the README's GitLab
+    example as .gitlab-ci.yml, unchanged; its sync job runs under gitlab-ci-local against the real
+    local service. GitLab's own URL of docsvc's repository is redirected to the stand-in project by
+    git's url.<base>.insteadOf, as a mirror would be: the example itself is not touched."""
+    from docsvc import __version__
+
+    gcl = need(TOOLS / "gitlab-ci-local")
+    need("rsync")
+    example = readme_example("gitlab")
+    includes = yaml.safe_load(example)["include"]
+    sync = next(entry for entry in includes if entry.get("inputs", {}).get("operation") == "sync")
+    template = sync["local"]
+    job = sync["inputs"].get("job-name", "docsvc")
+    wanted = int(sync["inputs"].get("integration-id", 1))
+
+    # The service, with the example's integration id (ids count up from 1).
+    svc = LocalService(db_url=TestDatabase("sqlite", tmp_path).url, workdir=tmp_path / "svc").start()
+    try:
+        key, integration = connected_org(svc, tmp_path, "Readme")
+        while int(integration) < wanted:
+            integration = svc.admin("integrations", "add", "--org", "Readme", "--name", f"app-{integration}",
+                                    "--code-repo", str(tmp_path / "Readme-code.git"),
+                                    "--docs-repo", str(tmp_path / "Readme-docs.git"))
+        assert int(integration) == wanted, f"the service gave integration {integration}, the example names {wanted}"
+
+        repo = tmp_path / "fresh"
+        repo.mkdir()
+        git("init", "-q", "-b", "main", cwd=repo)
+        git("remote", "add", "origin", "https://gitlab.example/acme/app.git", cwd=repo)
+        done = run_cli("ci", "init", "gitlab", "--dir", str(repo), key=None, base_url=None)
+        assert done.returncode == 0, done.stderr
+        assert (repo / template).is_file(), f"the example includes {template}, which ci init did not write"
+        (repo / ".gitlab-ci.yml").write_text(example)
+        git("add", "-A", cwd=repo)
+        git("commit", "-q", "-m", "docsvc", cwd=repo)
+        source = yaml.safe_load_all((repo / template).read_text()).__next__()["spec"]["inputs"]["source"]["default"]
+        mirror = {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": f"url.file://{pinned_project[0]}.insteadOf",
+                  "GIT_CONFIG_VALUE_0": source}
+        run = subprocess.run(
+            [gcl, "--shell-isolation", "--no-artifacts-to-source", "--no-color", "--force-shell-executor",
+             "--variable", f"DOCSVC_API_KEY={key}", "--variable", f"DOCSVC_BASE_URL={svc.base_url}", job],
+            cwd=repo, capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=900,
+            env=clean_env(PATH=path_with(bare_python), HOME=str(tmp_path), **mirror))
+    finally:
+        svc.stop()
+    log_file = repo / ".gitlab-ci-local" / "output" / f"{job}.log"
+    log = log_file.read_text() if log_file.exists() else ""
+    assert run.returncode == 0, run.stdout[-4000:] + run.stderr[-2000:]
+    assert f"Sync of integration {wanted}: completed" in log
+    # The toolkit of the version that rendered the template, from its tag, with the pinned dependencies.
+    assert installed_from(bare_python) == {"url": source, "vcs_info": {
+        "vcs": "git", "commit_id": pinned_project[1], "requested_revision": f"v{__version__}"}}
+    assert_pinned(bare_python)
+    assert key not in run.stdout + log
 
 
 # --- Jenkins under groovy --------------------------------------------------------------------
@@ -291,6 +382,7 @@ def test_the_jenkins_step_under_groovy(remote_service, pinned_project, job_pytho
     (venv,) = workspace_tmp.glob("docsvc-venv-*")
     assert installed_from(venv / "bin") == {"url": f"file://{repo}", "vcs_info": {
         "vcs": "git", "commit_id": sha, "requested_revision": f"v{__version__}"}}
+    assert_pinned(venv / "bin")
 
 
 # --- actionlint ------------------------------------------------------------------------------

@@ -9,20 +9,21 @@ import pytest
 import yaml
 
 from docsvc.ci.settings import BY_KEBAB, INPUTS, OUTPUTS
-from docsvc.ci.templates import EXAMPLES, KINDS, ROOT, render_action, render_kind
+from docsvc.ci.templates import COMPONENT, EXAMPLES, KINDS, ROOT, pins, render_action, render_component, render_kind
 from tests.support import run_cli
 
 ACTION = ROOT / "action.yml"
 # Names a template may use beside the contract's, each with its reason.
 COMPONENT_ONLY = {"job-name": "lets the GitLab component be included more than once",
                   "stage": "GitLab job placement", "image": "GitLab job image",
-                  "package": "what pip installs instead of the component's own commit",
-                  "source": "the repository docsvc is installed from, at the component's commit",
+                  "package": "what pip installs instead of the component's own commit (or the rendering version)",
+                  "source": "the repository docsvc is installed from, at the component's commit (or tag)",
                   "rules": "when the job runs", "operation": "the operation (a positional argument)"}
 
 
 def test_committed_action_and_examples_match_the_renderer():
     assert ACTION.read_text() == render_action(), "run scripts/render-templates"
+    assert COMPONENT.read_text() == render_component(), "run scripts/render-templates (templates/docsvc.yml)"
     for kind in KINDS:
         for path, text in render_kind(kind).items():
             assert (EXAMPLES / kind / path).read_text() == text, f"run scripts/render-templates ({kind} {path})"
@@ -43,8 +44,9 @@ def test_action_inputs_are_the_contract_and_reach_the_script_through_env():
             assert step["shell"] == "bash"  # bash exists on Linux, macOS and Windows runners
 
 
-def test_gitlab_component_uses_contract_names_and_variables_only():
-    component_text = render_kind("gitlab")["templates/docsvc.yml"]
+@pytest.mark.parametrize("form", ["component", "local include"])
+def test_gitlab_component_uses_contract_names_and_variables_only(form):
+    component_text = render_component() if form == "component" else render_kind("gitlab")["templates/docsvc.yml"]
     spec, job = list(yaml.safe_load_all(component_text))
     inputs = set(spec["spec"]["inputs"])
     assert inputs - set(COMPONENT_ONLY) == {i.kebab for i in INPUTS if not i.secret}
@@ -60,7 +62,7 @@ def test_gitlab_component_uses_contract_names_and_variables_only():
 
 
 def test_gitlab_component_is_typed_and_installs_its_own_commit():
-    spec, job = list(yaml.safe_load_all(render_kind("gitlab")["templates/docsvc.yml"]))
+    spec, job = list(yaml.safe_load_all(render_component()))
     inputs = spec["spec"]["inputs"]
     assert spec["spec"]["component"] == ["sha"]  # declares the component context it reads
     assert all(entry.get("description") for entry in inputs.values())
@@ -70,12 +72,51 @@ def test_gitlab_component_is_typed_and_installs_its_own_commit():
     assert inputs["fail-on"]["options"] == ["never", "warning", "error"]
     assert inputs["integration-id"]["regex"] == "^[0-9]*$"
     (definition,) = job.values()
-    assert definition["variables"]["DOCSVC_COMPONENT_SHA"] == "$[[ component.sha ]]"
+    assert definition["variables"]["DOCSVC_REF"] == "$[[ component.sha ]]"
+    assert inputs["source"]["default"] == "$CI_SERVER_URL/docsvc/docsvc-action.git"
     assert inputs["package"]["default"] == ""  # nothing named on an index unless the user says so
-    install = definition["script"][0]
-    assert install.endswith('"${DOCSVC_PACKAGE:-git+$DOCSVC_SOURCE@$DOCSVC_COMPONENT_SHA}"')
+    install = definition["script"][1]
+    assert install.endswith('"${DOCSVC_PACKAGE:-git+$DOCSVC_SOURCE@$DOCSVC_REF}"')
     assert definition["cache"] == [{"key": "docsvc-pip", "paths": [".cache/pip"]}]
     assert definition["variables"]["PIP_CACHE_DIR"] == "$CI_PROJECT_DIR/.cache/pip"
+
+
+def test_the_gitlab_local_include_pins_the_version_that_rendered_it():
+    """GitLab gives `component.sha` only to `include: component:`; the file `ci init` writes for
+    `include: local:` (or `remote:`) must not name it, and installs the rendering version's tag."""
+    from docsvc import __version__
+
+    text = render_kind("gitlab")["templates/docsvc.yml"]
+    assert "$[[ component" not in text  # GitLab stops on any use of the component context
+    spec, job = list(yaml.safe_load_all(text))
+    assert "component" not in spec["spec"]
+    (definition,) = job.values()
+    assert definition["variables"]["DOCSVC_REF"] == f"v{__version__}"
+    assert spec["spec"]["inputs"]["source"]["default"] == "https://github.com/docsvc/docsvc-action.git"
+    assert definition["script"][1].endswith('"${DOCSVC_PACKAGE:-git+$DOCSVC_SOURCE@$DOCSVC_REF}"')
+
+
+def test_the_action_gitlab_and_jenkins_install_one_set_of_pins():
+    """One pinned set (docsvc/ci/requirements.txt, package data): the action installs it, the
+    GitLab job (both forms) and the Jenkins step install docsvc with it as constraints."""
+    pinned = pins()
+    assert len(pinned) > 5 and all("==" in line for line in pinned)
+    action = ACTION.read_text()
+    assert action.count('"$GITHUB_ACTION_PATH/docsvc/ci/requirements.txt"') == 2  # cache key and install
+    assert '--requirement "$GITHUB_ACTION_PATH/docsvc/ci/requirements.txt"' in action
+    for text in (render_component(), render_kind("gitlab")["templates/docsvc.yml"]):
+        _, job = list(yaml.safe_load_all(text))
+        (definition,) = job.values()
+        assert definition["variables"]["DOCSVC_CONSTRAINTS"].splitlines() == pinned
+        write, install = definition["script"][:2]
+        assert write == "printf '%s\\n' \"$DOCSVC_CONSTRAINTS\" > \"${TMPDIR:-/tmp}/docsvc-constraints.txt\""
+        assert '--constraint "${TMPDIR:-/tmp}/docsvc-constraints.txt"' in install
+    step = render_kind("jenkins")["vars/docsvc.groovy"]
+    held = re.search(r"DOCSVC_CONSTRAINTS = '{3}(.*?)'{3}", step, re.DOTALL).group(1)
+    assert held.splitlines() == pinned
+    assert "writeFile(file: constraints, text: DOCSVC_CONSTRAINTS)" in step
+    assert step.count('--constraint "$DOCSVC_CONSTRAINTS_FILE"') == 1
+    assert step.count('--constraint "%DOCSVC_CONSTRAINTS_FILE%"') == 1
 
 
 def test_gitlab_optional_booleans_can_stay_unset():
@@ -129,26 +170,25 @@ def test_the_include_example_pins_the_component_version():
 
 
 def test_action_requirements_pin_every_dependency_of_the_package():
-    """The action installs action-requirements.txt, not the package: each of pyproject's
-    dependencies must be pinned there to a version its specifier accepts."""
+    """The CI integrations install docsvc/ci/requirements.txt: each of pyproject's dependencies
+    must be pinned there to a version its specifier accepts."""
     try:
         import tomllib
     except ImportError:  # Python 3.10: the server extra brings tomli
         import tomli as tomllib
     from packaging.requirements import Requirement
 
-    pins = {}
-    for line in (ROOT / "action-requirements.txt").read_text().splitlines():
-        if line.strip() and not line.startswith("#"):
-            requirement = Requirement(line)
-            (spec,) = requirement.specifier
-            assert spec.operator == "==", line
-            pins[requirement.name.lower().replace("_", "-")] = spec.version
+    pinned = {}
+    for line in pins():
+        requirement = Requirement(line)
+        (spec,) = requirement.specifier
+        assert spec.operator == "==", line
+        pinned[requirement.name.lower().replace("_", "-")] = spec.version
     for text in tomllib.loads((ROOT / "pyproject.toml").read_text())["project"]["dependencies"]:
         requirement = Requirement(text)
         name = requirement.name.lower().replace("_", "-")
-        assert name in pins, f"{name} is not pinned in action-requirements.txt"
-        assert requirement.specifier.contains(pins[name]), f"{name}=={pins[name]} does not satisfy {text}"
+        assert name in pinned, f"{name} is not pinned in docsvc/ci/requirements.txt"
+        assert requirement.specifier.contains(pinned[name]), f"{name}=={pinned[name]} does not satisfy {text}"
 
 
 def test_every_third_party_action_is_pinned_by_a_full_sha_with_its_version():

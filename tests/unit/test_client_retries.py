@@ -130,7 +130,8 @@ def test_retry_after_is_honoured_and_capped(status, retry_after, expected):
     assert clock.sleeps == [pytest.approx(expected)]
 
 
-@pytest.mark.parametrize("retry_after", ["61", "86400", _http_date(7200)])
+@pytest.mark.parametrize("retry_after", ["61", "86400", _http_date(7200)],
+                         ids=["61", "86400", "http-date-in-2h"])  # stable ids: parallel workers compare them
 @pytest.mark.parametrize("status, error", [(429, RateLimitError), (503, InternalServerError)])
 def test_a_retry_after_beyond_the_cap_is_not_waited_for(status, error, retry_after):
     clock = FakeClock()

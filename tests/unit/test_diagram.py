@@ -56,6 +56,33 @@ def test_numbered_list_is_a_chain_of_steps():
     assert generate("Release:\n1) Freeze the branch\n2) Tag it").title == "Release"
 
 
+def test_numbered_list_on_one_line_is_one_step_per_number():
+    # The example: the list was cut after the next number, giving a step "Build the image 2".
+    parsed, names, edges = flow("1. Build the image 2. If the scan passes then push it, otherwise open a ticket")
+    assert list(names.values()) == ["Build the image", "The scan passes?", "Push it", "Open a ticket"]
+    assert edges == {("Build the image", "The scan passes?", ""), ("The scan passes?", "Push it", "yes"),
+                     ("The scan passes?", "Open a ticket", "no")}
+    assert next(n for n in parsed["nodes"] if n["shape"] == "diamond")["label"] == "The scan passes?"
+    for text, steps in [
+        ("1) Freeze the branch 2) Tag it", ["Freeze the branch", "Tag it"]),
+        ("1. Plan it 2. Build it 3. Ship it", ["Plan it", "Build it", "Ship it"]),
+        ("(1) Plan it (2) Ship it", ["Plan it", "Ship it"]),
+        ("1: Plan it 2: Ship it", ["Plan it", "Ship it"]),
+        # Numbers inside a step are not markers: no punctuation, a decimal, a time, a different style.
+        ("1. Wait 2 minutes 2. Retry 3 times", ["Wait 2 minutes", "Retry 3 times"]),
+        ("1. Set the version to 2.5 2. Push", ["Set the version to 2.5", "Push"]),
+        ("1. Start at 10:30 2. Stop at 11:00", ["Start at 10:30", "Stop at 11:00"]),
+        ("1. Plan 2) later 2. Ship", ["Plan 2) later", "Ship"]),
+        # A marker that does not continue the count stays in the text.
+        ("1. Read chapter 3. Then summarise it", ["Read chapter 3", "Summarise it"]),
+    ]:
+        assert list(flow(text)[1].values()) == steps, text
+    # The list may start inside the line (after a heading), and continue a list from the lines before.
+    assert generate("Release: 1. Tag it 2. Push it").title == "Release"
+    assert list(flow("Release: 1. Tag it 2. Push it")[1].values()) == ["Tag it", "Push it"]
+    assert list(flow("1. Plan\n2. Build 3. Test\n4. Ship")[1].values()) == ["Plan", "Build", "Test", "Ship"]
+
+
 def test_bullets_and_prose_steps():
     _, names, _ = flow("- open the page\n* click Save\n• see the toast")
     assert list(names.values()) == ["Open the page", "Click Save", "See the toast"]

@@ -9,7 +9,9 @@ understood, one statement per list item, line or sentence (prose is also split a
 - messages "A calls B (with X)", "A sends X to B", "B returns Y to A", "A asks B for X",
   "A requests X from B", "A receives X from B"; "... and returns Y" continues with the callee;
 - decisions "if COND then X otherwise Y" (also "if COND, X", and "otherwise Y" as the next part);
-- anything else is a step; a line ending with ":" is a heading (the first one is the title).
+- anything else is a step; a line ending with ":" is a heading (the first one is the title);
+- a numbered list written on one line ("1. a 2. b", "1) a 2) b", "(1) a (2) b") is read as one
+  item per number: a line is cut before each marker that continues the count in the same style.
 
 A sequence diagram is chosen when messages and labelled arrows outnumber steps and decisions, or
 when the description asks for one; a flowchart otherwise. Every label is written with Mermaid's
@@ -35,6 +37,10 @@ _ENTITIES = {'"': "#quot;", "#": "#35;", ";": "#59;", "%": "#37;", "<": "#lt;", 
 
 _ARTICLES = re.compile(r"^(?:the|a|an|our|your|its|their|this|that)\s+", re.I)
 _LIST_ITEM = re.compile(r"^(?:\(?\d{1,3}[.):]|\(?[a-zA-Z][.)]|[-*+•·◦‣▪●]|step\s+\d+[.:)]?)\s+", re.I)
+# A list marker inside a line ("... 2. next"): a number of one to three digits in the same style as a
+# list item's, with space (or the line's start) before it and space after it, so "wait 2 minutes",
+# "version 2.5" and "at 10:30" are never markers.
+_INLINE_MARKER = re.compile(r"(?:^|(?<=\s))(?P<open>\(?)(?P<n>\d{1,3})(?P<close>[.):])(?=\s)")
 _ORDINAL = re.compile(r"^(?:first(?:ly)?|second(?:ly)?|third(?:ly)?|then|next|finally|lastly|after\s+that|"
                       r"afterwards|to\s+(?:start|begin)|at\s+the\s+end|and)\b[,:]?\s*", re.I)
 _STEP_SPLIT = re.compile(r"(?:\s*,\s*|\s+)(?:and\s+then|then|after\s+that|afterwards|next|finally|lastly|"
@@ -218,11 +224,35 @@ def _split_at_and(parts: list[str]) -> list[str]:
     return out
 
 
+def _inline_items(line: str) -> list[str]:
+    """``line`` cut before each list marker of a numbered list written on one line.
+
+    A run of markers counts on by one in one style ("1." "2." "3.", or "1)" "2)"); it begins at the
+    line's start (any number: the list may go on from the line before) or with "1" inside the line
+    ("Release: 1. tag 2. push"). A lone marker cuts nothing: "1. wait 2 minutes" is one step, and
+    in "1. a 3. b" the 3 does not continue the count."""
+    marks = list(_INLINE_MARKER.finditer(line))
+    for i, first in enumerate(marks):
+        if first.start() and first.group("n") != "1":
+            continue
+        run, expected = [first], int(first.group("n")) + 1
+        for mark in marks[i + 1:]:
+            if (int(mark.group("n")) == expected and mark.group("open") == first.group("open")
+                    and mark.group("close") == first.group("close")):
+                run.append(mark)
+                expected += 1
+        if len(run) < 2:
+            continue  # an ordinary list item (or a lone "1."): a later "1" may still start a run
+        cuts = [0] + [m.start() for m in run] + [len(line)]
+        return [piece for a, b in zip(cuts, cuts[1:]) if (piece := line[a:b].strip())]
+    return [line]
+
+
 def read(text: str) -> Reading:
     """Statements in the order written, with the title and any kind asked for by name."""
     reading = Reading()
-    for raw_line in (text or "").splitlines():
-        line = clean(raw_line)
+    lines = (item for raw_line in (text or "").splitlines() for item in _inline_items(clean(raw_line)))
+    for line in lines:
         listed = _LIST_ITEM.match(line)
         if listed:
             line = line[listed.end():]

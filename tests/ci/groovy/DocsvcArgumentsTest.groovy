@@ -15,6 +15,7 @@ def load(String path, Recorder rec) {
     binding.setVariable('error', { String message -> throw new IllegalStateException(message) })
     binding.setVariable('string', { Map spec -> [kind: 'string'] + spec })
     binding.setVariable('withCredentials', { List specs, Closure body -> body.call() })
+    binding.setVariable('writeFile', { Map args -> })
     binding.setVariable('withEnv', { List<String> pairs, Closure body ->
         def saved = new LinkedHashMap(rec.env)
         pairs.each { String pair -> def i = pair.indexOf('='); rec.env[pair.substring(0, i)] = pair.substring(i + 1) }

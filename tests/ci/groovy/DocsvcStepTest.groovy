@@ -25,6 +25,10 @@ def load(String path, Recorder rec) {
         rec.calls << [step: 'withCredentials', ids: specs*.credentialsId]
         try { body.call() } finally { rec.env.clear(); rec.env.putAll(saved) }
     })
+    binding.setVariable('writeFile', { Map args ->  // Jenkins creates the folders; a Windows path is only recorded
+        rec.calls << [step: 'writeFile', file: args.file, text: args.text]
+        if (rec.unix) { new File(args.file).parentFile.mkdirs(); new File(args.file).text = args.text }
+    })
     binding.setVariable('withEnv', { List<String> pairs, Closure body ->
         def saved = new LinkedHashMap(rec.env)
         pairs.each { String pair -> def i = pair.indexOf('='); rec.env[pair.substring(0, i)] = pair.substring(i + 1) }
@@ -61,8 +65,9 @@ check('a real sync on a Unix agent, with the library version of docsvc installed
     def rec = new Recorder(env: agent + [DOCSVC_BASE_URL: System.getenv('DOCSVC_BASE_URL'), JENKINS_URL: 'https://ci.test/'])
     load(stepPath, rec).call(operation: 'sync', integrationId: integrationId as int, credentialsId: 'docsvc-api-key',
                              summaryFile: System.getenv('SUMMARY_FILE'), source: source)
-    assert rec.calls*.step == ['sh', 'withCredentials', 'sh']
-    def (install, credentials, run) = rec.calls
+    assert rec.calls*.step == ['writeFile', 'sh', 'withCredentials', 'sh']
+    def (constraints, install, credentials, run) = rec.calls
+    assert constraints.file == install.env.DOCSVC_CONSTRAINTS_FILE && constraints.text.contains('==')
     assert install.label == 'install docsvc' && !install.env.containsKey('DOCSVC_API_KEY')  // no key while pip runs
     assert install.env.DOCSVC_PACKAGE == "git+${source}@v${version}"
     assert install.env.DOCSVC_VENV.startsWith(System.getenv('WORKSPACE_TMP') + '/docsvc-venv-')
@@ -109,11 +114,12 @@ check('a pull-request build without a description: an empty body, or the SCM\'s 
 check('bat on a Windows agent') {
     def rec = new Recorder(unix: false, env: [WORKSPACE: 'C:\\ws'])
     load(stepPath, rec).call(operation: 'sync', integrationId: 12, package: 'docsvc-cli==1.2.0')
-    assert rec.calls*.step == ['bat', 'withCredentials', 'bat']
-    assert rec.calls[0].script.contains('"%DOCSVC_VENV%\\Scripts\\python" -m pip install --quiet --disable-pip-version-check "%DOCSVC_PACKAGE%"')
-    assert rec.calls[2].script == '"%DOCSVC_VENV%\\Scripts\\python" -m docsvc.ci "%DOCSVC_OPERATION%"'
-    assert rec.calls[2].env.DOCSVC_PACKAGE == 'docsvc-cli==1.2.0'
-    assert rec.calls[2].env.DOCSVC_VENV.startsWith('C:\\ws@tmp/docsvc-venv-')
+    assert rec.calls*.step == ['writeFile', 'bat', 'withCredentials', 'bat']
+    assert rec.calls[1].script.contains('"%DOCSVC_VENV%\\Scripts\\python" -m pip install --quiet --disable-pip-version-check --constraint "%DOCSVC_CONSTRAINTS_FILE%" "%DOCSVC_PACKAGE%"')
+    assert rec.calls[3].script == '"%DOCSVC_VENV%\\Scripts\\python" -m docsvc.ci "%DOCSVC_OPERATION%"'
+    assert rec.calls[3].env.DOCSVC_PACKAGE == 'docsvc-cli==1.2.0'
+    assert rec.calls[3].env.DOCSVC_VENV.startsWith('C:\\ws@tmp/docsvc-venv-')
+    assert rec.calls[0].file == rec.calls[3].env.DOCSVC_CONSTRAINTS_FILE
 }
 
 check('an unknown argument is refused by name') {

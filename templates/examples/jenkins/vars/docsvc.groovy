@@ -9,12 +9,32 @@
 // The toolkit installed is this library's own version: this file was rendered by docsvc
 // 1.2.0, so it installs tag v1.2.0 of docsvc's repository (source:, a mirror of it; or
 // package:, e.g. 'docsvc-cli==1.2.0' from your index), into a venv under the
-// workspace's @tmp folder that later calls in the build reuse. See vars/docsvc.txt.
+// workspace's @tmp folder that later calls in the build reuse. See vars/docsvc.txt. Its
+// dependencies are installed at the pinned versions the GitHub Action and the GitLab job use.
 
 import groovy.transform.Field
 
 @Field static final String DOCSVC_VERSION = '1.2.0'
 @Field static final String DOCSVC_SOURCE = 'https://github.com/docsvc/docsvc-action.git'
+// pip constraints: docsvc 1.2.0's dependencies, pinned (docsvc/ci/requirements.txt).
+@Field static final String DOCSVC_CONSTRAINTS = '''annotated-types==0.8.0
+anyio==4.16.0
+certifi==2026.10.19.post1
+click==8.5.1
+colorama==0.4.6; platform_system == "Windows"
+h11==0.16.0
+httpcore==1.0.9
+httpx==0.28.1
+idna==3.20
+Jinja2==3.1.6
+MarkupSafe==3.0.4
+platformdirs==4.14.8
+pydantic==2.14.4
+pydantic_core==2.50.5
+PyYAML==6.0.4
+typing-inspection==0.4.5
+typing_extensions==4.16.0
+'''
 
 @Field static final Map<String, String> DOCSVC_ARGUMENTS = [
     baseUrl: 'DOCSVC_BASE_URL',
@@ -68,10 +88,12 @@ def call(Map args = [:]) {
     }
     String credentialsId = args.credentialsId ?: 'docsvc-api-key'
     String pkg = args.package ?: "git+${args.source ?: DOCSVC_SOURCE}@v${DOCSVC_VERSION}"
-    // One venv per package spec: a second call in the build finds it ready.
+    // One venv per package spec and pins: a second call in the build finds it ready.
     String temp = env.WORKSPACE_TMP ?: (env.WORKSPACE ? "${env.WORKSPACE}@tmp" : '.docsvc-tmp')
-    String venv = "${temp}/docsvc-venv-${Integer.toHexString(pkg.hashCode())}"
-    List<String> environment = ["DOCSVC_OPERATION=${operation}", "DOCSVC_PACKAGE=${pkg}", "DOCSVC_VENV=${venv}"]
+    String venv = "${temp}/docsvc-venv-${Integer.toHexString((pkg + DOCSVC_CONSTRAINTS).hashCode())}"
+    String constraints = "${venv}/docsvc-constraints.txt"  // python -m venv keeps what is in its folder
+    List<String> environment = ["DOCSVC_OPERATION=${operation}", "DOCSVC_PACKAGE=${pkg}", "DOCSVC_VENV=${venv}",
+                                "DOCSVC_CONSTRAINTS_FILE=${constraints}"]
     args.each { key, value ->
         if (key in ['operation', 'credentialsId', 'package', 'source']) {
             return
@@ -94,11 +116,12 @@ def call(Map args = [:]) {
             environment << "DOCSVC_PR_BODY=${body}"
         }
     }
+    writeFile(file: constraints, text: DOCSVC_CONSTRAINTS)
     withEnv(environment) {
         if (isUnix()) {
-            sh(label: 'install docsvc', script: '[ -f "$DOCSVC_VENV/.docsvc-ready" ] || { python3 -m venv "$DOCSVC_VENV" && "$DOCSVC_VENV/bin/python" -m pip install --quiet --disable-pip-version-check "$DOCSVC_PACKAGE" && touch "$DOCSVC_VENV/.docsvc-ready"; }')
+            sh(label: 'install docsvc', script: '[ -f "$DOCSVC_VENV/.docsvc-ready" ] || { python3 -m venv "$DOCSVC_VENV" && "$DOCSVC_VENV/bin/python" -m pip install --quiet --disable-pip-version-check --constraint "$DOCSVC_CONSTRAINTS_FILE" "$DOCSVC_PACKAGE" && touch "$DOCSVC_VENV/.docsvc-ready"; }')
         } else {
-            bat(label: 'install docsvc', script: 'if not exist "%DOCSVC_VENV%\\.docsvc-ready" ( python -m venv "%DOCSVC_VENV%" && "%DOCSVC_VENV%\\Scripts\\python" -m pip install --quiet --disable-pip-version-check "%DOCSVC_PACKAGE%" && type nul > "%DOCSVC_VENV%\\.docsvc-ready" )')
+            bat(label: 'install docsvc', script: 'if not exist "%DOCSVC_VENV%\\.docsvc-ready" ( python -m venv "%DOCSVC_VENV%" && "%DOCSVC_VENV%\\Scripts\\python" -m pip install --quiet --disable-pip-version-check --constraint "%DOCSVC_CONSTRAINTS_FILE%" "%DOCSVC_PACKAGE%" && type nul > "%DOCSVC_VENV%\\.docsvc-ready" )')
         }
     }
     // The key exists only while docsvc runs.
