@@ -42,6 +42,8 @@ def test_every_command_and_option_is_in_the_cli_reference(program):
             continue
         assert f"# `{path}`" in text, path
         for param in command.params:
+            if getattr(param, "hidden", False):  # internal plumbing (worker --parent-pid), not for users
+                continue
             for opt in getattr(param, "opts", []):
                 if opt.startswith("-"):
                     assert f"`{opt}`" in text, f"{path} {opt}"
