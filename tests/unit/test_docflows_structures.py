@@ -262,3 +262,20 @@ def test_a_function_the_package_exports_joins_its_exported_siblings_reference(tm
     # the module's own helper, which the package does not import, is no sibling the page left out
     assert draft.files["docs/api.rst"] == api.replace(".. autofunction:: getchar\n",
                                                       ".. autofunction:: getchar\n\n.. autofunction:: pause\n")
+
+
+def test_a_new_version_is_shown_where_the_docs_show_the_program_s_version_output(tmp_path):
+    setup = ("from setuptools import setup\n\nsetup(\n    name='greet',\n    entry_points={\n"
+             "        'console_scripts': [\n            'hello = greet.__main__:main',\n        ],\n    },\n)\n")
+    install = ("# Install\n\n```bash\n$ pip install greet\n$ hello --version\n# 1.1.0.dev0\n```\n\n"
+               "Any Python will do:\n\n```console\n$ python --version\nPython 3.11.4\n```\n")
+    facts, planned, draft, checked = _run(
+        tmp_path, {"setup.py": setup, "greet/__init__.py": '__version__ = "1.2.0.dev0"\n'},
+        {"docs/install.md": install, "docs/usage.md": "# Usage\n\nRun `hello` to greet.\n"},
+        {"greet/__init__.py": '__version__ = "1.2.0"\n'})
+    assert [(f.kind, f.old, f.new, f.siblings) for f in facts] == [
+        ("version", "1.2.0.dev0", "1.2.0", ("hello", "greet"))]
+    assert [p.path for p in planned.pages] == ["docs/install.md"]
+    # the version the project's own program prints, stale as it was, is now the new one; Python's is not its
+    assert draft.files["docs/install.md"] == install.replace("# 1.1.0.dev0", "# 1.2.0")
+    assert checked.passed, checked.comments

@@ -34,6 +34,8 @@ from .facts_package import MANIFESTS, package_items
 from .facts_python import imported_names, is_imported, module_names, python_items, registry_callee
 from .facts_go import go_items
 from .facts_javascript import javascript_items, package_api
+from .release import versions_between
+from .version_output import programs
 
 __all__ = ["Fact", "Item", "facts_of_change", "facts_between", "items_of", "is_infrastructure", "is_test_file",
            "speaks_to_users", "CODE_SUFFIXES"]
@@ -337,7 +339,24 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
     deprecation = deprecations.fact()
     named = {(k.kind, k.name) for k in kept}
     warned = [f for f in deprecations.warned() if (f.kind, f.name) not in named]
-    return named_files + kept + warned + ([deprecation] if deprecation else [])
+    version = _version_fact(mirror, base, head, text)
+    return named_files + kept + warned + ([deprecation] if deprecation else []) + ([version] if version else [])
+
+
+def _version_fact(mirror, base: str, head: str, text: Callable[[str, str], str | None]) -> Fact | None:
+    """The project's declared version set anew (``release.versions_between``): a fact of kind
+    ``version`` (old → new), its siblings the names of the project's own programs
+    (``version_output.programs``), whose ``--version`` output the docs may show; none for a project
+    without a program of its own."""
+    found = versions_between(mirror.tree(head, "."), text, base, head)
+    if found is None or found[1] is None or found[1] == found[2]:
+        return None
+    path, old, new = found
+    names = programs(path, lambda p: text(head, p))
+    if not names:
+        return None  # no program of its own to print it: a version of packaging only
+    return Fact("version", "default-changed", names[0], path, "version: the project's declared version",
+                old=old, new=new, siblings=names)
 
 
 _JAVASCRIPT = tuple(s for s, reader in _BY_SUFFIX.items() if reader is javascript_items)

@@ -56,6 +56,7 @@ from .facts_model import WARNS, Fact, member_of, owner_of, token, written_as
 from .linked_pages import Link
 from .quoting import find_quote
 from .requirements import LANGUAGES, minimum, statements
+from .version_output import shown
 from .words import Bm25, Said
 
 __all__ = ["PlannedPage", "Plan", "PageIndex", "plan", "mentions", "token", "spoken", "plain", "prose",
@@ -457,6 +458,8 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
                 hits += 1
         elif fact.kind == "requirement" and fact.change == "default-changed":
             hits += _plan_requirement(fact, docs, read, add)
+        elif fact.kind == "version":
+            hits += _plan_version(fact, docs, read, add)
         elif fact.change == "default-changed":
             name, old = docs.term(was.get(fact.name, fact.name)), plain(fact.old)
             strong = docs.specific(name)
@@ -491,7 +494,7 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
                     hits += 1
         elif fact.change == "added" and fact.kind in CONCEPTUAL_KINDS:
             hits += _plan_addition(fact, docs, add, look) + _plan_namesakes(fact, docs, add)
-        if not hits:
+        if not hits and fact.kind != "version":  # a new version is news only where the docs show it
             unaffected.append(f"{fact.describe()}: no docs page documents it"
                               + (" or its siblings" if fact.change == "added" else "") + " as specific code")
     if names is not None:
@@ -513,7 +516,8 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
             look(link.page, f"{reason} [changed lines] — to the page, not to a section of it")
     # The author's words weigh only beside what the code says: a pull request whose code changes
     # nothing user-facing stays quiet however much its body tells.
-    if said and words is not None and (facts or (names is not None and names.counts) or links or outputs):
+    # A new version alone is no user-facing code: every release's pull request sets one.
+    if said and words is not None and (any(f.kind != "version" for f in facts) or (names is not None and names.counts) or links or outputs):
         _plan_by_words(said, words, docs, _code_names(facts, names), names.counts if names is not None else (),
                        pages, weak, add, look)
     ordered = sorted(pages.values(), key=lambda p: (-p.confidence, p.path))
@@ -582,6 +586,20 @@ def _plan_requirement(fact: Fact, docs: _Docs, read: Callable[[str], str | None]
         if found:
             add(path, "direct", 0.8, f"states {fact.name} {old} as the minimum (line {found[0] + 1}); the pull "
                                      f"request requires {new} [{fact.rule}]", fact)
+            hits += 1
+    return hits
+
+
+def _plan_version(fact: Fact, docs: _Docs, read: Callable[[str], str | None], add) -> int:
+    """The pages that show what the project's own program prints when asked for its version
+    (``version_output``) when the pull request sets a new version: direct, the Writer shows the new
+    one."""
+    hits = 0
+    for path in dict.fromkeys(p for name in fact.siblings for p in docs.find(name)):
+        found = [] if is_release_page(path) else shown(read(path) or "", fact.siblings)
+        if found:
+            add(path, "direct", 0.8, f"shows the version {fact.siblings[0]} prints (line {found[0] + 1}); the pull "
+                                     f"request sets it to {fact.new} [{fact.rule}]", fact)
             hits += 1
     return hits
 

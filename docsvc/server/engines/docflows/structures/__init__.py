@@ -13,6 +13,7 @@ from .requirements import Requirements
 from .siblings import Siblings
 from .table_rows import TableRows
 from .version_marks import DeprecationMarks
+from .version_output import VersionOutput
 
 __all__ = ["Draft", "Page", "Structure", "STRUCTURES"]
 
@@ -27,4 +28,5 @@ STRUCTURES: tuple[Structure, ...] = (
     HelpBlocks(),
     DeprecationMarks(),
     Requirements(),
+    VersionOutput(),
 )
