@@ -279,3 +279,35 @@ def test_a_new_version_is_shown_where_the_docs_show_the_program_s_version_output
     # the version the project's own program prints, stale as it was, is now the new one; Python's is not its
     assert draft.files["docs/install.md"] == install.replace("# 1.1.0.dev0", "# 1.2.0")
     assert checked.passed, checked.comments
+
+
+def test_a_function_moved_to_another_module_gets_its_new_dotted_path_where_the_old_one_is_gone(tmp_path):
+    init = 'def schedule(jobs):\n    """Run the jobs."""\n\n\ndef reformat(src):\n    """Reformat."""\n'
+    page = ("Reference\n=========\n\n.. autofunction:: pkg.reformat\n\n.. autofunction:: pkg.schedule\n\n"
+            "Call ``schedule`` with the jobs.\n")
+    facts, planned, draft, checked = _run(
+        tmp_path, {"src/pkg/__init__.py": init}, {"docs/reference.rst": page},
+        {"src/pkg/__init__.py": 'def reformat(src):\n    """Reformat."""\n',
+         "src/pkg/concurrency.py": 'def schedule(jobs):\n    """Run the jobs."""\n'})
+    assert [(f.change, f.old, f.name) for f in facts] == [("renamed", "pkg.schedule", "pkg.concurrency.schedule")]
+    # the dotted path is rewritten; the bare name, still right, is not
+    assert draft.files["docs/reference.rst"] == page.replace(":: pkg.schedule", ":: pkg.concurrency.schedule")
+    assert checked.passed, checked.comments
+
+
+def test_a_function_moved_yet_imported_where_it_was_keeps_its_path(tmp_path):
+    init = 'def schedule(jobs):\n    """Run the jobs."""\n'
+    facts, _, draft, _ = _run(
+        tmp_path, {"src/pkg/__init__.py": init}, {"docs/reference.rst": ".. autofunction:: pkg.schedule\n"},
+        {"src/pkg/__init__.py": "from .concurrency import schedule\n", "src/pkg/concurrency.py": init})
+    assert not [f for f in facts if f.change == "renamed"]
+    assert ".. autofunction:: pkg.schedule" in draft.files.get("docs/reference.rst", ".. autofunction:: pkg.schedule")
+
+
+def test_a_page_that_names_a_moved_function_only_bare_is_not_planned(tmp_path):
+    init = 'def run_jobs(jobs):\n    """Run the jobs."""\n\n\ndef reformat(src):\n    """Reformat."""\n'
+    _, planned, draft, _ = _run(
+        tmp_path, {"src/pkg/__init__.py": init}, {"docs/usage.md": "# Usage\n\nCall `run_jobs` with the jobs.\n"},
+        {"src/pkg/__init__.py": 'def reformat(src):\n    """Reformat."""\n',
+         "src/pkg/concurrency.py": 'def run_jobs(jobs):\n    """Run the jobs."""\n'})
+    assert planned.pages == [] and draft.files == {}

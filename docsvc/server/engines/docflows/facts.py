@@ -29,7 +29,7 @@ from typing import Callable, Iterable, Mapping
 
 from .deprecations import Deprecations
 from .facts_config import STRUCTURED_SUFFIXES, is_env_file, structured_items
-from .facts_model import MARKED, Fact, Item, file_forms, member_of, owner_of, token
+from .facts_model import MARKED, MOVED, Fact, Item, file_forms, member_of, owner_of, token
 from .facts_package import MANIFESTS, package_items
 from .facts_python import imported_names, is_imported, module_names, python_items, registry_callee
 from .facts_go import go_items
@@ -322,7 +322,8 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
         return _registry_family(mirror, head, rule, text_at_head, lambda p: speaks_to_users(p, documented), exported)
 
     kept: list[Fact] = []
-    for fact in _without_owned(_without_moves(facts)):
+    moved = _moved_paths(facts, lambda p: module_names(text_at_head(p)))
+    for fact in _without_owned(_without_moves(facts)) + moved:
         if not _in_javascript_api(fact, js_api):
             continue
         if fact.change == "removed":
@@ -519,6 +520,45 @@ def _moved_key(fact: Fact) -> tuple[str, str]:
     class (flask 3.0 moved ``Flask.logger`` to ``App``, which ``Flask`` extends)."""
     name = token(fact.name)
     return fact.kind, name.rsplit(".", 1)[-1] if fact.kind == "symbol" else name
+
+
+def _module(path: str) -> str | None:
+    """The dotted name users import a Python file by (``src/black/concurrency.py`` →
+    ``black.concurrency``, ``click/__init__.py`` → ``click``); None for another file."""
+    parts = list(PurePosixPath(path).with_suffix("").parts)
+    if not path.endswith(".py") or not parts:
+        return None
+    if parts[0] in ("src", "lib") and len(parts) > 1:
+        parts = parts[1:]
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    if not parts or not all(p.isidentifier() for p in parts):
+        return None
+    return ".".join(parts)
+
+
+def _moved_paths(facts: list[Fact], bound_at_head: Callable[[str], frozenset[str]]) -> list[Fact]:
+    """A top-level Python function or class moved to another module is no new name, but its old
+    dotted path (``black.schedule_formatting``, as an autodoc directive or a reference writes it) is
+    gone when the old module no longer binds the name, not even by importing it: that path is
+    renamed to the new one (``black.concurrency.schedule_formatting``)."""
+    def top(fact: Fact) -> bool:
+        return fact.kind == "symbol" and "." not in fact.name and _module(fact.path) is not None
+    added: dict[str, list[Fact]] = {}
+    for fact in facts:
+        if fact.change == "added" and top(fact):
+            added.setdefault(fact.name, []).append(fact)
+    out = []
+    for fact in facts:
+        if fact.change != "removed" or not top(fact) or len(added.get(fact.name, ())) != 1:
+            continue
+        to = added[fact.name][0]
+        if fact.name in bound_at_head(fact.path):
+            continue  # still importable where it was
+        old, new = f"{_module(fact.path)}.{fact.name}", f"{_module(to.path)}.{fact.name}"
+        out.append(Fact("symbol", "renamed", new, to.path, MOVED, old=old,
+                        line=to.line))
+    return out
 
 
 def _without_moves(facts: list[Fact]) -> list[Fact]:

@@ -52,7 +52,7 @@ from typing import Callable, Iterable, Mapping
 from .changed_names import NameChanges
 from .deprecations import is_deprecations_page, speaks_of_deprecations
 from .expected_output import OutputChange, example_lines, shown_at
-from .facts_model import WARNS, Fact, member_of, owner_of, token, written_as
+from .facts_model import MOVED, WARNS, Fact, member_of, owner_of, token, written_as
 from .linked_pages import Link
 from .quoting import find_quote
 from .requirements import LANGUAGES, minimum, statements
@@ -421,6 +421,8 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
             # A file's path, however a page writes it (an include, a link), is a reference to it.
             path_of_file = fact.kind == "file"
             old = written_as(named, lambda form: bool(docs.pages(form))) if path_of_file else docs.term(named)
+            if fact.rule == MOVED and old != named:
+                continue  # only the old dotted path is gone; the bare name is as right as before
             action = {"renamed": f"renames it to {token(fact.name)}", "removed": "removes it",
                       "deprecated": "makes it warn that it is deprecated" if fact.rule == WARNS
                       else "removes or deprecates it"}[fact.change]
