@@ -264,9 +264,14 @@ def test_a_function_the_package_exports_joins_its_exported_siblings_reference(tm
                                                       ".. autofunction:: getchar\n\n.. autofunction:: pause\n")
 
 
+def _setup_py(arguments: str) -> str:
+    """A ``setup.py`` calling ``setup`` with these keyword arguments (written a line each)."""
+    return f"from setuptools import setup\n\nsetup(\n    name='app',\n{arguments})\n"
+
+
 def test_a_new_version_is_shown_where_the_docs_show_the_program_s_version_output(tmp_path):
-    setup = ("from setuptools import setup\n\nsetup(\n    name='greet',\n    entry_points={\n"
-             "        'console_scripts': [\n            'hello = greet.__main__:main',\n        ],\n    },\n)\n")
+    setup = _setup_py("    entry_points={\n        'console_scripts': [\n            'hello = greet.__main__:main',\n"
+                      "        ],\n    },\n")
     install = ("# Install\n\n```bash\n$ pip install greet\n$ hello --version\n# 1.1.0.dev0\n```\n\n"
                "Any Python will do:\n\n```console\n$ python --version\nPython 3.11.4\n```\n")
     facts, planned, draft, checked = _run(
@@ -311,3 +316,35 @@ def test_a_page_that_names_a_moved_function_only_bare_is_not_planned(tmp_path):
         {"src/pkg/__init__.py": 'def reformat(src):\n    """Reformat."""\n',
          "src/pkg/concurrency.py": 'def run_jobs(jobs):\n    """Run the jobs."""\n'})
     assert planned.pages == [] and draft.files == {}
+
+
+def test_a_repository_moved_in_the_manifest_leads_the_docs_links_to_its_new_address(tmp_path):
+    setup = _setup_py("    project_urls={\n        'GitHub': 'https://github.com/acme/app',\n    },\n")
+    page = ("# Contributing\n\nReport bugs on [GitHub](https://github.com/acme/app/issues).\n\n"
+            "```console\n$ git clone https://github.com/acme/app.git\n```\n\n"
+            "Plugins live in [app-plugins](https://github.com/acme/app-plugins).\n")
+    facts, planned, draft, checked = _run(
+        tmp_path, {"setup.py": setup, "app/__init__.py": ""},
+        {"docs/contributing.md": page, "docs/usage.md": "# Usage\n\nRun `app`.\n"},
+        {"setup.py": setup.replace("acme/app", "acme/app-cli")})
+    assert [(f.kind, f.old, f.name) for f in facts] == [("repository", "github.com/acme/app", "github.com/acme/app-cli")]
+    assert [p.path for p in planned.pages] == ["docs/contributing.md"]
+    # another repository whose name only starts alike stays
+    assert draft.files["docs/contributing.md"] == page.replace("acme/app/", "acme/app-cli/").replace(
+        "acme/app.git", "acme/app-cli.git")
+    assert checked.passed, checked.comments
+
+
+def test_links_into_the_branch_the_manifest_no_longer_names_lead_into_the_new_one(tmp_path):
+    setup = _setup_py("    project_urls={\n        'Changelog': 'https://github.com/acme/app/blob/master/CHANGES.md',\n"
+                      "    },\n")
+    page = ("# Contributing\n\nSee [the configs](https://github.com/acme/app/blob/master/docs/configs/).\n\n"
+            "Run a version from master, or [another fork's](https://github.com/other/app/blob/master/x.py).\n")
+    facts, planned, draft, checked = _run(
+        tmp_path, {"setup.py": setup, "app/__init__.py": ""}, {"docs/contributing.md": page},
+        {"setup.py": setup.replace("blob/master", "blob/main")})
+    assert [(f.kind, f.old, f.name) for f in facts] == [("repository", "github.com/acme/app@master",
+                                                         "github.com/acme/app@main")]
+    # only the links into the project's own branch: the word in prose and another repository's stay
+    assert draft.files["docs/contributing.md"] == page.replace("acme/app/blob/master", "acme/app/blob/main")
+    assert checked.passed, checked.comments

@@ -35,6 +35,7 @@ from .facts_python import imported_names, is_imported, module_names, python_item
 from .facts_go import go_items
 from .facts_javascript import javascript_items, package_api
 from .release import versions_between
+from .repository import branch_moved, moved as moved_repository
 from .version_output import programs
 
 __all__ = ["Fact", "Item", "facts_of_change", "facts_between", "items_of", "is_infrastructure", "is_test_file",
@@ -341,7 +342,24 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
     named = {(k.kind, k.name) for k in kept}
     warned = [f for f in deprecations.warned() if (f.kind, f.name) not in named]
     version = _version_fact(mirror, base, head, text)
-    return named_files + kept + warned + ([deprecation] if deprecation else []) + ([version] if version else [])
+    moves = _repository_facts(text, base, head)
+    return named_files + kept + warned + ([deprecation] if deprecation else []) + ([version] if version else []) + moves
+
+
+def _repository_facts(text: Callable[[str, str], str | None], base: str, head: str) -> list[Fact]:
+    """The project's repository moved to another address, or its links moved into another branch
+    (``repository``), as its manifests say: one fact of kind ``repository``, old → new (a branch
+    written ``host/owner/name@branch``)."""
+    found = moved_repository(text, base, head)
+    if found:
+        return [Fact("repository", "renamed", found[1], found[2], "manifest: the project's repository address",
+                     old=found[0])]
+    branch = branch_moved(text, base, head)
+    if branch:
+        root, old, new, manifest = branch
+        return [Fact("repository", "renamed", f"{root}@{new}", manifest,
+                     "manifest: the branch the project's links lead into", old=f"{root}@{old}")]
+    return []
 
 
 def _version_fact(mirror, base: str, head: str, text: Callable[[str, str], str | None]) -> Fact | None:

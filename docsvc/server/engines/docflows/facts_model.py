@@ -40,6 +40,8 @@ class Fact:
     kind: str  # flag | argument | env | config | enum | route | operation | parameter | symbol | extra
     #          | file (a repository file the docs name by its path)
     #          | deprecation (a deprecation warning added; its name is the file that gained it)
+    #          | version (the project's declared version: old → new; siblings: its programs' names)
+    #          | repository (the project's repository moved: old → new address, host/owner/name)
     change: str  # added | removed | renamed | default-changed
     #              | deprecated (gone, yet still named in the code; or a function that now warns)
     #              | help-changed (its help text reworded: old and new are the texts) | changed (a file's content)

@@ -56,6 +56,7 @@ from .facts_model import MOVED, WARNS, Fact, member_of, owner_of, token, written
 from .linked_pages import Link
 from .quoting import find_quote
 from .requirements import LANGUAGES, minimum, statements
+from .repository import linked
 from .version_output import shown
 from .words import Bm25, Said
 
@@ -416,7 +417,9 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
 
     for fact in facts:
         hits = 0
-        if fact.change in ("renamed", "removed", "deprecated"):
+        if fact.kind == "repository":
+            hits += _plan_repository(fact, docs, read, add)
+        elif fact.change in ("renamed", "removed", "deprecated"):
             named = fact.old if fact.change == "renamed" else fact.name
             # A file's path, however a page writes it (an include, a link), is a reference to it.
             path_of_file = fact.kind == "file"
@@ -575,6 +578,19 @@ def _plan_addition(fact: Fact, docs: _Docs, add, look) -> int:
     return hits
 
 
+def _plan_statements(fact: Fact, candidates: Iterable[str], found_in: Callable[[str], list[int]],
+                     reason: Callable[[int], str], read: Callable[[str], str | None], add) -> int:
+    """Plan as direct the candidate pages (release pages aside) where ``found_in(text)`` finds the
+    lines (0-based) a fact makes stale; ``reason(line)`` says why, from the first of them."""
+    hits = 0
+    for path in dict.fromkeys(candidates):
+        found = [] if is_release_page(path) else found_in(read(path) or "")
+        if found:
+            add(path, "direct", 0.8, f"{reason(found[0] + 1)} [{fact.rule}]", fact)
+            hits += 1
+    return hits
+
+
 def _plan_requirement(fact: Fact, docs: _Docs, read: Callable[[str], str | None], add) -> int:
     """The pages that state the old minimum version of the language (``requirements``: "Python
     3.8+", "requires Python 3.8") when the manifest raises or lowers it: direct, the Writer
@@ -582,28 +598,31 @@ def _plan_requirement(fact: Fact, docs: _Docs, read: Callable[[str], str | None]
     old, new = minimum(fact.old), minimum(fact.new)
     if not old or not new or old == new:
         return 0
-    hits = 0
-    for path in dict.fromkeys(p for word in LANGUAGES.get(fact.name, ("", (fact.name,)))[1] for p in docs.find(word)):
-        found = [] if is_release_page(path) else statements(read(path) or "", fact.name, old)
-        if found:
-            add(path, "direct", 0.8, f"states {fact.name} {old} as the minimum (line {found[0] + 1}); the pull "
-                                     f"request requires {new} [{fact.rule}]", fact)
-            hits += 1
-    return hits
+    words = LANGUAGES.get(fact.name, ("", (fact.name,)))[1]
+    return _plan_statements(fact, (p for word in words for p in docs.find(word)),
+                            lambda text: statements(text, fact.name, old),
+                            lambda line: f"states {fact.name} {old} as the minimum (line {line}); the pull request "
+                                         f"requires {new}", read, add)
+
+
+def _plan_repository(fact: Fact, docs: _Docs, read: Callable[[str], str | None], add) -> int:
+    """The pages that link to the project's repository at its old address (or into its old branch)
+    when the pull request moves it (``repository``): direct, the Writer links them to the new one."""
+    root, _, branch = (fact.old or "").partition("@")
+    where = f"into its branch {branch} of {root}" if branch else f"to the repository at {root}"
+    return _plan_statements(fact, docs.find(root), lambda text: linked(text, fact.old or ""),
+                            lambda line: f"links {where} (line {line}); the pull request moves it to "
+                                         f"{fact.name.partition('@')[2] or fact.name}", read, add)
 
 
 def _plan_version(fact: Fact, docs: _Docs, read: Callable[[str], str | None], add) -> int:
     """The pages that show what the project's own program prints when asked for its version
     (``version_output``) when the pull request sets a new version: direct, the Writer shows the new
     one."""
-    hits = 0
-    for path in dict.fromkeys(p for name in fact.siblings for p in docs.find(name)):
-        found = [] if is_release_page(path) else shown(read(path) or "", fact.siblings)
-        if found:
-            add(path, "direct", 0.8, f"shows the version {fact.siblings[0]} prints (line {found[0] + 1}); the pull "
-                                     f"request sets it to {fact.new} [{fact.rule}]", fact)
-            hits += 1
-    return hits
+    return _plan_statements(fact, (p for name in fact.siblings for p in docs.find(name)),
+                            lambda text: shown(text, fact.siblings),
+                            lambda line: f"shows the version {fact.siblings[0]} prints (line {line}); the pull "
+                                         f"request sets it to {fact.new}", read, add)
 
 
 def _documenting(fact: Fact, names: list[str], docs: _Docs) -> dict[str, list[tuple[str, _Evidence]]]:

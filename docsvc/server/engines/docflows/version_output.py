@@ -62,8 +62,9 @@ def shown(text: str, names: Iterable[str]) -> list[int]:
         if not match or match.group("program") not in names:
             continue
         for j in range(i + 1, min(i + 1 + OUTPUT_LINES, len(lines))):
-            if not lines[j].strip() or _PROMPT.match(lines[j]) or _ASK.match(lines[j]) or lines[j].lstrip().startswith(("```", "~~~")):
-                break
+            if not lines[j].strip() or _PROMPT.match(lines[j]) or _ASK.match(lines[j]) or \
+                    lines[j].lstrip().startswith(("```", "~~~")):
+                break  # the output ended: a blank line, the next command, the block's fence
             if len(VERSION.findall(lines[j])) == 1:
                 found.append(j)
                 break

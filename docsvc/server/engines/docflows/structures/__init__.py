@@ -9,6 +9,7 @@ from .help_blocks import HelpBlocks
 from .mentions import Mentions
 from .reference_entries import ReferenceEntries
 from .removals import Removals
+from .repository_links import RepositoryLinks
 from .requirements import Requirements
 from .siblings import Siblings
 from .table_rows import TableRows
@@ -29,4 +30,5 @@ STRUCTURES: tuple[Structure, ...] = (
     DeprecationMarks(),
     Requirements(),
     VersionOutput(),
+    RepositoryLinks(),
 )

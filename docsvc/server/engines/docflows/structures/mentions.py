@@ -135,9 +135,10 @@ class Mentions(Structure):
 
     def takes(self, fact: Fact) -> bool:
         # a requirement's new minimum is stated in words, not beside its name (``requirements``),
-        # nor a new version: its program's output shows it (``version_output``)
-        return fact.change in ("renamed", "default-changed", "help-changed") and fact.kind not in ("requirement",
-                                                                                                    "version")
+        # nor a new version: its program's output shows it (``version_output``); nor a repository's
+        # address: the links to it lead to the new one (``repository_links``)
+        return fact.change in ("renamed", "default-changed", "help-changed") and \
+            fact.kind not in ("requirement", "version", "repository")
 
     def write(self, fact: Fact, page: Page) -> bool:
         edit = {"renamed": _rename, "default-changed": _redefault, "help-changed": _reword_help}[fact.change]

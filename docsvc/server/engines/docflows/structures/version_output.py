@@ -12,6 +12,7 @@ from __future__ import annotations
 from ..facts_model import Fact
 from ..version_output import restated, shown
 from .base import Page, Structure
+from .common import restate
 
 __all__ = ["VersionOutput"]
 
@@ -24,11 +25,5 @@ class VersionOutput(Structure):
         return fact.kind == "version" and fact.change == "default-changed" and bool(fact.new)
 
     def write(self, fact: Fact, page: Page) -> bool:
-        at = [i for i in shown("\n".join(page.lines), fact.siblings)
-              if restated(page.lines[i], fact.new) != page.lines[i]]
-        for i in at:
-            page.lines[i] = restated(page.lines[i], fact.new)
-        if at:
-            page.draft.notes.append(f"{page.path}: the version {fact.siblings[0]} prints is now {fact.new} "
-                                    f"(line {at[0] + 1}) [rule: version output restated]")
-        return bool(at)
+        return restate(page, shown("\n".join(page.lines), fact.siblings), lambda line: restated(line, fact.new),
+                       f"the version {fact.siblings[0]} prints is now {fact.new} [rule: version output restated]")
