@@ -323,12 +323,15 @@ def test_a_repository_moved_in_the_manifest_leads_the_docs_links_to_its_new_addr
     page = ("# Contributing\n\nReport bugs on [GitHub](https://github.com/acme/app/issues).\n\n"
             "```console\n$ git clone https://github.com/acme/app.git\n```\n\n"
             "Plugins live in [app-plugins](https://github.com/acme/app-plugins).\n")
+    packaging = "# Packaging\n\n```console\n$ wget https://api.github.com/repos/acme/app/tarball/2.5.0\n```\n"
     facts, planned, draft, checked = _run(
         tmp_path, {"setup.py": setup, "app/__init__.py": ""},
-        {"docs/contributing.md": page, "docs/usage.md": "# Usage\n\nRun `app`.\n"},
+        {"docs/contributing.md": page, "docs/packaging.md": packaging, "docs/usage.md": "# Usage\n\nRun `app`.\n"},
         {"setup.py": setup.replace("acme/app", "acme/app-cli")})
     assert [(f.kind, f.old, f.name) for f in facts] == [("repository", "github.com/acme/app", "github.com/acme/app-cli")]
-    assert [p.path for p in planned.pages] == ["docs/contributing.md"]
+    assert sorted(p.path for p in planned.pages) == ["docs/contributing.md", "docs/packaging.md"]
+    # GitHub's API address of the same repository moves with it
+    assert draft.files["docs/packaging.md"] == packaging.replace("repos/acme/app/", "repos/acme/app-cli/")
     # another repository whose name only starts alike stays
     assert draft.files["docs/contributing.md"] == page.replace("acme/app/", "acme/app-cli/").replace(
         "acme/app.git", "acme/app-cli.git")

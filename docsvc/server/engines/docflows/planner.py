@@ -610,7 +610,8 @@ def _plan_repository(fact: Fact, docs: _Docs, read: Callable[[str], str | None],
     when the pull request moves it (``repository``): direct, the Writer links them to the new one."""
     root, _, branch = (fact.old or "").partition("@")
     where = f"into its branch {branch} of {root}" if branch else f"to the repository at {root}"
-    return _plan_statements(fact, docs.find(root), lambda text: linked(text, fact.old or ""),
+    # by its owner/name: the API's address of it (api.github.com/repos/owner/name) too
+    return _plan_statements(fact, docs.find(root.partition("/")[2]), lambda text: linked(text, fact.old or ""),
                             lambda line: f"links {where} (line {line}); the pull request moves it to "
                                          f"{fact.name.partition('@')[2] or fact.name}", read, add)
 

@@ -71,11 +71,15 @@ def _link(old: str) -> re.Pattern:
     if "@" in old:  # a branch of the repository: root@branch
         root, branch = old.split("@", 1)
         return re.compile(rf"(?P<into>(?<![\w.-]){re.escape(root)}{_INTO}){re.escape(branch)}(?=[/.#)\s'\"]|$)")
-    return re.compile(rf"(?<![\w.-]){re.escape(old)}(?![\w-]|\.(?!git\b)\w)")
+    host, path = old.split("/", 1)
+    # GitHub's API addresses the same repository as api.github.com/repos/owner/name
+    api = rf"(?P<api>(?<![\w.-])api\.github\.com/repos/){re.escape(path)}|" if host == "github.com" else ""
+    return re.compile(rf"(?:{api}(?<![\w.-]){re.escape(old)})(?![\w-]|\.(?!git\b)\w)")
 
 
 def linked(text: str, old: str) -> list[int]:
-    """The lines (0-based) that link to the repository at ``old``."""
+    """The lines (0-based) that link to the repository at ``old`` (``host/owner/name``, or
+    ``host/owner/name@branch``: into that branch)."""
     pattern = _link(old)
     return [i for i, line in enumerate(text.split("\n")) if pattern.search(line)]
 
@@ -84,4 +88,9 @@ def relinked(line: str, old: str, new: str) -> str:
     """The line with its links to ``old`` leading to ``new`` (for a branch, ``root@branch``: the
     links into the old branch lead into the new one)."""
     branch = new.split("@", 1)[-1]
-    return _link(old).sub(lambda m: m.group("into") + branch if "@" in old else new, line)
+
+    def moved(match: re.Match) -> str:
+        if "@" in old:
+            return match.group("into") + branch
+        return match.group("api") + new.split("/", 1)[1] if match.groupdict().get("api") else new
+    return _link(old).sub(moved, line)
