@@ -328,7 +328,8 @@ def test_a_repository_moved_in_the_manifest_leads_the_docs_links_to_its_new_addr
         tmp_path, {"setup.py": setup, "app/__init__.py": ""},
         {"docs/contributing.md": page, "docs/packaging.md": packaging, "docs/usage.md": "# Usage\n\nRun `app`.\n"},
         {"setup.py": setup.replace("acme/app", "acme/app-cli")})
-    assert [(f.kind, f.old, f.name) for f in facts] == [("repository", "github.com/acme/app", "github.com/acme/app-cli")]
+    assert [(f.kind, f.old, f.name) for f in facts] == [("repository", "github.com/acme/app",
+                                                         "github.com/acme/app-cli")]
     assert sorted(p.path for p in planned.pages) == ["docs/contributing.md", "docs/packaging.md"]
     # GitHub's API address of the same repository moves with it
     assert draft.files["docs/packaging.md"] == packaging.replace("repos/acme/app/", "repos/acme/app-cli/")
@@ -351,3 +352,13 @@ def test_links_into_the_branch_the_manifest_no_longer_names_lead_into_the_new_on
     # only the links into the project's own branch: the word in prose and another repository's stay
     assert draft.files["docs/contributing.md"] == page.replace("acme/app/blob/master", "acme/app/blob/main")
     assert checked.passed, checked.comments
+
+
+def test_a_dependency_s_address_moved_in_the_manifest_is_no_move_of_the_project(tmp_path):
+    pyproject = ('[project]\nname = "app"\ndependencies = ["lib @ git+https://github.com/someone/lib"]\n\n'
+                 '[project.urls]\nSource = "https://github.com/acme/app"\n'
+                 'Issues = "https://github.com/acme/app/issues"\n')
+    page = "# Credits\n\nBuilt on [lib](https://github.com/someone/lib).\n"
+    facts, _, draft, _ = _run(tmp_path, {"pyproject.toml": pyproject, "app/__init__.py": ""}, {"docs/credits.md": page},
+                              {"pyproject.toml": pyproject.replace("someone/lib", "fork/lib")})
+    assert not [f for f in facts if f.kind == "repository"] and draft.files == {}

@@ -13,6 +13,7 @@ Writer's ``repository_links`` structure (``linked``, ``relinked``).
 from __future__ import annotations
 
 import re
+from collections import Counter
 from typing import Callable
 
 __all__ = ["MANIFESTS", "roots", "moved", "branches", "branch_moved", "linked", "relinked"]
@@ -23,26 +24,36 @@ _HOSTS = r"(?:github\.com|gitlab\.com|bitbucket\.org|codeberg\.org)"
 _ROOT = re.compile(rf"(?<![\w.-])(?P<root>{_HOSTS}[/:][\w-][\w.-]*/[\w-][\w.-]*?)(?:\.git)?(?![\w.-]*[\w-])")
 
 
+def _named(text: str) -> list[str]:
+    """The repository addresses a text names (``github.com/owner/name``), once a mention."""
+    return [m.group("root").replace(":", "/", 1) for m in _ROOT.finditer(text)]
+
+
 def roots(text: str) -> set[str]:
     """The repository addresses a text names (``github.com/owner/name``)."""
-    return {m.group("root").replace(":", "/", 1) for m in _ROOT.finditer(text)}
+    return set(_named(text))
 
 
 def moved(text_at: Callable[[str, str], str | None], base: str, head: str) -> tuple[str, str, str] | None:
     """``(old, new, manifest)``: the one repository the top-level manifests stop naming, the one
     they name instead and the first manifest that does; None when they name the same, or the
     change is no clear move."""
-    before: set[str] = set()
+    before: Counter[str] = Counter()
     after: dict[str, str] = {}
     for manifest in MANIFESTS:
-        before |= roots(text_at(base, manifest) or "")
+        before.update(_named(text_at(base, manifest) or ""))
         for root in roots(text_at(head, manifest) or ""):
             after.setdefault(root, manifest)
-    gone, new = before - set(after), set(after) - before
+    gone, new = set(before) - set(after), set(after) - set(before)
     if len(gone) != 1 or len(new) != 1:
         return None
+    old = gone.pop()
+    # the project's own: named more often than any other (its homepage, source, issues), not a
+    # dependency's address that a pin moved
+    if any(count >= before[old] for root, count in before.items() if root != old):
+        return None
     root = new.pop()
-    return gone.pop(), root, after[root]
+    return old, root, after[root]
 
 
 # A link into one branch of a repository: ``<root>/blob/master/CHANGES.md``, ``/tree/main``, ``/archive/master.tar.gz``
