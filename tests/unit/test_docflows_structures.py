@@ -262,3 +262,103 @@ def test_a_function_the_package_exports_joins_its_exported_siblings_reference(tm
     # the module's own helper, which the package does not import, is no sibling the page left out
     assert draft.files["docs/api.rst"] == api.replace(".. autofunction:: getchar\n",
                                                       ".. autofunction:: getchar\n\n.. autofunction:: pause\n")
+
+
+def _setup_py(arguments: str) -> str:
+    """A ``setup.py`` calling ``setup`` with these keyword arguments (written a line each)."""
+    return f"from setuptools import setup\n\nsetup(\n    name='app',\n{arguments})\n"
+
+
+def test_a_new_version_is_shown_where_the_docs_show_the_program_s_version_output(tmp_path):
+    setup = _setup_py("    entry_points={\n        'console_scripts': [\n            'hello = greet.__main__:main',\n"
+                      "        ],\n    },\n")
+    install = ("# Install\n\n```bash\n$ pip install greet\n$ hello --version\n# 1.1.0.dev0\n```\n\n"
+               "Any Python will do:\n\n```console\n$ python --version\nPython 3.11.4\n```\n")
+    facts, planned, draft, checked = _run(
+        tmp_path, {"setup.py": setup, "greet/__init__.py": '__version__ = "1.2.0.dev0"\n'},
+        {"docs/install.md": install, "docs/usage.md": "# Usage\n\nRun `hello` to greet.\n"},
+        {"greet/__init__.py": '__version__ = "1.2.0"\n'})
+    assert [(f.kind, f.old, f.new, f.siblings) for f in facts] == [
+        ("version", "1.2.0.dev0", "1.2.0", ("hello", "greet"))]
+    assert [p.path for p in planned.pages] == ["docs/install.md"]
+    # the version the project's own program prints, stale as it was, is now the new one; Python's is not its
+    assert draft.files["docs/install.md"] == install.replace("# 1.1.0.dev0", "# 1.2.0")
+    assert checked.passed, checked.comments
+
+
+def test_a_function_moved_to_another_module_gets_its_new_dotted_path_where_the_old_one_is_gone(tmp_path):
+    init = 'def schedule(jobs):\n    """Run the jobs."""\n\n\ndef reformat(src):\n    """Reformat."""\n'
+    page = ("Reference\n=========\n\n.. autofunction:: pkg.reformat\n\n.. autofunction:: pkg.schedule\n\n"
+            "Call ``schedule`` with the jobs.\n")
+    facts, planned, draft, checked = _run(
+        tmp_path, {"src/pkg/__init__.py": init}, {"docs/reference.rst": page},
+        {"src/pkg/__init__.py": 'def reformat(src):\n    """Reformat."""\n',
+         "src/pkg/concurrency.py": 'def schedule(jobs):\n    """Run the jobs."""\n'})
+    assert [(f.change, f.old, f.name) for f in facts] == [("renamed", "pkg.schedule", "pkg.concurrency.schedule")]
+    # the dotted path is rewritten; the bare name, still right, is not
+    assert draft.files["docs/reference.rst"] == page.replace(":: pkg.schedule", ":: pkg.concurrency.schedule")
+    assert checked.passed, checked.comments
+
+
+def test_a_function_moved_yet_imported_where_it_was_keeps_its_path(tmp_path):
+    init = 'def schedule(jobs):\n    """Run the jobs."""\n'
+    facts, _, draft, _ = _run(
+        tmp_path, {"src/pkg/__init__.py": init}, {"docs/reference.rst": ".. autofunction:: pkg.schedule\n"},
+        {"src/pkg/__init__.py": "from .concurrency import schedule\n", "src/pkg/concurrency.py": init})
+    assert not [f for f in facts if f.change == "renamed"]
+    assert ".. autofunction:: pkg.schedule" in draft.files.get("docs/reference.rst", ".. autofunction:: pkg.schedule")
+
+
+def test_a_page_that_names_a_moved_function_only_bare_is_not_planned(tmp_path):
+    init = 'def run_jobs(jobs):\n    """Run the jobs."""\n\n\ndef reformat(src):\n    """Reformat."""\n'
+    _, planned, draft, _ = _run(
+        tmp_path, {"src/pkg/__init__.py": init}, {"docs/usage.md": "# Usage\n\nCall `run_jobs` with the jobs.\n"},
+        {"src/pkg/__init__.py": 'def reformat(src):\n    """Reformat."""\n',
+         "src/pkg/concurrency.py": 'def run_jobs(jobs):\n    """Run the jobs."""\n'})
+    assert planned.pages == [] and draft.files == {}
+
+
+def test_a_repository_moved_in_the_manifest_leads_the_docs_links_to_its_new_address(tmp_path):
+    setup = _setup_py("    project_urls={\n        'GitHub': 'https://github.com/acme/app',\n    },\n")
+    page = ("# Contributing\n\nReport bugs on [GitHub](https://github.com/acme/app/issues).\n\n"
+            "```console\n$ git clone https://github.com/acme/app.git\n```\n\n"
+            "Plugins live in [app-plugins](https://github.com/acme/app-plugins).\n")
+    packaging = "# Packaging\n\n```console\n$ wget https://api.github.com/repos/acme/app/tarball/2.5.0\n```\n"
+    facts, planned, draft, checked = _run(
+        tmp_path, {"setup.py": setup, "app/__init__.py": ""},
+        {"docs/contributing.md": page, "docs/packaging.md": packaging, "docs/usage.md": "# Usage\n\nRun `app`.\n"},
+        {"setup.py": setup.replace("acme/app", "acme/app-cli")})
+    assert [(f.kind, f.old, f.name) for f in facts] == [("repository", "github.com/acme/app",
+                                                         "github.com/acme/app-cli")]
+    assert sorted(p.path for p in planned.pages) == ["docs/contributing.md", "docs/packaging.md"]
+    # GitHub's API address of the same repository moves with it
+    assert draft.files["docs/packaging.md"] == packaging.replace("repos/acme/app/", "repos/acme/app-cli/")
+    # another repository whose name only starts alike stays
+    assert draft.files["docs/contributing.md"] == page.replace("acme/app/", "acme/app-cli/").replace(
+        "acme/app.git", "acme/app-cli.git")
+    assert checked.passed, checked.comments
+
+
+def test_links_into_the_branch_the_manifest_no_longer_names_lead_into_the_new_one(tmp_path):
+    setup = _setup_py("    project_urls={\n        'Changelog': 'https://github.com/acme/app/blob/master/CHANGES.md',\n"
+                      "    },\n")
+    page = ("# Contributing\n\nSee [the configs](https://github.com/acme/app/blob/master/docs/configs/).\n\n"
+            "Run a version from master, or [another fork's](https://github.com/other/app/blob/master/x.py).\n")
+    facts, planned, draft, checked = _run(
+        tmp_path, {"setup.py": setup, "app/__init__.py": ""}, {"docs/contributing.md": page},
+        {"setup.py": setup.replace("blob/master", "blob/main")})
+    assert [(f.kind, f.old, f.name) for f in facts] == [("repository", "github.com/acme/app@master",
+                                                         "github.com/acme/app@main")]
+    # only the links into the project's own branch: the word in prose and another repository's stay
+    assert draft.files["docs/contributing.md"] == page.replace("acme/app/blob/master", "acme/app/blob/main")
+    assert checked.passed, checked.comments
+
+
+def test_a_dependency_s_address_moved_in_the_manifest_is_no_move_of_the_project(tmp_path):
+    pyproject = ('[project]\nname = "app"\ndependencies = ["lib @ git+https://github.com/someone/lib"]\n\n'
+                 '[project.urls]\nSource = "https://github.com/acme/app"\n'
+                 'Issues = "https://github.com/acme/app/issues"\n')
+    page = "# Credits\n\nBuilt on [lib](https://github.com/someone/lib).\n"
+    facts, _, draft, _ = _run(tmp_path, {"pyproject.toml": pyproject, "app/__init__.py": ""}, {"docs/credits.md": page},
+                              {"pyproject.toml": pyproject.replace("someone/lib", "fork/lib")})
+    assert not [f for f in facts if f.kind == "repository"] and draft.files == {}

@@ -29,11 +29,14 @@ from typing import Callable, Iterable, Mapping
 
 from .deprecations import Deprecations
 from .facts_config import STRUCTURED_SUFFIXES, is_env_file, structured_items
-from .facts_model import MARKED, Fact, Item, file_forms, member_of, owner_of, token
+from .facts_model import MARKED, MOVED, Fact, Item, file_forms, member_of, owner_of, token
 from .facts_package import MANIFESTS, package_items
 from .facts_python import imported_names, is_imported, module_names, python_items, registry_callee
 from .facts_go import go_items
 from .facts_javascript import javascript_items, package_api
+from .release import versions_between
+from .repository import branch_moved, moved as moved_repository
+from .version_output import programs
 
 __all__ = ["Fact", "Item", "facts_of_change", "facts_between", "items_of", "is_infrastructure", "is_test_file",
            "speaks_to_users", "CODE_SUFFIXES"]
@@ -320,7 +323,8 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
         return _registry_family(mirror, head, rule, text_at_head, lambda p: speaks_to_users(p, documented), exported)
 
     kept: list[Fact] = []
-    for fact in _without_owned(_without_moves(facts)):
+    moved = _moved_paths(facts, lambda p: module_names(text_at_head(p)))
+    for fact in _without_owned(_without_moves(facts)) + moved:
         if not _in_javascript_api(fact, js_api):
             continue
         if fact.change == "removed":
@@ -337,7 +341,41 @@ def facts_between(mirror, base: str, head: str, documented: Callable[[str], bool
     deprecation = deprecations.fact()
     named = {(k.kind, k.name) for k in kept}
     warned = [f for f in deprecations.warned() if (f.kind, f.name) not in named]
-    return named_files + kept + warned + ([deprecation] if deprecation else [])
+    version = _version_fact(mirror, base, head, text)
+    moves = _repository_facts(text, base, head)
+    return named_files + kept + warned + ([deprecation] if deprecation else []) + ([version] if version else []) + moves
+
+
+def _repository_facts(text: Callable[[str, str], str | None], base: str, head: str) -> list[Fact]:
+    """The project's repository moved to another address, or its links moved into another branch
+    (``repository``), as its manifests say: one fact of kind ``repository``, old → new (a branch
+    written ``host/owner/name@branch``)."""
+    found = moved_repository(text, base, head)
+    if found:
+        return [Fact("repository", "renamed", found[1], found[2], "manifest: the project's repository address",
+                     old=found[0])]
+    branch = branch_moved(text, base, head)
+    if branch:
+        root, old, new, manifest = branch
+        return [Fact("repository", "renamed", f"{root}@{new}", manifest,
+                     "manifest: the branch the project's links lead into", old=f"{root}@{old}")]
+    return []
+
+
+def _version_fact(mirror, base: str, head: str, text: Callable[[str, str], str | None]) -> Fact | None:
+    """The project's declared version set anew (``release.versions_between``): a fact of kind
+    ``version`` (old → new), its siblings the names of the project's own programs
+    (``version_output.programs``), whose ``--version`` output the docs may show; none for a project
+    without a program of its own."""
+    found = versions_between(mirror.tree(head, "."), text, base, head)
+    if found is None or found[1] is None or found[1] == found[2]:
+        return None
+    path, old, new = found
+    names = programs(path, lambda p: text(head, p))
+    if not names:
+        return None  # no program of its own to print it: a version of packaging only
+    return Fact("version", "default-changed", names[0], path, "version: the project's declared version",
+                old=old, new=new, siblings=names)
 
 
 _JAVASCRIPT = tuple(s for s, reader in _BY_SUFFIX.items() if reader is javascript_items)
@@ -500,6 +538,45 @@ def _moved_key(fact: Fact) -> tuple[str, str]:
     class (flask 3.0 moved ``Flask.logger`` to ``App``, which ``Flask`` extends)."""
     name = token(fact.name)
     return fact.kind, name.rsplit(".", 1)[-1] if fact.kind == "symbol" else name
+
+
+def _module(path: str) -> str | None:
+    """The dotted name users import a Python file by (``src/black/concurrency.py`` →
+    ``black.concurrency``, ``click/__init__.py`` → ``click``); None for another file."""
+    parts = list(PurePosixPath(path).with_suffix("").parts)
+    if not path.endswith(".py") or not parts:
+        return None
+    if parts[0] in ("src", "lib") and len(parts) > 1:
+        parts = parts[1:]
+    if parts[-1] == "__init__":
+        parts = parts[:-1]
+    if not parts or not all(p.isidentifier() for p in parts):
+        return None
+    return ".".join(parts)
+
+
+def _moved_paths(facts: list[Fact], bound_at_head: Callable[[str], frozenset[str]]) -> list[Fact]:
+    """A top-level Python function or class moved to another module is no new name, but its old
+    dotted path (``black.schedule_formatting``, as an autodoc directive or a reference writes it) is
+    gone when the old module no longer binds the name, not even by importing it: that path is
+    renamed to the new one (``black.concurrency.schedule_formatting``)."""
+    def top(fact: Fact) -> bool:
+        return fact.kind == "symbol" and "." not in fact.name and _module(fact.path) is not None
+    added: dict[str, list[Fact]] = {}
+    for fact in facts:
+        if fact.change == "added" and top(fact):
+            added.setdefault(fact.name, []).append(fact)
+    out = []
+    for fact in facts:
+        if fact.change != "removed" or not top(fact) or len(added.get(fact.name, ())) != 1:
+            continue
+        to = added[fact.name][0]
+        if fact.name in bound_at_head(fact.path):
+            continue  # still importable where it was
+        old, new = f"{_module(fact.path)}.{fact.name}", f"{_module(to.path)}.{fact.name}"
+        out.append(Fact("symbol", "renamed", new, to.path, MOVED, old=old,
+                        line=to.line))
+    return out
 
 
 def _without_moves(facts: list[Fact]) -> list[Fact]:

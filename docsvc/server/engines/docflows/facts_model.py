@@ -6,11 +6,12 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Fact", "Item", "file_forms", "member_of", "owner_of", "token", "WARNS", "MARKED",
+__all__ = ["Fact", "Item", "file_forms", "member_of", "owner_of", "token", "WARNS", "MARKED", "MOVED",
            "written_as"]
 
 WARNS = "deprecation warning added in its body"  # the rule of a function deprecated where it stands
 MARKED = "marked deprecated in its definition"  # the rule of an option the code now declares deprecated
+MOVED = "python: moved to another module"  # the rule of a dotted path renamed as its function moved
 
 _PARAMETER = re.compile(r"([\w.]+)\((\w+)\)")  # a Python parameter: owner(name)
 _WORKFLOW = re.compile(r"\.github/workflows/([^/]+\.ya?ml)")
@@ -39,6 +40,8 @@ class Fact:
     kind: str  # flag | argument | env | config | enum | route | operation | parameter | symbol | extra
     #          | file (a repository file the docs name by its path)
     #          | deprecation (a deprecation warning added; its name is the file that gained it)
+    #          | version (the project's declared version: old → new; siblings: its programs' names)
+    #          | repository (the project's repository moved: old → new address, host/owner/name)
     change: str  # added | removed | renamed | default-changed
     #              | deprecated (gone, yet still named in the code; or a function that now warns)
     #              | help-changed (its help text reworded: old and new are the texts) | changed (a file's content)

@@ -52,10 +52,12 @@ from typing import Callable, Iterable, Mapping
 from .changed_names import NameChanges
 from .deprecations import is_deprecations_page, speaks_of_deprecations
 from .expected_output import OutputChange, example_lines, shown_at
-from .facts_model import WARNS, Fact, member_of, owner_of, token, written_as
+from .facts_model import MOVED, WARNS, Fact, member_of, owner_of, token, written_as
 from .linked_pages import Link
 from .quoting import find_quote
 from .requirements import LANGUAGES, minimum, statements
+from .repository import linked
+from .version_output import shown
 from .words import Bm25, Said
 
 __all__ = ["PlannedPage", "Plan", "PageIndex", "plan", "mentions", "token", "spoken", "plain", "prose",
@@ -415,11 +417,15 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
 
     for fact in facts:
         hits = 0
-        if fact.change in ("renamed", "removed", "deprecated"):
+        if fact.kind == "repository":
+            hits += _plan_repository(fact, docs, read, add)
+        elif fact.change in ("renamed", "removed", "deprecated"):
             named = fact.old if fact.change == "renamed" else fact.name
             # A file's path, however a page writes it (an include, a link), is a reference to it.
             path_of_file = fact.kind == "file"
             old = written_as(named, lambda form: bool(docs.pages(form))) if path_of_file else docs.term(named)
+            if fact.rule == MOVED and old != named:
+                continue  # only the old dotted path is gone; the bare name is as right as before
             action = {"renamed": f"renames it to {token(fact.name)}", "removed": "removes it",
                       "deprecated": "makes it warn that it is deprecated" if fact.rule == WARNS
                       else "removes or deprecates it"}[fact.change]
@@ -457,6 +463,8 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
                 hits += 1
         elif fact.kind == "requirement" and fact.change == "default-changed":
             hits += _plan_requirement(fact, docs, read, add)
+        elif fact.kind == "version":
+            hits += _plan_version(fact, docs, read, add)
         elif fact.change == "default-changed":
             name, old = docs.term(was.get(fact.name, fact.name)), plain(fact.old)
             strong = docs.specific(name)
@@ -491,7 +499,7 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
                     hits += 1
         elif fact.change == "added" and fact.kind in CONCEPTUAL_KINDS:
             hits += _plan_addition(fact, docs, add, look) + _plan_namesakes(fact, docs, add)
-        if not hits:
+        if not hits and fact.kind != "version":  # a new version is news only where the docs show it
             unaffected.append(f"{fact.describe()}: no docs page documents it"
                               + (" or its siblings" if fact.change == "added" else "") + " as specific code")
     if names is not None:
@@ -513,7 +521,8 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
             look(link.page, f"{reason} [changed lines] — to the page, not to a section of it")
     # The author's words weigh only beside what the code says: a pull request whose code changes
     # nothing user-facing stays quiet however much its body tells.
-    if said and words is not None and (facts or (names is not None and names.counts) or links or outputs):
+    # A new version alone is no user-facing code: every release's pull request sets one.
+    if said and words is not None and (any(f.kind != "version" for f in facts) or (names is not None and names.counts) or links or outputs):
         _plan_by_words(said, words, docs, _code_names(facts, names), names.counts if names is not None else (),
                        pages, weak, add, look)
     ordered = sorted(pages.values(), key=lambda p: (-p.confidence, p.path))
@@ -569,6 +578,19 @@ def _plan_addition(fact: Fact, docs: _Docs, add, look) -> int:
     return hits
 
 
+def _plan_statements(fact: Fact, candidates: Iterable[str], found_in: Callable[[str], list[int]],
+                     reason: Callable[[int], str], read: Callable[[str], str | None], add) -> int:
+    """Plan as direct the candidate pages (release pages aside) where ``found_in(text)`` finds the
+    lines (0-based) a fact makes stale; ``reason(line)`` says why, from the first of them."""
+    hits = 0
+    for path in dict.fromkeys(candidates):
+        found = [] if is_release_page(path) else found_in(read(path) or "")
+        if found:
+            add(path, "direct", 0.8, f"{reason(found[0] + 1)} [{fact.rule}]", fact)
+            hits += 1
+    return hits
+
+
 def _plan_requirement(fact: Fact, docs: _Docs, read: Callable[[str], str | None], add) -> int:
     """The pages that state the old minimum version of the language (``requirements``: "Python
     3.8+", "requires Python 3.8") when the manifest raises or lowers it: direct, the Writer
@@ -576,14 +598,32 @@ def _plan_requirement(fact: Fact, docs: _Docs, read: Callable[[str], str | None]
     old, new = minimum(fact.old), minimum(fact.new)
     if not old or not new or old == new:
         return 0
-    hits = 0
-    for path in dict.fromkeys(p for word in LANGUAGES.get(fact.name, ("", (fact.name,)))[1] for p in docs.find(word)):
-        found = [] if is_release_page(path) else statements(read(path) or "", fact.name, old)
-        if found:
-            add(path, "direct", 0.8, f"states {fact.name} {old} as the minimum (line {found[0] + 1}); the pull "
-                                     f"request requires {new} [{fact.rule}]", fact)
-            hits += 1
-    return hits
+    words = LANGUAGES.get(fact.name, ("", (fact.name,)))[1]
+    return _plan_statements(fact, (p for word in words for p in docs.find(word)),
+                            lambda text: statements(text, fact.name, old),
+                            lambda line: f"states {fact.name} {old} as the minimum (line {line}); the pull request "
+                                         f"requires {new}", read, add)
+
+
+def _plan_repository(fact: Fact, docs: _Docs, read: Callable[[str], str | None], add) -> int:
+    """The pages that link to the project's repository at its old address (or into its old branch)
+    when the pull request moves it (``repository``): direct, the Writer links them to the new one."""
+    root, _, branch = (fact.old or "").partition("@")
+    where = f"into its branch {branch} of {root}" if branch else f"to the repository at {root}"
+    # by its owner/name: the API's address of it (api.github.com/repos/owner/name) too
+    return _plan_statements(fact, docs.find(root.partition("/")[2]), lambda text: linked(text, fact.old or ""),
+                            lambda line: f"links {where} (line {line}); the pull request moves it to "
+                                         f"{fact.name.partition('@')[2] or fact.name}", read, add)
+
+
+def _plan_version(fact: Fact, docs: _Docs, read: Callable[[str], str | None], add) -> int:
+    """The pages that show what the project's own program prints when asked for its version
+    (``version_output``) when the pull request sets a new version: direct, the Writer shows the new
+    one."""
+    return _plan_statements(fact, (p for name in fact.siblings for p in docs.find(name)),
+                            lambda text: shown(text, fact.siblings),
+                            lambda line: f"shows the version {fact.siblings[0]} prints (line {line}); the pull "
+                                         f"request sets it to {fact.new}", read, add)
 
 
 def _documenting(fact: Fact, names: list[str], docs: _Docs) -> dict[str, list[tuple[str, _Evidence]]]:

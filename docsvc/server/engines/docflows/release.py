@@ -29,7 +29,7 @@ from typing import Callable, Iterable
 
 from .facts_config import load_structured
 
-__all__ = ["declared_version", "coming_release", "release_between", "release_of", "in_form"]
+__all__ = ["declared_version", "coming_release", "versions_between", "release_between", "release_of", "in_form"]
 
 _MAX_BYTES = 1 << 20  # a version file is small; a larger one is not read
 
@@ -78,12 +78,12 @@ def coming_release(old: str | None, new: str | None) -> str | None:
     return None
 
 
-def release_between(paths: Iterable[str], text_at: Callable[[str, str], str | None], base: str, head: str
-                    ) -> str | None:
-    """The release the change from ``base`` to ``head`` ships in (``coming_release``), the version
-    read from the files of ``paths`` (the head's tree) by ``text_at(commit, path)``."""
-    sources = _version_sources(paths)
-    for group in sources:
+def versions_between(paths: Iterable[str], text_at: Callable[[str, str], str | None], base: str, head: str
+                     ) -> tuple[str, str | None, str] | None:
+    """The project's declared version at ``base`` and at ``head``, and the file that declares it:
+    ``(path, old, new)``, read from the files of ``paths`` (the head's tree) by
+    ``text_at(commit, path)``; None when the head declares none statically."""
+    for group in _version_sources(paths):
         versions = {path: declared_version(path, text) for path in group
                     for text in [text_at(head, path)] if text is not None}
         found = {v for v in versions.values() if v}
@@ -91,8 +91,16 @@ def release_between(paths: Iterable[str], text_at: Callable[[str, str], str | No
             continue  # none here, or packages that disagree: not this project's one version
         path = next(p for p, v in versions.items() if v)
         old = text_at(base, path)
-        return coming_release(declared_version(path, old) if old is not None else None, found.pop())
+        return path, declared_version(path, old) if old is not None else None, found.pop()
     return None
+
+
+def release_between(paths: Iterable[str], text_at: Callable[[str, str], str | None], base: str, head: str
+                    ) -> str | None:
+    """The release the change from ``base`` to ``head`` ships in (``coming_release``), the version
+    read from the files of ``paths`` (the head's tree) by ``text_at(commit, path)``."""
+    found = versions_between(paths, text_at, base, head)
+    return coming_release(found[1], found[2]) if found else None
 
 
 def release_of(mirror, base: str, head: str) -> str | None:

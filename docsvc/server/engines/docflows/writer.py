@@ -10,7 +10,9 @@ name that is gone (``removals``), a new name's section or directive (``reference
 row, item or entry among its siblings (``siblings``, shaped by ``table_rows`` and
 ``reference_entries``), with the version mark its siblings carry (``version_marks``); a new option's
 line in the help output the docs show (``help_blocks``); a deprecation mark (``version_marks``); the
-supported language version (``requirements``); and no entry by hand where the docs build renders
+supported language version (``requirements``); the version the project's program prints
+(``version_output``); the links to the project's repository when it moves (``repository_links``);
+and no entry by hand where the docs build renders
 the name from the code (``generated``). The Editor checks every draft (``editor``, ``draft_checks``).
 """
 

@@ -9,10 +9,12 @@ from .help_blocks import HelpBlocks
 from .mentions import Mentions
 from .reference_entries import ReferenceEntries
 from .removals import Removals
+from .repository_links import RepositoryLinks
 from .requirements import Requirements
 from .siblings import Siblings
 from .table_rows import TableRows
 from .version_marks import DeprecationMarks
+from .version_output import VersionOutput
 
 __all__ = ["Draft", "Page", "Structure", "STRUCTURES"]
 
@@ -27,4 +29,6 @@ STRUCTURES: tuple[Structure, ...] = (
     HelpBlocks(),
     DeprecationMarks(),
     Requirements(),
+    VersionOutput(),
+    RepositoryLinks(),
 )

@@ -243,3 +243,15 @@ def apart(lines: list[str], at: int, new: list[str]) -> list[str]:
     line on each side where its neighbours at ``at`` have none."""
     return ([""] if at > 0 and lines[at - 1].strip() else []) + new + \
         ([""] if at < len(lines) and lines[at].strip() else [])
+
+
+def restate(page, at: list[int], restated: Callable[[str], str], note: str) -> bool:
+    """Rewrite the page's lines ``at`` (0-based) with ``restated``, noting ``note`` once (with the
+    first line and how many) when any line changed; True then. For the structures that restate
+    what a fact makes stale in place (a requirement, a version, a link)."""
+    changed = [i for i in at if restated(page.lines[i]) != page.lines[i]]
+    for i in changed:
+        page.lines[i] = restated(page.lines[i])
+    if changed:
+        page.draft.notes.append(f"{page.path}: {note} (line {changed[0] + 1}; {len(changed)} line(s))")
+    return bool(changed)

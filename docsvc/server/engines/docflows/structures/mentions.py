@@ -134,8 +134,11 @@ class Mentions(Structure):
     carries = "renamed, default changed, help text reworded: edited where the page speaks of the name"
 
     def takes(self, fact: Fact) -> bool:
-        # a requirement's new minimum is stated in words, not beside its name (``requirements``)
-        return fact.change in ("renamed", "default-changed", "help-changed") and fact.kind != "requirement"
+        # a requirement's new minimum is stated in words, not beside its name (``requirements``),
+        # nor a new version: its program's output shows it (``version_output``); nor a repository's
+        # address: the links to it lead to the new one (``repository_links``)
+        return fact.change in ("renamed", "default-changed", "help-changed") and \
+            fact.kind not in ("requirement", "version", "repository")
 
     def write(self, fact: Fact, page: Page) -> bool:
         edit = {"renamed": _rename, "default-changed": _redefault, "help-changed": _reword_help}[fact.change]

@@ -13,6 +13,7 @@ import re
 from ..facts_model import Fact
 from ..requirements import minimum, restated, statements
 from .base import Page, Structure
+from .common import restate
 
 __all__ = ["Requirements"]
 
@@ -31,9 +32,6 @@ class Requirements(Structure):
         # a line that names the new version already lists versions ("3.8, 3.9 and 3.10"): a person's
         at = [i for i in statements("\n".join(page.lines), fact.name, old)
               if not re.search(rf"(?<![\d.]){re.escape(new)}(?!\.?\d)", page.lines[i])]
-        for i in at:
-            page.lines[i] = restated(page.lines[i], fact.name, old, new)
-        if at:
-            page.draft.notes.append(f"{page.path}: the supported {fact.name} version now starts at {new} (was "
-                                    f"{old}; {len(at)} line(s)) [rule: requirement statement restated]")
-        return bool(at)
+        return restate(page, at, lambda line: restated(line, fact.name, old, new),
+                       f"the supported {fact.name} version now starts at {new} (was {old}) "
+                       "[rule: requirement statement restated]")
