@@ -81,7 +81,7 @@ def test_what_a_pull_request_names_as_code():
     assert said.names == ("site_url", "--dev-addr", "deploy.toml", "--force", "DEPLOY_HOME", "docs/config.md",
                           "theme.palette.primary")
     assert said.in_title == {"site_url", "--dev-addr"}
-    assert "overrid" in said.title_words and "templat" not in said.words and "ada" not in said.words
+    assert said.words["overrid"] == 2 and "templat" not in said.words and "ada" not in said.words  # the title twice
 
 
 # --- the evidence combined ---------------------------------------------------------------------
@@ -119,13 +119,13 @@ def test_a_backticked_name_the_code_does_not_change_is_only_worth_a_look():
                                     "the code does not change it"}]
 
 
-def test_the_title_s_words_and_a_name_of_the_code_on_the_page_plan_it_for_review():
+def test_the_title_s_words_beside_a_name_of_the_code_make_a_page_worth_a_look_not_planned():
     # Each sign alone is weak: DEPLOY_COMPLETE is one name of the code's (fewer than MIN_NAMES), and
-    # words are words; together, with a word of the title among them, the page is planned for review.
+    # words are words; together they head the page's reason, and still plan nothing.
     result = planned(changed=["DEPLOY_COMPLETE"], title="Shell completion for zsh profiles")
-    [page] = result.pages
-    assert (page.path, page.mode) == ("docs/completion.md", "related")
-    assert "completion (line 1)" in page.reasons[0] and "DEPLOY_COMPLETE (line 5)" in page.reasons[0]
+    assert result.pages == []
+    [look] = [w for w in result.worth_a_look if w["path"] == "docs/completion.md"]
+    assert "completion (line 1)" in look["reason"] and "DEPLOY_COMPLETE (line 5)" in look["reason"]
 
 
 def test_a_test_only_change_with_a_chatty_body_stays_quiet():

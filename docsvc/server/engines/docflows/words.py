@@ -106,7 +106,6 @@ class Said:
     names: tuple[str, ...]
     words: Mapping[str, int]
     in_title: frozenset[str] = frozenset()  # the names the title says (the others, only the body)
-    title_words: frozenset[str] = frozenset()  # the stemmed words of the title
 
     def __bool__(self) -> bool:
         return bool(self.names or self.words)
@@ -144,7 +143,7 @@ def said_in(title: str | None, body: str | None) -> Said:
     for word in title_words:
         words[word] += 2
     words.update(words_of(_BACKTICKED.sub(" ", body)))
-    return Said(tuple(names), dict(words), frozenset(in_title), frozenset(title_words))
+    return Said(tuple(names), dict(words), frozenset(in_title))
 
 
 @dataclass(frozen=True)
@@ -173,11 +172,6 @@ class Bm25:
 
     def __len__(self) -> int:
         return len(self.texts)
-
-    def dominant(self, path: str) -> bool:
-        """Whether the page holds most of the docs' words (one large README): any word is likely
-        found there, so words finding it tell little."""
-        return self.lengths.get(path, 0) * 2 > sum(self.lengths.values())
 
     def idf(self, word: str) -> float:
         """BM25's inverse document frequency (the ``+ 1`` form: never negative)."""
