@@ -177,8 +177,8 @@ class IdempotencyMiddleware:
         headers = {k.decode("latin-1").lower(): v.decode("latin-1") for k, v in scope["headers"]}
         key = headers.get("idempotency-key", "").strip()
         if not key or not headers.get("authorization"):
-            # No key, or no API key to scope it to (a code host's webhook sends an Idempotency-Key
-            # of its own): the body streams straight through, unspooled.
+            # No key, or no API key to scope it to: nothing this middleware could replay, so the
+            # body streams straight through, unspooled. Webhooks never get here (``unkeyed``).
             return await self.app(scope, receive, send)
         if len(key) > 200:
             return await _send_problem(send, Problem(400, "Idempotency-Key must be at most 200 characters"))

@@ -29,7 +29,8 @@ class Requirements(Structure):
         old, new = minimum(fact.old), minimum(fact.new)
         if not old or not new or old == new:
             return False
-        # a line that names the new version already lists versions ("3.8, 3.9 and 3.10"): a person's
+        # A line that names the new version already lists versions ("3.8, 3.9 and 3.10"): a person's
+        # list to reword, not a minimum to restate.
         at = [i for i in statements("\n".join(page.lines), fact.name, old)
               if not re.search(rf"(?<![\d.]){re.escape(new)}(?!\.?\d)", page.lines[i])]
         return restate(page, at, lambda line: restated(line, fact.name, old, new),
