@@ -158,19 +158,16 @@ def refresh(session: Session, item: Item, egress: Egress | None = None, wait: fl
     return apply_state(item, found.state, found.review)
 
 
-def items_with_pull_request(session: Session, integration_ids: set[int], number: int | None = None,
-                            repo: str | None = None) -> list[Item]:
+def items_with_pull_request(session: Session, integration_ids: set[int]) -> list[Item]:
     """The items, not done or rejected, whose pull request was opened through the host of one of
-    these integrations (and is number ``number`` of ``repo``, when given): whom a refresh, or a
-    webhook's event about that pull request, concerns."""
-    found = []
-    for item in session.scalars(select(Item).where(Item.pull_request.is_not(None),
-                                                   Item.work_status.not_in(("done", "rejected")))).all():
-        record = item.pull_request or {}
-        if record.get("integration_id") in integration_ids and record.get("number") and (
-                number is None or (record["number"] == number and record.get("repo") == repo)):
-            found.append(item)
-    return found
+    these integrations: whom a refresh concerns. Chosen by the database, as the webhooks'
+    ``_docs_pull_request`` chooses its items, not by reading every item that has a pull request."""
+    if not integration_ids:
+        return []
+    return list(session.scalars(select(Item).where(
+        Item.pull_request.is_not(None), Item.work_status.not_in(("done", "rejected")),
+        Item.pull_request["integration_id"].as_integer().in_(sorted(integration_ids)),
+        Item.pull_request["number"].as_integer().is_not(None))).unique())
 
 
 def refresh_open(session: Session, integration_ids: list[int], egress: Egress | None = None,
