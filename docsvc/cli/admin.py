@@ -78,7 +78,7 @@ def list_integrations(as_json: bool) -> None:
 @click.argument("integration_id", type=click.IntRange(1))
 @json_option
 def list_deliveries(integration_id: int, as_json: bool) -> None:
-    """List the webhook deliveries of an integration, newest first: when, event, delivery ID, outcome and
+    """[addition] List the webhook deliveries of an integration, newest first: when, event, delivery ID, outcome and
     what came of it."""
     rows = client().admin.list_webhook_deliveries(integration_id)
 
