@@ -58,13 +58,15 @@ def integrations() -> None:
 @integrations.command("list")
 @json_option
 def list_integrations(as_json: bool) -> None:
-    """List repository integrations: ID, name, code and docs repositories, Keep in sync."""
+    """List repository integrations: ID, name, code and docs repositories, where pull requests are
+    opened (github, gitlab or git), Keep in sync."""
     rows = client().admin.list_integrations()
 
     def render(rows):
         return columns([
             [str(i.id), i.name, f"code {i.code_repo} ({i.code_branch})",
              f"docs {i.docs_repo} ({i.docs_branch}) /{i.docs_path}",
+             f"pull requests: {i.host or 'git'}",
              "keep in sync: " + ("on" if i.keep_in_sync else "off")] for i in rows])
 
     emit(rows, as_json, render, empty="No integrations.")

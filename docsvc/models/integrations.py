@@ -14,6 +14,7 @@ class Integration(WireModel):
     preview_url: str | None = None
     keep_in_sync: bool | None = None
     code_host: str | None = None
+    host: str | None = None  # github | gitlab | git: the API that opens pull requests
 
 
 class WebhookDelivery(WireModel):

@@ -252,7 +252,9 @@ def test_releases_and_admin_lists(world: World):
                     "https://github.com/acme/app.git", "--docs-repo", "git@gitlab.com:acme/docs.git",
                     "--keep-in-sync")
     integrations = as_json(world.cli("admin", "integrations", "list", "--json", key=world.admin_key))
-    assert [(i["name"], i["code_host"], i["keep_in_sync"]) for i in integrations] == [("app", "GitHub", True)]
+    assert [(i["name"], i["code_host"], i["host"], i["keep_in_sync"]) for i in integrations] == [
+        ("app", "GitHub", "gitlab", True)]  # pull requests go where the docs live
+    assert "pull requests: gitlab" in world.cli("admin", "integrations", "list", key=world.admin_key).stdout
     assert as_json(world.cli("admin", "integrations", "list", "--json", key=world.beta_key)) == []
 
 

@@ -63,5 +63,7 @@ def integration_view(integration: Integration) -> dict[str, Any]:
         "preview_url": integration.preview_url,
         "keep_in_sync": integration.keep_in_sync,
         "code_host": code_host(integration.code_repo),
+        # where pull requests are opened: github, gitlab, or git (a pushed branch and a compare link)
+        "host": integration.host,
         "created_at": rfc3339(integration.created_at),
     }
