@@ -23,6 +23,8 @@ from pathlib import Path
 from typing import Callable, Iterator
 
 
+# the smallest bytes the service takes as a PNG screenshot (it sniffs the signature)
+PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 64
 BIN = Path(sys.executable).parent
 
 

@@ -79,6 +79,17 @@ class FileStore:
     def discard(self, relative: str) -> None:
         (self.root / relative).unlink(missing_ok=True)
 
+    def discard_uploads(self, relatives: list[str]) -> None:
+        """Delete uploaded files that nothing will use, and their folders once empty."""
+        for relative in relatives:
+            self.discard(relative)
+            folder = (self.root / relative).parent
+            if folder.parent == self.root / "uploads":
+                try:
+                    folder.rmdir()
+                except OSError:  # not empty, or gone already
+                    pass
+
     def absolute(self, relative: str) -> Path:
         return self.root / relative
 

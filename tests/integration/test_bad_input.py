@@ -9,9 +9,8 @@ import json
 import httpx
 import pytest
 
-from tests.support import connected_org
+from tests.support import PNG, connected_org
 
-PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 64
 
 
 @pytest.fixture(scope="module")

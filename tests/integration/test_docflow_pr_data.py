@@ -15,11 +15,10 @@ from sqlalchemy.orm import Session
 
 from docsvc.server.db.session import normalize_url
 from docsvc.server.db.tables import Item
-from tests.support import GitRemote, git
+from tests.support import PNG, GitRemote, git
 from tests.unit.test_facts import PY_NEW, PY_OLD
 from tests.unit.test_planner_writer import DOCS
 
-PNG = b"\x89PNG\r\n\x1a\n" + b"\0" * 64
 
 
 @pytest.fixture(scope="module")

@@ -8,10 +8,9 @@ import re
 
 import pytest
 
-from tests.support import GitRemote, git, require_chromium, run_cli, serve_html
+from tests.support import PNG, GitRemote, git, require_chromium, run_cli, serve_html
 from tests.unit.test_facts import PY_NEW, PY_OLD
 
-PNG = b"\x89PNG\r\n\x1a\n" + b"\x00" * 16
 DOCS = {
     "docs/cli.md": "# Command line\n\n![The settings page](img/settings__billing.png)\n\n"
                    "| Flag | Default | Description |\n|---|---|---|\n| `--docs-root` | `docs` | folder of the docs |\n",

@@ -16,7 +16,7 @@ from sqlalchemy import create_engine, text, update
 from docsvc.server.db.tables import Item
 
 from tests.fake_host import FakeHost
-from tests.support import (GitRemote, git, github_example, github_headers, github_signature, gitlab_example,
+from tests.support import (PNG, GitRemote, git, github_example, github_headers, github_signature, gitlab_example,
                            gitlab_headers, run_cli)
 from tests.unit.test_facts import PY_NEW, PY_OLD
 from tests.unit.test_planner_writer import DOCS
@@ -461,6 +461,14 @@ def test_docflow_again_at_the_same_commit_returns_the_suggestion_made_before(git
     by_branch = docflow("--pr-branch", "docflow-again")  # the branch's head is that commit too
     assert (by_branch["suggestion_id"], by_branch["existing"]) == (first["suggestion_id"], True)
     assert len(github.suggestions(40)) == 1
+    # a CI re-run uploads its screenshots again: nothing uses them, so nothing of them is kept
+    shot = github.service.workdir / "home.png"
+    shot.write_bytes(PNG)
+    uploads = github.service.data_dir / "uploads"
+    before = sorted(uploads.rglob("*")) if uploads.exists() else []
+    rerun = docflow("--pr-sha", head, "--screenshot", f"/={shot}")
+    assert (rerun["suggestion_id"], rerun["existing"]) == (first["suggestion_id"], True)
+    assert (sorted(uploads.rglob("*")) if uploads.exists() else []) == before
     told = github.cli("docflow", "--pr-number", "40", "--pr-title", "Rename --docs-root", "--pr-body", "",
                       "--pr-author", "ana", "--pr-sha", head)
     assert told.stdout.startswith(f"Suggestion {first['suggestion_id']} for PR #40, made before for commit "

@@ -30,6 +30,7 @@ from ..jobs.registry import JobContext, JobFailure, handler
 from ..limits import MAX_TITLE
 from ..problems import Problem
 from ..services.docflows import GENERATE as KIND, check_pr_data, made_result, suggestion_for
+from ..storage import FileStore
 from ._support import docs_pages, documents_file, reaching, resolve_head
 
 
@@ -40,7 +41,10 @@ def _made_before(ctx: JobContext, session, item: Item, head: str | None) -> dict
     data = item.data or {}
     if head and not str(data.get("head_sha") or "").lower().startswith(head.lower()):
         item.data = {**data, "host_head_sha": head}
-    return ctx.complete(session, made_result(item))
+    answer = ctx.complete(session, made_result(item))
+    # a CI re-run uploads its screenshots again: the suggestion keeps the ones it was made with
+    FileStore(ctx.settings.data_dir).discard_uploads([s["file"] for s in ctx.params.get("screenshots") or []])
+    return answer
 
 
 @handler(KIND)
