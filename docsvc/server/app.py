@@ -19,6 +19,7 @@ from .contract import install as install_contract
 from .db.session import make_engine, make_sessionmaker
 from .idempotency import IdempotencyMiddleware
 from .limits import BodyLimitMiddleware
+from .jobs import wake
 from .jobs.watch import JobWatch
 from .jobs.worker import WorkerPool
 from .problems import PROBLEM_JSON, Problem, for_bad_input
@@ -73,7 +74,8 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
     logredact.install()  # the access log shows no share key or token of a request's URL
     engine = make_engine(settings.database_url)
     sessions = make_sessionmaker(engine)
-    pool = WorkerPool(sessions, settings)
+    # ``run`` keeps its job workers in a process of their own: a queued job wakes them there.
+    pool = WorkerPool(sessions, settings, wake_elsewhere=wake.sender(settings.job_wake) if settings.job_wake else None)
     watch = JobWatch(sessions, pool)
     keep_in_sync = KeepInSync(sessions, settings, pool.notify)
 

@@ -79,9 +79,11 @@ class _Progress:
 
 
 class WorkerPool:
-    def __init__(self, sessions: sessionmaker[Session], settings) -> None:
+    def __init__(self, sessions: sessionmaker[Session], settings,
+                 wake_elsewhere: Callable[[], None] | None = None) -> None:
         self.sessions = sessions
         self.settings = settings
+        self._wake_elsewhere = wake_elsewhere  # the job workers of another process (jobs/wake.py)
         self.worker_id = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._stop = threading.Event()
         self._wake = threading.Event()
@@ -105,6 +107,8 @@ class WorkerPool:
     def notify(self) -> None:
         """A job was enqueued: wake a worker now instead of at the next poll."""
         self._wake.set()
+        if self._wake_elsewhere is not None:
+            self._wake_elsewhere()
 
     def runs(self, job) -> bool:
         """Whether one of this pool's workers is running ``job`` (as its row says)."""
