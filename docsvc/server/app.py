@@ -74,8 +74,9 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
     logredact.install()  # the access log shows no share key or token of a request's URL
     engine = make_engine(settings.database_url)
     sessions = make_sessionmaker(engine)
-    # ``run`` keeps its job workers in a process of their own: a queued job wakes them there.
-    pool = WorkerPool(sessions, settings, wake_elsewhere=wake.sender(settings.job_wake) if settings.job_wake else None)
+    # ``run`` keeps its job workers in a process of their own: linked to them (jobs/wake.py).
+    link = wake.ApiLink(settings.job_wake) if settings.job_wake else None
+    pool = WorkerPool(sessions, settings, link=link)
     watch = JobWatch(sessions, pool)
     keep_in_sync = KeepInSync(sessions, settings, pool.notify)
 
@@ -95,6 +96,8 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
             if start_workers:
                 keep_in_sync.stop()
                 pool.stop()
+            if link is not None:
+                link.close()
             engine.dispose()
 
     app = FastAPI(title="docsvc local service", version=__version__, lifespan=lifespan, default_response_class=JSONBody,

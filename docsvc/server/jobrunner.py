@@ -30,7 +30,8 @@ def serve_jobs(settings: ServerSettings, on_started: Callable[[], None] | None =
                stop: threading.Event | None = None) -> None:
     """Run ``settings.job_workers`` workers, the lease maintenance and the Keep in sync schedule
     until SIGTERM or SIGINT (or ``stop``); jobs still running then go back to the queue. With
-    ``settings.job_wake`` a queued job wakes the workers at once (``jobs/wake.py``)."""
+    ``settings.job_wake`` (``run``'s child) a queued job wakes the workers at once, and the API's
+    processes hear of each end (``jobs/wake.py``)."""
     from . import tasks as _tasks  # noqa: F401  (importing registers every job handler)
     from .db.session import make_engine, make_sessionmaker
     from .jobs.worker import WorkerPool
@@ -44,7 +45,9 @@ def serve_jobs(settings: ServerSettings, on_started: Callable[[], None] | None =
     sessions = make_sessionmaker(engine)
     pool = WorkerPool(sessions, settings)
     keep_in_sync = KeepInSync(sessions, settings, pool.notify)
-    stop_listening = wake.listen(settings.job_wake, pool.notify) if settings.job_wake else None
+    link = wake.WorkersLink(settings.job_wake, pool.worker_id, pool.notify) if settings.job_wake else None
+    if link is not None:
+        pool.on_end(link.ended)
     try:
         pool.start()
         keep_in_sync.start()
@@ -52,8 +55,8 @@ def serve_jobs(settings: ServerSettings, on_started: Callable[[], None] | None =
             on_started()
         stop.wait()
     finally:
-        if stop_listening is not None:
-            stop_listening()
+        if link is not None:
+            link.close()
         keep_in_sync.stop()
         pool.stop()
         engine.dispose()

@@ -1,5 +1,6 @@
-"""Job workers in another process (``run``'s child) are woken the moment a job is queued, not at
-their next poll; a wake-up nobody hears is dropped without an error."""
+"""The link between ``run``'s API processes and its job workers' child (jobs/wake.py): a queued
+job wakes the workers at once, not at their next poll; the API learns which running jobs are the
+child's and hears of their ends; a datagram nobody hears is dropped without an error."""
 
 import sys
 import threading
@@ -17,25 +18,50 @@ from tests.unit.test_jobs import enqueue, state, wait_for
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="abstract sockets: Linux only")
 
 
-def test_a_wake_up_reaches_the_listener_and_one_nobody_hears_is_dropped():
+class _Row:
+    def __init__(self, locked_by):
+        self.state, self.locked_by = "running", locked_by
+
+
+def test_the_two_ends_wake_identify_and_tell_ends():
     address = wake.new_address()
     assert address != wake.new_address()  # one per service
-    heard = threading.Event()
-    stop = wake.listen(address, heard.set)
+    woken = threading.Event()
+    workers = wake.WorkersLink(address, "host:42:abc", woken.set)
+    api = wake.ApiLink(address)
+    ended = threading.Event()
+    pool = WorkerPool(None, ServerSettings(job_workers=0), link=api)
+    pool.on_end(ended.set)
     try:
-        wake.sender(address)()
-        assert heard.wait(5)
+        assert wait_for(lambda: api.worker_id == "host:42:abc", 5)  # from its hello
+        assert pool.runs(_Row("host:42:abc")) and not pool.runs(_Row("elsewhere:7:def"))
+        pool.notify()
+        assert woken.wait(5)
+        workers.ended()
+        assert ended.wait(5)  # the pool's end listeners (the long polls' watcher) hear of it
     finally:
-        stop()
-    assert wait_for(lambda: "docsvc-jobs-wake" not in {t.name for t in threading.enumerate()}, 5)
-    wake.sender(address)()  # no listener any more: no error
+        api.close()
+    workers.ended()  # that API process is gone: dropped, no error
+    assert workers._peers == set()
+    workers.close()
+    api.wake()  # nobody listens any more: no error
+    assert wait_for(lambda: not {"docsvc-jobs-link", "docsvc-api-link"} & {t.name for t in threading.enumerate()}, 5)
 
 
-def test_an_api_without_job_workers_wakes_those_elsewhere():
-    woken = []
-    pool = WorkerPool(None, ServerSettings(job_workers=0), wake_elsewhere=lambda: woken.append(1))
-    pool.notify()
-    assert woken == [1]
+def test_a_child_started_again_learns_of_the_api_from_its_hello(monkeypatch):
+    monkeypatch.setattr(wake, "HELLO_SECONDS", 0.1)
+    address = wake.new_address()
+    api = wake.ApiLink(address)  # its first hello finds nobody
+    ended = threading.Event()
+    api.on_end = ended.set
+    workers = wake.WorkersLink(address, "host:43:new", lambda: None)
+    try:
+        assert wait_for(lambda: api.worker_id == "host:43:new", 5)
+        workers.ended()
+        assert ended.wait(5)
+    finally:
+        api.close()
+        workers.close()
 
 
 def test_served_job_workers_take_a_woken_job_at_once_not_at_their_poll(db):
@@ -47,13 +73,18 @@ def test_served_job_workers_take_a_woken_job_at_once_not_at_their_poll(db):
     started = threading.Event()
     server = threading.Thread(target=serve_jobs, args=(settings,), kwargs={"on_started": started.set, "stop": stop})
     server.start()
+    api = wake.ApiLink(settings.job_wake)
+    ended = threading.Event()
+    api.on_end = ended.set
     try:
         assert started.wait(30)
         time.sleep(0.3)  # the worker has polled an empty queue and sleeps
         job_id = enqueue(db, kind="no.such.kind")  # ends at once, failed: no handler
-        wake.sender(settings.job_wake)()
+        api.wake()
         assert wait_for(lambda: state(db, job_id).state != "queued", timeout=2.0)
+        assert ended.wait(5)  # the end is told to the API process
     finally:
+        api.close()
         stop.set()
         server.join(30)
     assert queue.job_view(state(db, job_id))["status"] == "failed"
