@@ -84,8 +84,8 @@ class ServerSettings:
     # Runs of a job whose worker was cut off before it is marked failed with the reason.
     job_max_attempts: int = 2
     job_poll_seconds: float = 0.5
-    # Where the job workers of this service listen for "a job was queued" (jobs/wake.py): set by
-    # ``run`` for its processes, never by hand. None: the workers find new jobs by their poll.
+    # Where ``run``'s job workers' child listens to its API processes (jobs/wake.py: a job queued,
+    # a job ended): set by ``run`` for its processes, never by hand. None: polls alone.
     job_wake: str | None = None
     idempotency_ttl_seconds: float = 24 * 3600
     page_size_default: int = 100

@@ -58,6 +58,10 @@ def normalize_url(url: str) -> str:
     return parsed.render_as_string(hide_password=False)
 
 
+# Connections one process keeps to PostgreSQL, as many as the old pool's 10 plus 10 overflow.
+POOL_SIZE = 20
+
+
 def make_engine(url: str) -> Engine:
     from .. import jsoncodec
 
@@ -84,10 +88,6 @@ def make_engine(url: str) -> Engine:
     engine = create_engine(url, pool_size=POOL_SIZE, max_overflow=0, **codec)
     event.listen(engine, "checkout", _refuse_dropped)
     return engine
-
-
-# Connections one process keeps to PostgreSQL, as many as the old pool's 10 plus 10 overflow.
-POOL_SIZE = 20
 
 
 def _refuse_dropped(dbapi_conn, _record, _proxy) -> None:
