@@ -14,7 +14,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from ..endpoints import ENDPOINTS
-from . import health, logredact
+from . import handoff, health, logredact
 from .contract import install as install_contract
 from .db.session import make_engine, make_sessionmaker
 from .idempotency import IdempotencyMiddleware
@@ -74,6 +74,7 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
     logredact.install()  # the access log shows no share key or token of a request's URL
     engine = make_engine(settings.database_url)
     sessions = make_sessionmaker(engine)
+    handoff.jobs_run_here(settings.job_workers > 0)
     # ``run`` keeps its job workers in a process of their own: linked to them (jobs/wake.py).
     link = wake.ApiLink(settings.job_wake) if settings.job_wake else None
     pool = WorkerPool(sessions, settings, link=link)
