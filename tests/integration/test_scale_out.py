@@ -96,7 +96,9 @@ def test_two_processes_share_the_queue_and_survive_a_kill(deployment, tmp_path):
     assert cut_off.result["files_total"] == BIG + 1 and not cut_off.result["incremental"]
     again = jobs[second]
     assert again.attempts == 1 and again.result["files_indexed"] == 0 and again.result["incremental"]
-    assert all(jobs[job_id].attempts == 1 for job_id in [*others, *converts])
+    # The kill may also cut off a small job the victim's other worker held (on a busy machine, jobs
+    # at their lower priority may still run 0.5 s on): run again then, its effects still once (below).
+    assert all(jobs[job_id].attempts in (1, 2) for job_id in [*others, *converts])
 
     with sessions() as session:
         rows = dict(session.execute(select(SearchDoc.integration_id, func.count())
