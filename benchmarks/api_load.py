@@ -25,7 +25,8 @@ and errors (connect, read, write, timeout)
 and non-2xx answers. Then the same paths again while
 ``--conversions`` conversions of GitHub's REST description (13 MB, ``@octokit/openapi`` from
 benchmarks/node_modules, installed by ``npm ci`` as benchmarks/convert.py does) are running in
-the same service: a feeder keeps that many queued or running for the whole measurement.
+the same service (by default in its job workers' child process; ``--run-args=--jobs-in-process``
+in the API's own): a feeder keeps that many queued or running for the whole measurement.
 ``--worker-process`` runs the service as ``run --job-workers 0`` beside a ``docsvc-server worker``
 process (the deployment that keeps jobs off the API); ``--run-args`` passes more options to
 ``run`` (``--workers 2``).
@@ -305,7 +306,7 @@ def main() -> None:
     parser.add_argument("--paths", default=",".join(PATHS), help="of: " + ", ".join(PATHS))
     parser.add_argument("--conversions", type=int, default=4, help="conversions running for the second figure")
     parser.add_argument("--no-conversions", dest="conversions", action="store_const", const=0)
-    parser.add_argument("--run-args", default="", help='more options for `docsvc-server run`, e.g. --run-args=--jobs-apart')
+    parser.add_argument("--run-args", default="", help='more options for `docsvc-server run`, e.g. --run-args=--jobs-in-process')
     parser.add_argument("--worker-process", action="store_true",
                         help="run --job-workers 0, the jobs in a `docsvc-server worker` process beside it")
     parser.add_argument("--pause", type=float, default=1.0, help="seconds between two wrk runs")

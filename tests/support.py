@@ -161,6 +161,19 @@ class LocalService:
             self.process.kill()
             self.process.wait(10)
 
+    def job_process(self) -> int | None:
+        """The pid of ``run``'s job workers' child (``--jobs-apart``, the default), if it has one."""
+        for entry in Path("/proc").iterdir():
+            if not entry.name.isdigit():
+                continue
+            try:
+                parent = int((entry / "stat").read_text().rpartition(")")[2].split()[1])
+                if parent == self.process.pid and b"worker" in (entry / "cmdline").read_bytes().split(b"\0"):
+                    return int(entry.name)
+            except (OSError, ValueError):
+                continue
+        return None
+
     def admin_lines(self, *args: str) -> list[str]:
         """Run ``docsvc-server ARGS``; returns its stdout lines."""
         done = subprocess.run([*command("docsvc-server"), *args], cwd=self.workdir, env=self.env(),

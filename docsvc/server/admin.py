@@ -150,27 +150,35 @@ JOB_WORKERS_HELP = "job worker threads in each process (default: $DOCSVC_SERVER_
 @click.option("--host", default="127.0.0.1", show_default=True)
 @click.option("--port", default=8080, show_default=True, type=click.IntRange(1, 65535))
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
-              help="API processes sharing the port (each with its own job workers, unless --job-workers 0)")
+              help="API processes sharing the port (the job workers stay in their one process beside them; "
+                   "with --jobs-in-process each API process has its own)")
 @click.option("--job-workers", type=click.IntRange(0, 64), default=None,
               help=JOB_WORKERS_HELP + "; 0 leaves every job to `docsvc-server worker` processes")
-@click.option("--jobs-apart", is_flag=True,
-              help="run the job workers in a process of their own (a `docsvc-server worker` child at a lower "
-                   "CPU priority), so jobs never slow the API's answers")
+@click.option("--jobs-apart/--jobs-in-process", default=True, show_default=True,
+              help="where the job workers run: in a process of their own (a `docsvc-server worker` child at a "
+                   "lower CPU priority, started again if it ends, stopped with the service), so jobs never slow "
+                   "the API's answers; or in the API's process (--jobs-in-process: one process, jobs and "
+                   "requests share its CPU time)")
 @LOG_LEVEL
 @db_option
 def run(host: str, port: int, workers: int, job_workers: int | None, jobs_apart: bool, log_level: str) -> None:
-    """Serve the API at http://HOST:PORT/api/v1 with its job workers."""
+    """Serve the API at http://HOST:PORT/api/v1 with its job workers.
+
+    The job workers run in a child process by default (--jobs-in-process keeps them in the API's
+    process, or in each of its processes with --workers N). Ctrl-C or SIGTERM stops both: running
+    jobs go back to the queue and run again at the next start."""
     settings = _settings()
     if job_workers is not None:
         settings = settings.with_(job_workers=job_workers)
-    if jobs_apart and settings.job_workers < 1:
-        raise _BadInput("--jobs-apart needs at least one job worker (--job-workers N)")
-    _serve(settings, host, port, log_level, processes=workers, jobs_apart=jobs_apart)
+    try:
+        _serve(settings, host, port, log_level, processes=workers, jobs_apart=jobs_apart and settings.job_workers > 0)
+    except KeyboardInterrupt:  # uvicorn raises the Ctrl-C again once all is stopped: no "Aborted!"
+        raise SystemExit(130) from None
 
 
 @main.command()
 @click.option("--job-workers", type=click.IntRange(1, 64), default=None, help=JOB_WORKERS_HELP)
-@click.option("--parent-pid", type=int, default=None, hidden=True)  # run --jobs-apart: stop when it is gone
+@click.option("--parent-pid", type=int, default=None, hidden=True)  # run's child: dies with it
 @LOG_LEVEL
 @db_option
 def worker(job_workers: int | None, parent_pid: int | None, log_level: str) -> None:
@@ -179,6 +187,10 @@ def worker(job_workers: int | None, parent_pid: int | None, log_level: str) -> N
     Scaled apart from `run`, which can leave every job to these (`run --job-workers 0`): heavy jobs
     then never slow the API's answers. Any number of them share the database with `run`
     processes; a job runs once (claims, leases and heartbeats in the database)."""
+    if parent_pid is not None:  # run's child: first of all, make sure it never outlives run
+        from .jobrunner import die_with
+
+        die_with(parent_pid)
     settings = _settings()
     if job_workers is not None:
         settings = settings.with_(job_workers=job_workers)
@@ -186,10 +198,11 @@ def worker(job_workers: int | None, parent_pid: int | None, log_level: str) -> N
         raise _BadInput("a worker needs at least one job worker: DOCSVC_SERVER_JOB_WORKERS is 0 "
                         "(pass --job-workers N)")
     _start_logging(log_level)
-    _prepare_or_fail(settings)
+    if parent_pid is None:  # run's child finds the database migrated by run
+        _prepare_or_fail(settings)
     from .jobrunner import serve_jobs
 
-    serve_jobs(settings, parent_pid=parent_pid, on_started=lambda: _status(
+    serve_jobs(settings, on_started=None if parent_pid else lambda: _status(
         f"docsvc job workers ({settings.job_workers}) {__version__} on the database "
         f"{_safe_url(settings.database_url)}, no API"))
 
@@ -226,24 +239,8 @@ def _prepare_or_fail(settings) -> None:
                                    f"{str(exc.orig).strip().splitlines()[0]}") from None
 
 
-def _jobs_process(settings, log_level: str):
-    """A ``docsvc-server worker`` child with the settings' job workers, at a lower CPU priority:
-    when both want the CPU, the API's answers come first."""
-    import os
-    import subprocess
-
-    env = {**os.environ, "DOCSVC_SERVER_DATABASE_URL": settings.database_url}  # not on a command line
-    child = subprocess.Popen([sys.executable, "-m", "docsvc.server.admin", "worker", "--job-workers",
-                              str(settings.job_workers), "--log-level", log_level, "--parent-pid", str(os.getpid())],
-                             env=env, stdin=subprocess.DEVNULL)
-    os.setpriority(os.PRIO_PROCESS, child.pid, min(19, os.getpriority(os.PRIO_PROCESS, 0) + 10))
-    return child
-
-
 def _serve(settings, host: str, port: int, log_level: str = "info", processes: int = 1,
            jobs_apart: bool = False) -> None:
-    import subprocess
-
     from .app import create_app
     from .listen import PortUnavailable, listening_socket, make_server, serve_processes
 
@@ -262,9 +259,14 @@ def _serve(settings, host: str, port: int, log_level: str = "info", processes: i
         _status(f"docsvc local service {__version__} on http://{host}:{port}/api/v1 "
                 f"(database {_safe_url(settings.database_url)}{each}, {runs_jobs})")
 
-    jobs = _jobs_process(settings, log_level) if jobs_apart else None
-    if jobs is not None:
-        settings = settings.with_(job_workers=0)  # the API's processes leave every job to the child
+    jobs = None
+    if jobs_apart:
+        from .jobrunner import JobsChild
+        from .jobs.wake import new_address
+
+        jobs = JobsChild(settings.with_(job_wake=new_address()), log_level).start()
+        # The API's processes leave every job to the child, and wake it when they queue one.
+        settings = settings.with_(job_workers=0, job_wake=jobs.settings.job_wake)
     try:
         with sock:
             if processes > 1:
@@ -273,11 +275,7 @@ def _serve(settings, host: str, port: int, log_level: str = "info", processes: i
                 make_server(create_app(settings), log_level=log_level, on_started=announce).run(sockets=[sock])
     finally:
         if jobs is not None:
-            jobs.terminate()  # it puts its running jobs back in the queue
-            try:
-                jobs.wait(30)
-            except subprocess.TimeoutExpired:
-                jobs.kill()
+            jobs.stop()  # it puts its running jobs back in the queue
 
 
 @main.command()

@@ -14,11 +14,12 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from ..endpoints import ENDPOINTS
-from . import health, logredact
+from . import handoff, health, logredact
 from .contract import install as install_contract
 from .db.session import make_engine, make_sessionmaker
 from .idempotency import IdempotencyMiddleware
 from .limits import BodyLimitMiddleware
+from .jobs import wake
 from .jobs.watch import JobWatch
 from .jobs.worker import WorkerPool
 from .problems import PROBLEM_JSON, Problem, for_bad_input
@@ -73,7 +74,10 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
     logredact.install()  # the access log shows no share key or token of a request's URL
     engine = make_engine(settings.database_url)
     sessions = make_sessionmaker(engine)
-    pool = WorkerPool(sessions, settings)
+    handoff.jobs_run_here(settings.job_workers > 0)
+    # ``run`` keeps its job workers in a process of their own: linked to them (jobs/wake.py).
+    link = wake.ApiLink(settings.job_wake) if settings.job_wake else None
+    pool = WorkerPool(sessions, settings, link=link)
     watch = JobWatch(sessions, pool)
     keep_in_sync = KeepInSync(sessions, settings, pool.notify)
 
@@ -93,6 +97,8 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
             if start_workers:
                 keep_in_sync.stop()
                 pool.stop()
+            if link is not None:
+                link.close()
             engine.dispose()
 
     app = FastAPI(title="docsvc local service", version=__version__, lifespan=lifespan, default_response_class=JSONBody,

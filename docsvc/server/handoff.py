@@ -3,7 +3,7 @@
 The request parses the spec to refuse a bad one at once (422 with the line); the job would then
 parse the same text again, which on a 13 MB spec is a tenth of the whole conversion. So the
 request leaves the parsed data here under the job's input path, and the job takes it if it runs
-in the same process; otherwise (another process claimed it, the service restarted, or the entry
+in the same process (``run --jobs-in-process``; with the jobs in ``run``'s child, nothing is left); otherwise (another process claimed it, the service restarted, or the entry
 was pushed out) the job parses the saved text itself, as before. The saved text stays the durable
 copy: this is only a shortcut.
 
@@ -26,11 +26,27 @@ MAX_AGE = 120.0
 
 _lock = threading.Lock()
 _waiting: OrderedDict[str, tuple[float, int, Any]] = OrderedDict()
+# Whether this process runs jobs. The API processes of ``run`` do not (its job workers' child
+# does, jobrunner.JobsChild), nor does ``run --job-workers 0``: there nothing is left, as no job
+# would ever take it and it would only hold parsed specs in the API's memory (30 MB or more each,
+# millions of objects for its garbage collector to go through while requests wait).
+_jobs_here = True
+
+
+def jobs_run_here(yes: bool) -> None:
+    """Say whether jobs of this process may take what its requests leave (the app factory does)."""
+    global _jobs_here
+    _jobs_here = yes
+    if not yes:
+        with _lock:
+            _waiting.clear()
 
 
 def leave(key: str, data: Any, size: int) -> None:
     """Keep ``data`` (parsed from the input saved at ``key``, from ``size`` bytes or characters of
-    text) for the job that reads that input."""
+    text) for the job that reads that input, if jobs run in this process."""
+    if not _jobs_here:
+        return
     now = time.monotonic()
     with _lock:
         _drop_old(now)

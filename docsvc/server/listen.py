@@ -59,7 +59,8 @@ def serve_processes(settings, sock: socket.socket, processes: int, *, log_level:
     """Serve the app from ``processes`` processes that accept on ``sock`` together (uvicorn's
     supervisor: a process that dies is replaced; SIGTERM or Ctrl-C stops them all). Each makes its
     own app from the environment, so the settings given on the command line go there first; each
-    runs its own job workers (``settings.job_workers``), which share the queue through the database.
+    runs its own job workers (``settings.job_workers``; 0 when ``run`` keeps them in a child), which
+    share the queue through the database.
     ``on_started`` is called once the port answers."""
     import threading
 
@@ -68,6 +69,8 @@ def serve_processes(settings, sock: socket.socket, processes: int, *, log_level:
 
     os.environ["DOCSVC_SERVER_DATABASE_URL"] = settings.database_url
     os.environ["DOCSVC_SERVER_JOB_WORKERS"] = str(settings.job_workers)
+    if settings.job_wake:  # the job workers' child of ``run`` (jobs/wake.py)
+        os.environ["DOCSVC_SERVER_JOB_WAKE"] = settings.job_wake
     config = uvicorn.Config("docsvc.server.app:create_app", factory=True, workers=processes, log_level=log_level)
     if on_started is not None:
         threading.Thread(target=_when_answering, args=(sock.getsockname(), on_started), daemon=True).start()

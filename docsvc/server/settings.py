@@ -84,6 +84,9 @@ class ServerSettings:
     # Runs of a job whose worker was cut off before it is marked failed with the reason.
     job_max_attempts: int = 2
     job_poll_seconds: float = 0.5
+    # Where ``run``'s job workers' child listens to its API processes (jobs/wake.py: a job queued,
+    # a job ended): set by ``run`` for its processes, never by hand. None: polls alone.
+    job_wake: str | None = None
     idempotency_ttl_seconds: float = 24 * 3600
     page_size_default: int = 100
     page_size_max: int = 1000
@@ -124,6 +127,7 @@ class ServerSettings:
             job_workers=_env_count("DOCSVC_SERVER_JOB_WORKERS", 2),
             job_lease_seconds=_env_float("DOCSVC_SERVER_JOB_LEASE_SECONDS", 30.0),
             job_max_attempts=int(_env_float("DOCSVC_SERVER_JOB_MAX_ATTEMPTS", 2)),
+            job_wake=env.get("DOCSVC_SERVER_JOB_WAKE") or None,
             smtp_url=env.get("DOCSVC_SERVER_SMTP_URL") or None,
             remote_check_seconds=_env_float("DOCSVC_SERVER_REMOTE_CHECK_SECONDS", 60.0),
             keep_in_sync_seconds=_env_float("DOCSVC_SERVER_KEEP_IN_SYNC_SECONDS", 300.0),

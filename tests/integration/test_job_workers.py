@@ -1,7 +1,8 @@
-"""Jobs apart from the API: ``run --job-workers 0`` only enqueues, ``docsvc-server worker``
-processes (job workers, no API) run the jobs; two workers racing for one queue never run a job
-twice; ``run --workers 2`` serves from two processes on one port, each with its own workers, and
-still runs every job once. On SQLite (WAL: one writer at a time, readers beside it, across
+"""Jobs apart from the API: ``run`` keeps its job workers in a child process by default (started
+again if it crashes, gone with the service however it stops; ``--jobs-in-process`` keeps them in
+the API's process); ``run --job-workers 0`` only enqueues, ``docsvc-server worker`` processes (job
+workers, no API) run the jobs; two workers racing for one queue never run a job twice; ``run
+--workers 2`` serves from two processes on one port and still runs every job once. On SQLite (WAL: one writer at a time, readers beside it, across
 processes) and on PostgreSQL when DOCSVC_TEST_DATABASE_URL is set.
 """
 
@@ -158,23 +159,82 @@ def test_several_api_processes_share_the_port_and_the_queue(database, tmp_path):
     assert svc.process.returncode == 0
 
 
-def test_jobs_apart_run_in_a_child_at_a_lower_priority(database, tmp_path):
-    svc = LocalService(db_url=database.url, workdir=tmp_path / "apart", run_args=("--jobs-apart",)).start()
+def _convert(svc: LocalService, key: str) -> str:
+    """A conversion through ``svc``, waited for: its job id."""
+    with Client(key, svc.base_url) as client:
+        job_id = client.convert.create(source_type="openapi", content=SPEC, target_format="md").job_id
+        finished = client.jobs.wait(job_id, timeout=90)
+    assert finished.status == "completed", finished.error
+    return job_id
+
+
+def _gone(pid: int, within: float, what: str) -> None:
+    deadline = time.monotonic() + within
+    while _alive(pid):
+        assert time.monotonic() < deadline, what
+        time.sleep(0.1)
+
+
+@pytest.mark.parametrize("stop_with", [signal.SIGTERM, signal.SIGINT])
+def test_run_keeps_its_jobs_in_a_child_at_a_lower_priority(database, tmp_path, stop_with):
+    """The default: a ``worker`` child at a lower priority runs the jobs, and stops with the service
+    on SIGTERM and on Ctrl-C (SIGINT to the service alone: the child is in a session of its own,
+    so the service stops it in order)."""
+    svc = LocalService(db_url=database.url, workdir=tmp_path / "apart").start()
     try:
-        (child,) = [pid for pid in _children(svc.process.pid)
-                    if b"worker" in Path(f"/proc/{pid}/cmdline").read_bytes().split(b"\0")]
+        child = svc.job_process()
+        assert child is not None and os.getpgid(child) != os.getpgid(svc.process.pid)
         assert os.getpriority(os.PRIO_PROCESS, child) > os.getpriority(os.PRIO_PROCESS, svc.process.pid)
         key = svc.admin("init", "--org", "Child", "--admin-email", "ops@child.test")
+        os.kill(child, signal.SIGSTOP)  # the child paused, the API's process runs no job of its own
+        try:
+            with Client(key, svc.base_url) as client:
+                job_id = client.convert.create(source_type="openapi", content=SPEC, target_format="md").job_id
+                time.sleep(1.5)
+                with database.sessions() as session:
+                    assert session.scalar(select(Job.state).where(Job.id == job_id)) == "queued"
+        finally:
+            os.kill(child, signal.SIGCONT)
         with Client(key, svc.base_url) as client:
-            job_id = client.convert.create(source_type="openapi", content=SPEC, target_format="md").job_id
             assert client.jobs.wait(job_id, timeout=90).status == "completed"
-        jobs_done_once(database, [job_id])
+        jobs_done_once(database, [job_id, _convert(svc, key)])
+    finally:
+        svc.stop(stop_with)
+    # Stopped in order; then uvicorn raises the signal again: killed by SIGTERM, 130 for a Ctrl-C.
+    assert svc.process.returncode == {signal.SIGTERM: -signal.SIGTERM, signal.SIGINT: 130}[stop_with]
+    said = (svc.workdir / "server.log").read_text()
+    assert "Traceback" not in said and "Aborted" not in said
+    _gone(child, 20, "the job process outlived the service")
+
+
+def test_a_crashed_job_process_is_started_again_and_a_killed_service_takes_it_along(database, tmp_path):
+    svc = LocalService(db_url=database.url, workdir=tmp_path / "crash").start()
+    try:
+        first = svc.job_process()
+        os.kill(first, signal.SIGKILL)  # a crash, the OOM killer
+        deadline = time.monotonic() + 30
+        while (second := svc.job_process()) in (None, first):
+            assert time.monotonic() < deadline, "the job process was not started again"
+            time.sleep(0.1)
+        key = svc.admin("init", "--org", "Again", "--admin-email", "ops@again.test")
+        jobs_done_once(database, [_convert(svc, key)])
+        time.sleep(1.0)  # the new child is well past its start, its own checks in place
+        svc.stop(signal.SIGKILL)
+        _gone(second, 5, "the job process outlived a killed service")
+        assert "the job workers' process" in (svc.workdir / "server.log").read_text() and "starting it again" in \
+            (svc.workdir / "server.log").read_text()
     finally:
         svc.stop()
-    deadline = time.monotonic() + 20  # the child does not outlive the service
-    while _alive(child):
-        assert time.monotonic() < deadline, "the job process outlived the service"
-        time.sleep(0.2)
+
+
+def test_jobs_in_process_start_no_child(database, tmp_path):
+    svc = LocalService(db_url=database.url, workdir=tmp_path / "one", run_args=("--jobs-in-process",)).start()
+    try:
+        assert svc.job_process() is None
+        key = svc.admin("init", "--org", "One", "--admin-email", "ops@one.test")
+        jobs_done_once(database, [_convert(svc, key)])
+    finally:
+        svc.stop()
 
 
 def _alive(pid: int) -> bool:

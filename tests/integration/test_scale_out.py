@@ -1,7 +1,8 @@
 """Scale-out on PostgreSQL: two ``docsvc-server run`` processes on one database and one data
 directory share the API and the job queue. Jobs enqueued through either API run in either
-process; one process is killed (SIGKILL) in the middle of a sync it holds, and the other takes
-the job over once its lease runs out and finishes it. Every job is done exactly once: one
+process; one process is killed (SIGKILL) in the middle of a sync its job workers' child holds
+(the child dies with it), and the other takes the job over once its lease runs out and finishes
+it. Every job is done exactly once: one
 completion each, the index rows of each integration counted once, one conversion item per
 conversion job; and a second sync of the busy integration, asked through the other process,
 waits instead of running beside the first.
@@ -69,10 +70,10 @@ def test_two_processes_share_the_queue_and_survive_a_kill(deployment, tmp_path):
     while (holder := held_by(sessions, first)) is None:
         assert time.monotonic() < deadline, "the big sync never started"
         time.sleep(0.02)
-    # The worker id names its process: host:pid:random.
-    victim = 0 if f":{one.process.pid}:" in holder else 1
+    # The worker id names its process, run's job workers' child: host:pid:random.
+    victim = 0 if f":{one.job_process()}:" in holder else 1
     survivor = 1 - victim
-    assert f":{(one, two)[victim].process.pid}:" in holder
+    assert f":{(one, two)[victim].job_process()}:" in holder
 
     # A second sync of the busy integration, asked through the other process, is queued and waits.
     second = clients[survivor].repos.sync(int(big)).job_id
@@ -95,7 +96,9 @@ def test_two_processes_share_the_queue_and_survive_a_kill(deployment, tmp_path):
     assert cut_off.result["files_total"] == BIG + 1 and not cut_off.result["incremental"]
     again = jobs[second]
     assert again.attempts == 1 and again.result["files_indexed"] == 0 and again.result["incremental"]
-    assert all(jobs[job_id].attempts == 1 for job_id in [*others, *converts])
+    # The kill may also cut off a small job the victim's other worker held (on a busy machine, jobs
+    # at their lower priority may still run 0.5 s on): run again then, its effects still once (below).
+    assert all(jobs[job_id].attempts in (1, 2) for job_id in [*others, *converts])
 
     with sessions() as session:
         rows = dict(session.execute(select(SearchDoc.integration_id, func.count())

@@ -3,12 +3,13 @@
 from __future__ import annotations
 
 import datetime as dt
+import select
 from contextlib import contextmanager
 from typing import Iterator
 
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import URL, Engine, make_url
-from sqlalchemy.exc import ArgumentError
+from sqlalchemy.exc import ArgumentError, DisconnectionError
 from sqlalchemy.orm import Session, sessionmaker
 
 
@@ -57,6 +58,10 @@ def normalize_url(url: str) -> str:
     return parsed.render_as_string(hide_password=False)
 
 
+# Connections one process keeps to PostgreSQL, as many as the old pool's 10 plus 10 overflow.
+POOL_SIZE = 20
+
+
 def make_engine(url: str) -> Engine:
     from .. import jsoncodec
 
@@ -76,7 +81,31 @@ def make_engine(url: str) -> Engine:
             cur.close()
 
         return engine
-    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=10, **codec)
+    # Up to POOL_SIZE connections, opened as needed and then kept: overflow connections beyond a
+    # smaller pool were closed as they came back, so a busy service opened (and PostgreSQL forked
+    # a backend for) about one new connection per ten requests. No pre-ping either (a round trip
+    # per checkout, two per request): a connection the server closed is found without one.
+    engine = create_engine(url, pool_size=POOL_SIZE, max_overflow=0, **codec)
+    event.listen(engine, "checkout", _refuse_dropped)
+    return engine
+
+
+def _refuse_dropped(dbapi_conn, _record, _proxy) -> None:
+    """Refuse a pooled connection the server has closed (pg_terminate_backend, a restart, an idle
+    timeout, a proxy): the pool then opens a new one in its place, and the request never sees it.
+
+    Such a server sends its reason (a FATAL error) and closes its end, so the idle socket, with no
+    query in flight, has something to read: one poll() of the socket, no round trip to the server.
+    A healthy idle connection has nothing to read (nothing here LISTENs); if it ever had, it is only
+    replaced. A peer that vanished without a word (a host gone off the network) is not seen here:
+    the first statement fails, SQLAlchemy invalidates the pool's older connections, and the next
+    request gets new ones, as it did with a pre-ping that fails the same way."""
+    if dbapi_conn.closed or dbapi_conn.broken:
+        raise DisconnectionError("the connection was closed")
+    poller = select.poll()
+    poller.register(dbapi_conn.pgconn.socket, select.POLLIN | select.POLLPRI)
+    if poller.poll(0):
+        raise DisconnectionError("the server closed the connection")
 
 
 def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:

@@ -79,14 +79,19 @@ class _Progress:
 
 
 class WorkerPool:
-    def __init__(self, sessions: sessionmaker[Session], settings) -> None:
+    def __init__(self, sessions: sessionmaker[Session], settings, link=None) -> None:
         self.sessions = sessions
         self.settings = settings
+        # ``run``'s job workers' child (jobs/wake.py ApiLink), when the jobs run there: woken by
+        # ``notify``, its jobs counted as this pool's, its ends told as this pool's.
+        self._link = link
         self.worker_id = f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
         self._stop = threading.Event()
         self._wake = threading.Event()
         self._threads: list[threading.Thread] = []
         self._end_listeners: list[Callable[[], None]] = []
+        if link is not None:
+            link.on_end = self._ended
 
     def start(self) -> None:
         with self.sessions() as session:
@@ -105,10 +110,13 @@ class WorkerPool:
     def notify(self) -> None:
         """A job was enqueued: wake a worker now instead of at the next poll."""
         self._wake.set()
+        if self._link is not None:
+            self._link.wake()
 
     def runs(self, job) -> bool:
-        """Whether one of this pool's workers is running ``job`` (as its row says)."""
-        return job.state == "running" and job.locked_by == self.worker_id
+        """Whether one of this pool's workers (or its child's) is running ``job`` (as its row says)."""
+        return job.state == "running" and (job.locked_by == self.worker_id
+                                           or (self._link is not None and self._link.runs(job.locked_by)))
 
     def on_end(self, listener: Callable[[], None]) -> None:
         """Call ``listener()`` (from the worker's thread) each time a job of this pool ended, after
@@ -149,11 +157,14 @@ class WorkerPool:
         try:
             self._run_handler(job)
         finally:  # committed (or given up): whoever waits for the job reads it now
-            for listener in self._end_listeners:
-                try:
-                    listener()
-                except Exception:
-                    log.exception("job end listener failed")
+            self._ended()
+
+    def _ended(self) -> None:
+        for listener in self._end_listeners:
+            try:
+                listener()
+            except Exception:
+                log.exception("job end listener failed")
 
     def _run_handler(self, job) -> None:
         def write(progress: dict) -> None:
