@@ -179,8 +179,11 @@ def _facts_of_items(path: str, old_items: list[Item], new_items: list[Item], new
         # Added ones follow too: two new options in a row are placed one after the other.
         follows = tuple(o.name for o in kin if (o.line or 0) < (item.line or 0))
         facts.append(Fact(item.kind, "added", item.name, path, item.rule, new=item.default, line=item.line,
-                          note=item.signature or None, siblings=tuple(o.name for o in kin if o not in added),
-                          follows=follows, context=item.context, shows=item.shows))
+                          # a deprecated sibling is one the docs may leave out: not a sibling to stand beside
+                          note=item.signature or None,
+                          siblings=tuple(o.name for o in kin if o not in added and not o.deprecated),
+                          follows=follows, context=item.context, shows=item.shows,
+                          short=item.short))
     return sorted(facts, key=lambda f: (f.line or 0, _CHANGE_ORDER[f.change], f.kind, f.name))
 
 
@@ -188,8 +191,9 @@ MIN_HELP = 24  # a help text shorter than this is too common a phrase to find in
 
 
 def _help_changed(old: Item, new: Item) -> bool:
-    """The help text of an option or setting was reworded (pages that quote it need the new words)."""
-    return len(old.signature) >= MIN_HELP and bool(new.signature) and \
+    """The help text of an option or setting was reworded (pages that quote it need the new words);
+    a function's doc comment is its reference's, not words the docs quote."""
+    return old.kind != "symbol" and len(old.signature) >= MIN_HELP and bool(new.signature) and \
         " ".join(old.signature.split()) != " ".join(new.signature.split())
 
 

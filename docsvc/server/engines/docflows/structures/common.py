@@ -172,6 +172,21 @@ def _after_description(lines: list[str], block: Block) -> int:
     return block.end
 
 
+def renamed_in(text: str, sibling: str, name: str, short: str | None = None) -> str:
+    """``text`` (a sibling's name cell or entry) with the sibling's name, and the short form written
+    beside it (``--headers, -h``, ``-h, --headers``, ``--headers (-h)``), made the new name's: its
+    own short form where it has one, none where it has not (the sibling's is not the new one's)."""
+    escaped = re.escape(sibling)
+    after = re.compile(rf"(?<![\w-]){escaped}(?P<sep>, ?| \()-\w(?P<close>\)?)(?![\w-])")
+    before = re.compile(rf"(?<![\w-])-\w(?P<sep>, ?| ){escaped}(?![\w-])")
+    if (match := after.search(text)) is not None:
+        return text[:match.start()] + name + (f"{match.group('sep')}{short}{match.group('close')}" if short else "") \
+            + text[match.end():]
+    if (match := before.search(text)) is not None:
+        return text[:match.start()] + (f"{short}{match.group('sep')}" if short else "") + name + text[match.end():]
+    return _word(sibling).sub(name, text, count=1)
+
+
 def _name_markup(term: str) -> re.Pattern:
     """``term`` with the markup around it (group 1 opens it) and the separator after it, if any
     (group 3): how a list item names its subject (`` `x`: ``, ``**x** —``, ``__`x`__:``)."""
