@@ -21,7 +21,9 @@ names its path), as the docs of a project whose product is a CI workflow do; a m
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 from dataclasses import replace
 from functools import cache
 from pathlib import PurePosixPath
@@ -490,13 +492,42 @@ def _still_named(mirror, head: str, fact: Fact, items_at: Callable[[str], frozen
     word = token(fact.name)
     if len(word) < 3:
         return fact
-    files = mirror.grep(head, word, _CODE_GLOBS)
+    # a file that names it only in its comments and docstrings (an exception hierarchy drawn in a
+    # module's docstring) names it to a reader, not to the program: not a sign that it lives on
+    files = [path for path in mirror.grep(head, word, _CODE_GLOBS) if _named_in_code(path, text_at(path) or "", word)]
     if not files:
         return fact
     if any(_still_there(fact, path, items_at, text_at) for path in [p for p in files if wanted(p)][:MAX_STILL_READ]):
         return None
     return Fact(fact.kind, "deprecated", fact.name, fact.path, fact.rule + "; still named in the code",
                 line=fact.line)
+
+
+_C_COMMENT = re.compile(r"/\*.*?\*/|(?<![:\w])//[^\n]*", re.DOTALL)
+
+
+def _named_in_code(path: str, text: str, word: str) -> bool:
+    """Whether ``word`` stands as a whole word in the file's code, its comments and (Python)
+    docstrings left out; a file that cannot be tokenized counts as naming it."""
+    if PurePosixPath(path).suffix.lower() in _PYTHON_SUFFIXES:
+        try:
+            tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+        except (tokenize.TokenError, SyntaxError, IndentationError):
+            return True
+        kept, previous = [], tokenize.NEWLINE
+        for tok in tokens:
+            if tok.type == tokenize.COMMENT or (tok.type == tokenize.STRING and previous in _STATEMENT_START):
+                continue  # a comment, or a string standing as a statement of its own: a docstring
+            kept.append(tok.string)
+            if tok.type not in (tokenize.NL, tokenize.COMMENT):
+                previous = tok.type
+        code = " ".join(kept)
+    else:
+        code = _C_COMMENT.sub(" ", text)
+    return re.search(rf"(?<![\w$]){re.escape(word)}(?![\w$])", code) is not None
+
+
+_STATEMENT_START = (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT)
 
 
 MAX_FAMILY_READ = 40  # files read for the other names a registry call adds
