@@ -391,6 +391,7 @@ Currently, the following features are included in the preview style:
     ("fix: Remove parens around sole list items (#4312)",
      "- `remove_list_item_parens`: Remove parens around sole list items."),
     ("Speed up the tokenizer (#4313)", None),  # the title speaks of something else: no description
+    ("Refactor the list of parens (#4314)", None),  # two words of the name's four: not about it
 ])
 def test_a_name_added_without_help_text_is_described_by_the_pull_request_s_title_that_names_it(
         tmp_path, title, written):

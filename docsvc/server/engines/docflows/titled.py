@@ -5,7 +5,7 @@ title says most of that name's words is about that name: its title is what the a
 written as its help text (black's ``remove_redundant_generator_parentheses``, titled "Remove
 redundant generator parentheses"). The title is cleaned of what only a pull request's title
 carries (a ``fix:`` or ``feat(x):`` prefix, an emoji, a ``[tag]``, the ``(#123)`` of its number).
-A title that says few of the name's words describes something else: no description then.
+A title that says half of the name's words or fewer describes something else: no description then.
 """
 
 from __future__ import annotations
@@ -22,7 +22,6 @@ _PREFIX = re.compile(r"^(?:\s*(?:\[[^\]]*\]|:[a-z_]+:|[^\w\s`\"'(\[]+|(?:feat|fi
 _NUMBER = re.compile(r"\s*\((?:#|GH-)\d+\)\s*$", re.IGNORECASE)
 _WORD = re.compile(r"[A-Za-z]+")
 STEM = 5  # words compared by their first letters: "parens" and "parentheses", "item" and "items"
-SAID = 0.5  # the share of the name's words the title must say
 
 
 def _words(text: str) -> set[str]:
@@ -48,6 +47,7 @@ def described_by_title(fact: Fact, title: str | None, facts: Iterable[Fact]) -> 
     if len({token(f.name) for f in facts if f.change == "added" and f.kind == fact.kind}) != 1:
         return None
     name = _words(token(fact.name))
-    if not name or len(name & _words(title)) < SAID * len(name):
+    # more than half of them: "Deprecate google_analytics" says one word of two of ``analytics.gtag``
+    if not name or 2 * len(name & _words(title)) <= len(name):
         return None
     return cleaned(title) or None
