@@ -237,6 +237,8 @@ def test_a_generated_reference_page_gets_no_edit_and_says_why(tmp_path):
      "duplicate-item"),
     ("Opts\n====\n\n.. option:: --x\n\n   One.\n", "Opts\n====\n\n.. option:: --x\n\n   One.\n\n.. option:: --x\n\n"
      "   Two.\n", "duplicate-item"),
+    ("# API\n\n::: app.Client\n    :docstring:\n", "# API\n\n::: app.Client\n    :docstring:\n\n::: app.Client\n",
+     "duplicate-item"),
 ])
 def test_the_editor_drops_a_draft_that_leaves_the_page_worse(old, new, check):
     path = "docs/page.md" if old.startswith("#") else "docs/page.rst"
@@ -512,3 +514,60 @@ def test_a_go_function_s_doc_comment_describes_it_and_a_deprecated_sibling_left_
     assert lines[lines.index("- `NoArgs` - report an error if there are any positional args.") + 1] == \
         "- `NoDuplicateArgs` - returns an error if any arg is given twice."
     assert checked.passed, checked.comments
+
+
+ERRORS = '''"""The exceptions:
+
+* HTTPError
+  + TooManyRedirects
+  + BodyUnavailable
+"""
+
+
+class HTTPError(Exception):
+    """Any HTTP error."""
+
+
+class TooManyRedirects(HTTPError):
+    """Too many redirects."""
+'''
+
+EXCEPTIONS = """# Exceptions
+
+* HTTPError
+    * TooManyRedirects
+    * BodyUnavailable
+* InvalidURL
+
+## Exception classes
+
+::: app.TooManyRedirects
+    :docstring:
+
+::: app.BodyUnavailable
+    :docstring:
+
+::: app.HTTPError
+    :docstring:
+"""
+
+BODY_UNAVAILABLE = '\n\nclass BodyUnavailable(HTTPError):\n    """The body cannot be read again."""\n'
+
+
+def test_a_class_gone_from_the_code_leaves_its_reference_directive_and_its_item_in_a_hierarchy(tmp_path):
+    _, _, draft, checked = _run(tmp_path, {"app/__init__.py": ERRORS + BODY_UNAVAILABLE},
+                                {"docs/exceptions.md": EXCEPTIONS},
+                                {"app/__init__.py": ERRORS})  # only the module's docstring still names it
+    assert draft.files["docs/exceptions.md"] == EXCEPTIONS.replace("    * BodyUnavailable\n", "").replace(
+        "::: app.BodyUnavailable\n    :docstring:\n\n", "")
+    assert checked.passed, checked.comments
+
+
+def test_a_class_the_code_still_names_keeps_its_reference_and_is_pointed_out(tmp_path):
+    _, _, draft, _ = _run(tmp_path, {"app/__init__.py": ERRORS + BODY_UNAVAILABLE,
+                                     "app/compat.py": "def unavailable(app):\n    return app.HTTPError\n"},
+                          {"docs/exceptions.md": EXCEPTIONS},
+                          {"app/__init__.py": ERRORS,
+                           "app/compat.py": "def unavailable(app):\n    return app.BodyUnavailable\n"})
+    assert "docs/exceptions.md" not in draft.files
+    assert any("BodyUnavailable is still mentioned" in p for p in draft.open_points)

@@ -35,7 +35,7 @@ def _about(line: str, name: str) -> bool:
     return bool(re.match(rf"^\s*\|\s*[`*_]*{escaped}[`*_]*\s*(\||[,/(=\s])", line)
                 # ``config.assetsInclude`` is about assetsInclude, not about config
                 or re.match(rf"^\s*(?:[-*+]|\d+[.)])\s+[`*_]*{escaped}(?![\w-]|\.\w)", line)
-                or re.match(rf"^\s*\.\.\s+[\w:]+::\s+(\S*[.:])?{escaped}(?![\w-])\s*$", line)
+                or re.match(rf"^\s*(?:\.\.\s+[\w:]+::|:::)\s+(\S*[.:])?{escaped}(?![\w-])\s*$", line)
                 or re.match(rf"^\s*{escaped}(?![\w-])(\s*,\s*-\S+)*(\s{{2,}}|$)", line))
 
 
