@@ -571,3 +571,28 @@ def test_a_class_the_code_still_names_keeps_its_reference_and_is_pointed_out(tmp
                            "app/compat.py": "def unavailable(app):\n    return app.BodyUnavailable\n"})
     assert "docs/exceptions.md" not in draft.files
     assert any("BodyUnavailable is still mentioned" in p for p in draft.open_points)
+
+
+WRAPPED = """# Preview style
+
+Currently, the following features are included in the preview style:
+
+- `hug_parens`: Hug parentheses with braces and square brackets when the call has a sole
+  argument.
+- `wrap_long_values`: Wrap long dictionary values in parentheses, so that the value can
+  be split across lines.
+- `string_processing`: Split long strings and merge short ones.
+"""
+
+
+def test_a_new_item_is_wrapped_as_its_hand_wrapped_siblings_are(tmp_path):
+    new = PREVIEW.replace("    string_processing = auto()\n",
+                          "    string_processing = auto()\n    wrap_comprehension_in = auto()\n")
+    _, _, draft, checked = _run(tmp_path, {"mode.py": PREVIEW}, {"docs/future.md": WRAPPED}, {"mode.py": new},
+                                "Wrap the `in` clause of comprehensions across lines if necessary (#4699)")
+    lines = draft.files["docs/future.md"].split("\n")
+    at = lines.index("- `string_processing`: Split long strings and merge short ones.") + 1
+    # at the widest line the siblings wrap at (88 columns), the rest indented as theirs
+    assert lines[at:at + 2] == ["- `wrap_comprehension_in`: Wrap the `in` clause of comprehensions across lines if",
+                                "  necessary."]
+    assert checked.passed, checked.comments

@@ -11,6 +11,7 @@ the default said as the sibling says its own (``Default: `x`.``).
 from __future__ import annotations
 
 import re
+import textwrap
 
 from ..quoting import worded_like
 from ..structure import Block
@@ -40,6 +41,29 @@ def _list_item(model: str, sibling: str, name: str, description: str, default: s
     else:
         text = description or f"defaults to `{default}`"
     return prefix + opening + name + closing + separator + text
+
+
+_ITEM_START = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s")
+HARD_WRAPPED = 2  # items whose text goes on under them, at least: the list is wrapped by hand (or a formatter)
+
+
+def _wrapped_like(item: str, lines: list[str], block: Block) -> list[str]:
+    """A new item wrapped as the items around its sibling are: where their text goes on under
+    them (a line, then one indented as its text, no item of its own), at the widest line so
+    followed, the rest indented as theirs; on one line where they are not wrapped."""
+    start, end = block.start, block.end
+    while start > 0 and lines[start - 1].strip():
+        start -= 1
+    while end < len(lines) and lines[end].strip():
+        end += 1
+    region = lines[start:end]
+    wrapped = [(len(line), len(more) - len(more.lstrip())) for line, more in zip(region, region[1:])
+               if more.strip() and not _ITEM_START.match(more) and not line.rstrip().endswith(":")]
+    if len(wrapped) < HARD_WRAPPED or len(item) <= max(w for w, _ in wrapped):
+        return [item]
+    indent = max(set(i for _, i in wrapped), key=[i for _, i in wrapped].count)
+    return textwrap.wrap(item, max(w for w, _ in wrapped), subsequent_indent=" " * indent,
+                         break_long_words=False, break_on_hyphens=False)
 
 
 _BARE_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])\s+[`*_]*[\w.$-]+[`*_]*\s*")
@@ -108,4 +132,5 @@ class TableRows(Structure):
         if not description and not _literal(default):
             return None
         model = "\n".join(lines[block.start:block.end])
-        return [_list_item(model, sibling, name, description, default if _literal(default) else None)]
+        return _wrapped_like(_list_item(model, sibling, name, description, default if _literal(default) else None),
+                             lines, block)
