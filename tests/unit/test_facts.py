@@ -193,7 +193,8 @@ def test_a_removed_class_named_only_in_a_docstring_or_comment_is_removed_for_cer
     from docsvc.server.engines.git import Mirror
     from tests.support import GitRemote
 
-    hierarchy = '"""The exceptions:\n\n* HTTPError\n  + BodyUnavailable\n"""\n\n\nclass HTTPError(Exception):\n    pass\n'
+    hierarchy = ('"""The exceptions:\n\n* HTTPError\n  + BodyUnavailable\n"""\n\n\n'
+                 'class HTTPError(Exception):\n    pass\n')
     old = hierarchy + "\n\nclass BodyUnavailable(HTTPError):\n    pass\n"
     client = "def failed(errors):\n    return errors.HTTPError\n"
     remote = GitRemote(tmp_path, "app", {"app/errors.py": old, "app/client.py": client})

@@ -98,7 +98,8 @@ def _table_row(lines: list[str], index: int, sibling: str, name: str, descriptio
         title = header[k] if header and k < len(header) else ""
         if k == 0 or sibling in cell:
             # the sibling's own value placeholder (`--host [host]`) is not the new option's
-            out.append(_PLACEHOLDER.sub("", renamed_in(cell, sibling, name, short), count=1) if sibling in cell else name)
+            out.append(_PLACEHOLDER.sub("", renamed_in(cell, sibling, name, short), count=1) if sibling in cell
+                       else name)
         elif "default" in title:
             out.append(f"`{default}`" if default and "`" in cell else (default or "—"))
         elif any(word in title for word in ("description", "meaning", "help", "what", "purpose")) or \
