@@ -68,9 +68,11 @@ OPTIONS_RST = """Options
 """
 
 
-def _run(tmp_path: Path, code: dict[str, str], docs: dict[str, str], change: dict[str, str | None]):
-    """A code repository with ``code``, a pull request committing ``change``: the facts, the plan
-    on ``docs``, the draft, and the Editor's review of it against the pages as they were."""
+def _run(tmp_path: Path, code: dict[str, str], docs: dict[str, str], change: dict[str, str | None],
+         title: str | None = None):
+    """A code repository with ``code``, a pull request committing ``change`` (titled ``title``):
+    the facts, the plan on ``docs``, the draft, and the Editor's review of it against the pages as
+    they were."""
     remote = GitRemote(tmp_path, "app", code)
     mirror = Mirror.for_url(tmp_path / "data", str(remote.bare))
     mirror.fetch()
@@ -81,7 +83,7 @@ def _run(tmp_path: Path, code: dict[str, str], docs: dict[str, str], change: dic
     facts = facts_between(mirror, base, head)
     index = PageIndex(docs)
     planned = plan(facts, index.find, index.read, total_pages=len(index))
-    draft = write(planned, index.read, release_of(mirror, base, head))
+    draft = write(planned, index.read, release_of(mirror, base, head), title)
     checked = review(draft.files, lambda p: True, originals={p: docs[p] for p in draft.files})
     return facts, planned, draft, checked
 
@@ -235,6 +237,8 @@ def test_a_generated_reference_page_gets_no_edit_and_says_why(tmp_path):
      "duplicate-item"),
     ("Opts\n====\n\n.. option:: --x\n\n   One.\n", "Opts\n====\n\n.. option:: --x\n\n   One.\n\n.. option:: --x\n\n"
      "   Two.\n", "duplicate-item"),
+    ("# API\n\n::: app.Client\n    :docstring:\n", "# API\n\n::: app.Client\n    :docstring:\n\n::: app.Client\n",
+     "duplicate-item"),
 ])
 def test_the_editor_drops_a_draft_that_leaves_the_page_worse(old, new, check):
     path = "docs/page.md" if old.startswith("#") else "docs/page.rst"
@@ -362,3 +366,233 @@ def test_a_dependency_s_address_moved_in_the_manifest_is_no_move_of_the_project(
     facts, _, draft, _ = _run(tmp_path, {"pyproject.toml": pyproject, "app/__init__.py": ""}, {"docs/credits.md": page},
                               {"pyproject.toml": pyproject.replace("someone/lib", "fork/lib")})
     assert not [f for f in facts if f.kind == "repository"] and draft.files == {}
+
+
+PREVIEW = '''from enum import Enum, auto
+
+
+class Preview(Enum):
+    """Individual preview style features."""
+
+    hug_parens = auto()
+    wrap_long_values = auto()
+    string_processing = auto()
+'''
+
+FUTURE = """# Preview style
+
+Currently, the following features are included in the preview style:
+
+- `hug_parens`: Hug parentheses with braces and square brackets.
+- `wrap_long_values`: Wrap long dictionary values in parentheses.
+- `string_processing`: Split long strings and merge short ones.
+"""
+
+
+@pytest.mark.parametrize("title, written", [
+    ("fix: Remove parens around sole list items (#4312)",
+     "- `remove_list_item_parens`: Remove parens around sole list items."),
+    ("Speed up the tokenizer (#4313)", None),  # the title speaks of something else: no description
+    ("Refactor the list of parens (#4314)", None),  # two words of the name's four: not about it
+])
+def test_a_name_added_without_help_text_is_described_by_the_pull_request_s_title_that_names_it(
+        tmp_path, title, written):
+    new = PREVIEW.replace("    string_processing = auto()\n",
+                          "    string_processing = auto()\n    remove_list_item_parens = auto()\n")
+    _, _, draft, checked = _run(tmp_path, {"mode.py": PREVIEW}, {"docs/future.md": FUTURE}, {"mode.py": new}, title)
+    if written is None:
+        assert "docs/future.md" not in draft.files
+        assert any("the code gives no help text" in p for p in draft.open_points)
+        return
+    lines = draft.files["docs/future.md"].split("\n")
+    assert lines[lines.index("- `string_processing`: Split long strings and merge short ones.") + 1] == written
+    assert any("described by the pull request's title" in n for n in draft.notes)
+    assert checked.passed, checked.comments
+
+
+def test_a_title_describes_only_the_one_name_of_its_kind_the_pull_request_adds(tmp_path):
+    new = PREVIEW.replace("    string_processing = auto()\n", "    string_processing = auto()\n"
+                          "    remove_list_item_parens = auto()\n    remove_tuple_parens = auto()\n")
+    _, _, draft, _ = _run(tmp_path, {"mode.py": PREVIEW}, {"docs/future.md": FUTURE}, {"mode.py": new},
+                          "Remove parens around list items and tuples")
+    assert "docs/future.md" not in draft.files
+
+
+def test_a_help_screen_shows_no_title_where_the_code_gives_no_help_text(tmp_path):
+    new = CLI.replace('@click.option("--count", default=1, help="How many times.")\n',
+                      '@click.option("--count", default=1, help="How many times.")\n'
+                      '@click.option("--shout", is_flag=True)\n')
+    _, _, draft, _ = _run(tmp_path, {"greet.py": CLI}, {"docs/usage.md": USAGE}, {"greet.py": new},
+                          "Add a shout flag")
+    assert "  --shout" in draft.files["docs/usage.md"].split("\n")  # click prints no help for it
+
+
+OUTPUT_OPTIONS = '''import argparse
+
+OUT_HEADERS = "h"
+parser = argparse.ArgumentParser()
+parser.add_argument("--headers", "-H", action="store_const", const=OUT_HEADERS,
+                    help=f"Print only the response headers. Shortcut for --print={OUT_HEADERS}.")
+parser.add_argument("--body", "-b", action="store_const", const="b", help="Print only the response body.")
+'''
+
+PRINTED = """# Output
+
+|          Option | What is printed                        |
+| --------------: | -------------------------------------- |
+| `--headers, -H` | Only the response headers are printed  |
+|    `--body, -b` | Only the response body is printed      |
+"""
+
+
+def test_an_f_string_help_text_and_the_short_form_fill_a_right_aligned_table_row(tmp_path):
+    new = OUTPUT_OPTIONS.replace(
+        'parser.add_argument("--body"',
+        'parser.add_argument("--meta", "-m", action="store_const", const="m",\n'
+        '                    help=f"Print only the response metadata. Shortcut for --print={OUT_META}.")\n'
+        'parser.add_argument("--body"')
+    facts, _, draft, checked = _run(tmp_path, {"cli.py": OUTPUT_OPTIONS}, {"docs/output.md": PRINTED},
+                                    {"cli.py": new})
+    # the sentence holding a value the file does not bind is left out; one it binds is filled in
+    assert [(f.name, f.note, f.short) for f in facts] == [("--meta", "Print only the response metadata.", "-m")]
+    lines = draft.files["docs/output.md"].split("\n")
+    assert lines[lines.index("| `--headers, -H` | Only the response headers are printed  |") + 1] == \
+        "|    `--meta, -m` | Print only the response metadata.      |"
+    assert checked.passed, checked.comments
+
+
+def test_a_bound_f_string_value_is_filled_in_the_help_text():
+    from docsvc.server.engines.docflows.facts_python import python_items
+
+    items = python_items(OUTPUT_OPTIONS, "cli.py")
+    assert [i.signature for i in items if i.name == "--headers"] == \
+        ["Print only the response headers. Shortcut for --print=h."]
+
+
+def test_a_click_float_option_s_integer_default_is_shown_as_click_prints_it(tmp_path):
+    code = ('import click\n\n\n@click.command()\n'
+            '@click.option("--limit", type=int, default=10, help="Most requests.", show_default=True)\n'
+            'def main(limit):\n    pass\n')
+    new = code.replace('def main(', '@click.option("--ping", type=float, default=20, help="Ping interval.", '
+                                    'show_default=True)\ndef main(')
+    page = ("# Usage\n\n```\nOptions:\n  --limit INTEGER  Most requests.  [default: 10]\n"
+            "  --help           Show this message and exit.\n```\n")
+    _, _, draft, _ = _run(tmp_path, {"app.py": code}, {"docs/usage.md": page}, {"app.py": new})
+    assert "  --ping FLOAT     Ping interval.  [default: 20.0]" in draft.files["docs/usage.md"].split("\n")
+
+
+ARGS_GO = """package cobra
+
+// NoArgs returns an error if any args are included.
+func NoArgs(args []string) error { return nil }
+
+// ArbitraryArgs never returns an error.
+func ArbitraryArgs(args []string) error { return nil }
+
+// ExactValidArgs returns an error if there are not exactly N args.
+//
+// Deprecated: use ExactArgs instead
+func ExactValidArgs(n int) error { return nil }
+"""
+
+VALIDATORS = """# Arguments
+
+The following validators are built in:
+
+- `NoArgs` - report an error if there are any positional args.
+- `ArbitraryArgs` - accept any number of args.
+"""
+
+
+def test_a_go_function_s_doc_comment_describes_it_and_a_deprecated_sibling_left_out_is_no_choice(tmp_path):
+    new = ARGS_GO.replace("// ArbitraryArgs", "// NoDuplicateArgs returns an error if any arg is given twice.\n"
+                          "func NoDuplicateArgs(args []string) error { return nil }\n\n// ArbitraryArgs")
+    _, _, draft, checked = _run(tmp_path, {"go.mod": "module example.org/cobra\n\ngo 1.21\n", "args.go": ARGS_GO},
+                                {"docs/args.md": VALIDATORS}, {"args.go": new})
+    lines = draft.files["docs/args.md"].split("\n")
+    # the doc comment without the name Go's convention starts it with
+    assert lines[lines.index("- `NoArgs` - report an error if there are any positional args.") + 1] == \
+        "- `NoDuplicateArgs` - returns an error if any arg is given twice."
+    assert checked.passed, checked.comments
+
+
+ERRORS = '''"""The exceptions:
+
+* HTTPError
+  + TooManyRedirects
+  + BodyUnavailable
+"""
+
+
+class HTTPError(Exception):
+    """Any HTTP error."""
+
+
+class TooManyRedirects(HTTPError):
+    """Too many redirects."""
+'''
+
+EXCEPTIONS = """# Exceptions
+
+* HTTPError
+    * TooManyRedirects
+    * BodyUnavailable
+* InvalidURL
+
+## Exception classes
+
+::: app.TooManyRedirects
+    :docstring:
+
+::: app.BodyUnavailable
+    :docstring:
+
+::: app.HTTPError
+    :docstring:
+"""
+
+BODY_UNAVAILABLE = '\n\nclass BodyUnavailable(HTTPError):\n    """The body cannot be read again."""\n'
+
+
+def test_a_class_gone_from_the_code_leaves_its_reference_directive_and_its_item_in_a_hierarchy(tmp_path):
+    _, _, draft, checked = _run(tmp_path, {"app/__init__.py": ERRORS + BODY_UNAVAILABLE},
+                                {"docs/exceptions.md": EXCEPTIONS},
+                                {"app/__init__.py": ERRORS})  # only the module's docstring still names it
+    assert draft.files["docs/exceptions.md"] == EXCEPTIONS.replace("    * BodyUnavailable\n", "").replace(
+        "::: app.BodyUnavailable\n    :docstring:\n\n", "")
+    assert checked.passed, checked.comments
+
+
+def test_a_class_the_code_still_names_keeps_its_reference_and_is_pointed_out(tmp_path):
+    _, _, draft, _ = _run(tmp_path, {"app/__init__.py": ERRORS + BODY_UNAVAILABLE,
+                                     "app/compat.py": "def unavailable(app):\n    return app.HTTPError\n"},
+                          {"docs/exceptions.md": EXCEPTIONS},
+                          {"app/__init__.py": ERRORS,
+                           "app/compat.py": "def unavailable(app):\n    return app.BodyUnavailable\n"})
+    assert "docs/exceptions.md" not in draft.files
+    assert any("BodyUnavailable is still mentioned" in p for p in draft.open_points)
+
+
+WRAPPED = """# Preview style
+
+Currently, the following features are included in the preview style:
+
+- `hug_parens`: Hug parentheses with braces and square brackets when the call has a sole
+  argument.
+- `wrap_long_values`: Wrap long dictionary values in parentheses, so that the value can
+  be split across lines.
+- `string_processing`: Split long strings and merge short ones.
+"""
+
+
+def test_a_new_item_is_wrapped_as_its_hand_wrapped_siblings_are(tmp_path):
+    new = PREVIEW.replace("    string_processing = auto()\n",
+                          "    string_processing = auto()\n    wrap_comprehension_in = auto()\n")
+    _, _, draft, checked = _run(tmp_path, {"mode.py": PREVIEW}, {"docs/future.md": WRAPPED}, {"mode.py": new},
+                                "Wrap the `in` clause of comprehensions across lines if necessary (#4699)")
+    lines = draft.files["docs/future.md"].split("\n")
+    at = lines.index("- `string_processing`: Split long strings and merge short ones.") + 1
+    # at the widest line the siblings wrap at (88 columns), the rest indented as theirs
+    assert lines[at:at + 2] == ["- `wrap_comprehension_in`: Wrap the `in` clause of comprehensions across lines if",
+                                "  necessary."]
+    assert checked.passed, checked.comments

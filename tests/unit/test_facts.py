@@ -186,3 +186,26 @@ def test_code_that_stops_parsing_gives_a_note_not_a_list_of_removals():
     notes = []
     assert facts_of_change("app/api.py", "def run(x=1): ...\nclass Job: ...\n", "def run(x=1:\n", notes=notes) == []
     assert notes == ["app/api.py: not read (its code does not parse after the change)"]
+
+
+def test_a_removed_class_named_only_in_a_docstring_or_comment_is_removed_for_certain(tmp_path):
+    from docsvc.server.engines.docflows.facts import facts_between
+    from docsvc.server.engines.git import Mirror
+    from tests.support import GitRemote
+
+    hierarchy = ('"""The exceptions:\n\n* HTTPError\n  + BodyUnavailable\n"""\n\n\n'
+                 'class HTTPError(Exception):\n    pass\n')
+    old = hierarchy + "\n\nclass BodyUnavailable(HTTPError):\n    pass\n"
+    client = "def failed(errors):\n    return errors.HTTPError\n"
+    remote = GitRemote(tmp_path, "app", {"app/errors.py": old, "app/client.py": client})
+    mirror = Mirror.for_url(tmp_path / "data", str(remote.bare))
+    mirror.fetch()
+    base = mirror.head("main")
+    gone = {"app/errors.py": hierarchy + "\n# BodyUnavailable went away\n"}
+    read = {**gone, "app/client.py": client.replace("HTTPError", "BodyUnavailable")}  # code still reads it
+    for change, described in ((gone, "symbol BodyUnavailable removed"),
+                              (read, "symbol BodyUnavailable removed from its definition, still named in the code "
+                                     "(deprecated or moved)")):
+        remote.commit(change, "the PR")
+        mirror.fetch()
+        assert [f.describe() for f in facts_between(mirror, base, mirror.head("main"))] == [described]

@@ -116,7 +116,7 @@ def run_generate(ctx: JobContext) -> dict:
                 "seconds": round(time.monotonic() - started, 3)}
 
     ctx.progress("drafting the edits")
-    draft = write(planned, read, release_of(code, base, head))
+    draft = write(planned, read, release_of(code, base, head), pr.get("title"))
     renames = [(token(f.old), token(f.name)) for f in facts if f.change == "renamed"]
     tree = set(docs.tree(docs_commit, "."))
     exists = lambda p: p in tree or p in draft.files  # noqa: E731

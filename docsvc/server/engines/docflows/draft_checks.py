@@ -36,6 +36,7 @@ _SUBJECTS = (
     ("item", re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+[`*_]*(--?[\w-]+|[\w.$]*[\w$])[`*_]*\s*[:—–-]")),
     ("directive", re.compile(r"^\s*\.\.\s+((?:option|cmdoption|confval|envvar|setting|describe|auto\w+|py:\w+|"
                              r"function|class|data|attribute|method)::\s*\S+)")),
+    ("directive", re.compile(r"^(:::\s+[\w.]+)\s*$")),  # mkdocstrings
 )
 _LABELS = (
     re.compile(r"^\s*\.\.\s+_([^:`]+):\s*$"),  # reST

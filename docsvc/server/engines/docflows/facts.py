@@ -21,7 +21,9 @@ names its path), as the docs of a project whose product is a CI workflow do; a m
 
 from __future__ import annotations
 
+import io
 import re
+import tokenize
 from dataclasses import replace
 from functools import cache
 from pathlib import PurePosixPath
@@ -179,8 +181,11 @@ def _facts_of_items(path: str, old_items: list[Item], new_items: list[Item], new
         # Added ones follow too: two new options in a row are placed one after the other.
         follows = tuple(o.name for o in kin if (o.line or 0) < (item.line or 0))
         facts.append(Fact(item.kind, "added", item.name, path, item.rule, new=item.default, line=item.line,
-                          note=item.signature or None, siblings=tuple(o.name for o in kin if o not in added),
-                          follows=follows, context=item.context, shows=item.shows))
+                          # a deprecated sibling is one the docs may leave out: not a sibling to stand beside
+                          note=item.signature or None,
+                          siblings=tuple(o.name for o in kin if o not in added and not o.deprecated),
+                          follows=follows, context=item.context, shows=item.shows,
+                          short=item.short))
     return sorted(facts, key=lambda f: (f.line or 0, _CHANGE_ORDER[f.change], f.kind, f.name))
 
 
@@ -188,8 +193,9 @@ MIN_HELP = 24  # a help text shorter than this is too common a phrase to find in
 
 
 def _help_changed(old: Item, new: Item) -> bool:
-    """The help text of an option or setting was reworded (pages that quote it need the new words)."""
-    return len(old.signature) >= MIN_HELP and bool(new.signature) and \
+    """The help text of an option or setting was reworded (pages that quote it need the new words);
+    a function's doc comment is its reference's, not words the docs quote."""
+    return old.kind != "symbol" and len(old.signature) >= MIN_HELP and bool(new.signature) and \
         " ".join(old.signature.split()) != " ".join(new.signature.split())
 
 
@@ -486,13 +492,42 @@ def _still_named(mirror, head: str, fact: Fact, items_at: Callable[[str], frozen
     word = token(fact.name)
     if len(word) < 3:
         return fact
-    files = mirror.grep(head, word, _CODE_GLOBS)
+    # a file that names it only in its comments and docstrings (an exception hierarchy drawn in a
+    # module's docstring) names it to a reader, not to the program: not a sign that it lives on
+    files = [path for path in mirror.grep(head, word, _CODE_GLOBS) if _named_in_code(path, text_at(path) or "", word)]
     if not files:
         return fact
     if any(_still_there(fact, path, items_at, text_at) for path in [p for p in files if wanted(p)][:MAX_STILL_READ]):
         return None
     return Fact(fact.kind, "deprecated", fact.name, fact.path, fact.rule + "; still named in the code",
                 line=fact.line)
+
+
+_C_COMMENT = re.compile(r"/\*.*?\*/|(?<![:\w])//[^\n]*", re.DOTALL)
+
+
+def _named_in_code(path: str, text: str, word: str) -> bool:
+    """Whether ``word`` stands as a whole word in the file's code, its comments and (Python)
+    docstrings left out; a file that cannot be tokenized counts as naming it."""
+    if PurePosixPath(path).suffix.lower() in _PYTHON_SUFFIXES:
+        try:
+            tokens = list(tokenize.generate_tokens(io.StringIO(text).readline))
+        except (tokenize.TokenError, SyntaxError, IndentationError):
+            return True
+        kept, previous = [], tokenize.NEWLINE
+        for tok in tokens:
+            if tok.type == tokenize.COMMENT or (tok.type == tokenize.STRING and previous in _STATEMENT_START):
+                continue  # a comment, or a string standing as a statement of its own: a docstring
+            kept.append(tok.string)
+            if tok.type not in (tokenize.NL, tokenize.COMMENT):
+                previous = tok.type
+        code = " ".join(kept)
+    else:
+        code = _C_COMMENT.sub(" ", text)
+    return re.search(rf"(?<![\w$]){re.escape(word)}(?![\w$])", code) is not None
+
+
+_STATEMENT_START = (tokenize.NEWLINE, tokenize.INDENT, tokenize.DEDENT)
 
 
 MAX_FAMILY_READ = 40  # files read for the other names a registry call adds

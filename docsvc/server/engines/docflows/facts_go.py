@@ -77,6 +77,19 @@ def _keyed(literal: Node) -> dict[str, Node]:
     return found
 
 
+_DEPRECATED = re.compile(r"(?:^|\s)Deprecated:")
+
+
+def _described(name: str, doc: str) -> tuple[str, bool]:
+    """A function's doc comment as its description, without the name Go's convention starts it
+    with ("NoArgs returns an error if ..." → "returns an error if ..."), and whether it says the
+    function is deprecated (a ``Deprecated:`` paragraph, which is no description)."""
+    deprecated = _DEPRECATED.search(doc)
+    text = doc[:deprecated.start()].strip() if deprecated else doc
+    text = re.sub(rf"^(?:An?\s+|The\s+)?{re.escape(name)}\s+", "", text)
+    return text, deprecated is not None
+
+
 def _strings(node: Node | None) -> list[str]:
     """Every string literal in ``node`` (``[]string{"A", "B"}``, ``cli.EnvVars("A")``)."""
     if node is None:
@@ -249,4 +262,5 @@ class _Reader(syntax.Reader):
             if _exported(owner):
                 self.add("symbol", f"{owner}.{name}", "go: exported method", None, node, owner=owner)
         else:
-            self.add("symbol", name, "go: exported function", None, node)
+            described, deprecated = _described(name, syntax.doc_comment(node)[0])
+            self.add("symbol", name, "go: exported function", None, node, described, deprecated=deprecated)

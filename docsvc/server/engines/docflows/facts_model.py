@@ -59,6 +59,7 @@ class Fact:
     context: tuple[str, ...] = ()  # a nested setting: the keys its section stands under (Item.context)
     family: tuple[str, ...] = ()  # added through a registry call: what the same call names in other files
     shows: str | None = None  # an option: how a help screen shows the value it takes (Item.shows)
+    short: str | None = None  # an option: its short form (``-m``), when it has one (Item.short)
 
     def describe(self) -> str:
         if self.change == "renamed":
@@ -99,6 +100,7 @@ class Item:
     # ``FOO_BAR``; "" for a flag that takes none); None when the code does not say
     shows: str | None = None
     deprecated: bool = False  # an option its definition declares deprecated (click's ``deprecated=True``)
+    short: str | None = None  # an option's short form beside its long one (``-m`` of ``--meta``)
 
     @property
     def compared(self) -> str | None:

@@ -147,7 +147,8 @@ def _option(call: ast.Call, callee: str, line: int, text: Callable[[ast.AST | No
     if flags:
         rule = "python: click/typer/argparse option" + (" (boolean --x/--no-x switch)" if switch else "")
         deprecated = _kwarg(call, "deprecated")
-        return Item("flag", flags[0], rule, shown, line, help_text, key,
+        short = next((d for d in declarations if re.fullmatch(r"-\w", d)), None) if flags[0].startswith("--") else None
+        return Item("flag", flags[0], rule, shown, line, help_text, key, short=short,
                     shows=_shows(call, callee, flags[0], default_node, switch),
                     deprecated=deprecated is not None and not (isinstance(deprecated, ast.Constant)
                                                                and deprecated.value in (False, None)))
@@ -203,6 +204,27 @@ def _shows(call: ast.Call, callee: str, flag: str, default: ast.AST | None, swit
     return _CLICK_TYPES.get(_name_of(kind.func if isinstance(kind, ast.Call) else kind))
 
 
+_UNSAID = "\0"  # where an f-string's value is not known from the file
+_SENTENCES = re.compile(r"(?<=[.!?])\s+")
+
+
+def _formatted(node: ast.JoinedStr, named: dict[str, str]) -> str | None:
+    """An f-string help text as the program prints it, as far as the file says: a value named by
+    a string the file binds filled in; the sentences holding any other value left out (httpie's
+    ``f"Print only the response metadata. Shortcut for --print={OUT_RESP_META}."``)."""
+    parts = []
+    for part in node.values:
+        if isinstance(part, ast.Constant) and isinstance(part.value, str):
+            parts.append(part.value)
+        elif isinstance(part, ast.FormattedValue) and isinstance(part.value, ast.Name) and \
+                part.value.id in named and part.conversion == -1 and part.format_spec is None:
+            parts.append(named[part.value.id])
+        else:
+            parts.append(_UNSAID)
+    kept = [s for s in _SENTENCES.split(" ".join("".join(parts).split())) if _UNSAID not in s]
+    return " ".join(kept) or None
+
+
 def _named_strings(tree: ast.AST) -> dict[str, str]:
     """The names the file binds to one string only (``help_timeout = ("Dump the traceback ...")``):
     a help text is often held so and passed by name."""
@@ -234,7 +256,9 @@ class _Reader(ast.NodeVisitor):
         self.items.append(Item(*args))
 
     def text(self, node: ast.AST | None) -> str | None:
-        """A string given as such or by a name bound to one."""
+        """A string given as such, by a name bound to one, or as an f-string (``_formatted``)."""
+        if isinstance(node, ast.JoinedStr):
+            return _formatted(node, self._named)
         return self._named.get(node.id) if isinstance(node, ast.Name) else _text(node)
 
     @cached_property

@@ -1,5 +1,6 @@
-"""The blocks of a docs page that the Writer edits whole: table rows, list items, directives and
-option-list entries, code blocks and sections, each as a range of lines.
+"""The blocks of a docs page that the Writer edits whole: table rows, list items, directives
+(mkdocstrings' ``::: package.Name`` among them) and option-list entries, code blocks and sections,
+each as a range of lines.
 
 Markdown (and MyST) through markdown-it-py's block parser, whose tokens carry their lines;
 reStructuredText by its own rule, indentation: a directive, a list item or an option-list entry
@@ -13,11 +14,14 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-__all__ = ["Block", "blocks", "enclosing", "is_rst", "is_underline"]
+__all__ = ["Block", "MKDOCSTRINGS", "blocks", "enclosing", "is_rst", "is_underline"]
 
 _RST_DIRECTIVE = re.compile(r"^(\s*)\.\.\s+([\w:-]+)::")
 _RST_ITEM = re.compile(r"^(\s*)(?:[-*+•]|\d+[.)]|#\.)\s+\S")
 _RST_OPTION = re.compile(r"^(\s*)--?[A-Za-z][\w-]*(?:[ =][^ ]+)?(?:,\s*--?[A-Za-z][\w-]*(?:[ =][^ ]+)?)*(\s{2,}|$)")
+# mkdocstrings' ``::: package.Name`` (its rendering options indented under it): Markdown's autodoc
+_MKDOCSTRINGS = re.compile(r"^:::\s+[\w.]+\s*$")
+MKDOCSTRINGS = "mkdocstrings"
 _RST_HEADING_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+<>:.])\1{2,}\s*$")
 
 
@@ -75,6 +79,8 @@ def _markdown_blocks(text: str) -> list[Block]:
             out.append(Block("item", start, _trim(lines, start, end)))
         elif token.type in ("fence", "code_block"):
             out.append(Block("code", start, end))
+        elif token.type == "paragraph_open" and _MKDOCSTRINGS.match(lines[start]):
+            out.append(Block("directive", start, _trim(lines, start, end), MKDOCSTRINGS))
         elif token.type == "heading_open":
             headings.append((start, int(token.tag[1]), tokens[i + 1].content.strip(), token.markup))
     out += _sections(headings, len(lines))

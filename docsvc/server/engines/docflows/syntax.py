@@ -181,7 +181,9 @@ class Reader:
         self.public = public  # a module users may import: what it exports is API
 
     def add(self, kind: str, name: str, rule: str, default: Node | str | None, node: Node, help_text: str = "",
-            owner: str = "", context: tuple[str, ...] = (), shows: str | None = None) -> None:
+            owner: str = "", context: tuple[str, ...] = (), shows: str | None = None, deprecated: bool = False
+            ) -> None:
         # a default written as text (a struct tag, a doc comment's @default) compares without its quotes
         shown, key = (default, repr(default.strip("\"'`"))) if isinstance(default, str) else value(default)
-        self.items.append(Item(kind, name, rule, shown, line(node), help_text, key, owner, context, shows))
+        self.items.append(Item(kind, name, rule, shown, line(node), help_text, key, owner, context, shows,
+                               deprecated))

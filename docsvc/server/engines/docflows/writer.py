@@ -18,11 +18,13 @@ the name from the code (``generated``). The Editor checks every draft (``editor`
 
 from __future__ import annotations
 
+from dataclasses import replace
 from typing import Callable
 
 from .planner import Plan, token
 from .structures import STRUCTURES, Draft, Page
 from .structures.common import _word
+from .titled import described_by_title
 
 __all__ = ["Draft", "write", "reword"]
 
@@ -33,10 +35,14 @@ def reword(line: str, old: str, new: str) -> str:
     return _word(old).sub(new, line)
 
 
-def write(plan: Plan, read: Callable[[str], str | None], release: str | None = None) -> Draft:
+def write(plan: Plan, read: Callable[[str], str | None], release: str | None = None,
+          title: str | None = None) -> Draft:
     """The planned pages edited; ``release``: the release the change ships in, when the code says
-    (``release.release_between``), for the version marks of new items."""
+    (``release.release_between``), for the version marks of new items; ``title``: the pull
+    request's, the description of the one name it adds without help text where it says that name
+    (``titled``)."""
     draft = Draft()
+    planned = [f for page in plan.pages for f in page.facts]
     for page in plan.pages:
         text = read(page.path)
         if text is None:
@@ -49,13 +55,20 @@ def write(plan: Plan, read: Callable[[str], str | None], release: str | None = N
         for fact in page.facts:
             taken = False
             notes, points = len(draft.notes), len(draft.open_points)
+            described = described_by_title(fact, title, planned)
+            titled = replace(fact, note=described) if described else fact
             for structure in STRUCTURES:
                 if not structure.takes(fact) or (structure.entry and taken):
                     continue
-                took = structure.write(fact, editing)
+                # what the program prints is not the title: only the structures that describe take it
+                took = structure.write(titled if structure.describes else fact, editing)
                 taken = taken or (structure.entry and took)
                 # One line an element for the next look at the page, whatever an edit inserted.
                 editing.lines = "\n".join(editing.lines).split("\n")
+            if described and len(draft.notes) > notes:
+                draft.notes.append(f"{page.path}: {token(fact.name)} described by the pull request's title, as the "
+                                   "code gives it no help text: check the wording [rule: a pull request's title "
+                                   "that names the one name it adds]")
             if fact.change == "added" and len(draft.notes) > notes:
                 # One structure wrote the new name here (a help block's line): another's "no place
                 # for it" (no table of its siblings) is no open point of the page.

@@ -44,6 +44,7 @@ class Structure:
     carries = ""  # in words: which facts it carries, and how it writes them
     kinds: tuple[str, ...] = ()
     entry = False
+    describes = True  # it may describe a name in words not the code's (the pull request's title)
 
     def takes(self, fact: Fact) -> bool:
         """Whether the structure carries this fact at all (before looking at the page)."""
@@ -55,7 +56,8 @@ class Structure:
         return False
 
     def shape(self, block: Block, lines: list[str], sibling: str, name: str, description: str,
-              default: str | None) -> list[str] | None:
+              default: str | None, short: str | None = None) -> list[str] | None:
         """A new block for ``name`` shaped like ``block`` (a sibling's, of one of ``kinds``), or
-        None when that shape needs what the code does not say."""
+        None when that shape needs what the code does not say; ``short``: the new option's short
+        form, where it has one (the sibling's written beside its name is not the new one's)."""
         return None

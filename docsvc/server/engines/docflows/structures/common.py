@@ -35,7 +35,7 @@ def _about(line: str, name: str) -> bool:
     return bool(re.match(rf"^\s*\|\s*[`*_]*{escaped}[`*_]*\s*(\||[,/(=\s])", line)
                 # ``config.assetsInclude`` is about assetsInclude, not about config
                 or re.match(rf"^\s*(?:[-*+]|\d+[.)])\s+[`*_]*{escaped}(?![\w-]|\.\w)", line)
-                or re.match(rf"^\s*\.\.\s+[\w:]+::\s+(\S*[.:])?{escaped}(?![\w-])\s*$", line)
+                or re.match(rf"^\s*(?:\.\.\s+[\w:]+::|:::)\s+(\S*[.:])?{escaped}(?![\w-])\s*$", line)
                 or re.match(rf"^\s*{escaped}(?![\w-])(\s*,\s*-\S+)*(\s{{2,}}|$)", line))
 
 
@@ -170,6 +170,21 @@ def _after_description(lines: list[str], block: Block) -> int:
     if after and (sibling_at(after[1]) or (before and sibling_at(before[1]))):
         return after[0]
     return block.end
+
+
+def renamed_in(text: str, sibling: str, name: str, short: str | None = None) -> str:
+    """``text`` (a sibling's name cell or entry) with the sibling's name, and the short form written
+    beside it (``--headers, -h``, ``-h, --headers``, ``--headers (-h)``), made the new name's: its
+    own short form where it has one, none where it has not (the sibling's is not the new one's)."""
+    escaped = re.escape(sibling)
+    after = re.compile(rf"(?<![\w-]){escaped}(?P<sep>, ?| \()-\w(?P<close>\)?)(?![\w-])")
+    before = re.compile(rf"(?<![\w-])-\w(?P<sep>, ?| ){escaped}(?![\w-])")
+    if (match := after.search(text)) is not None:
+        return text[:match.start()] + name + (f"{match.group('sep')}{short}{match.group('close')}" if short else "") \
+            + text[match.end():]
+    if (match := before.search(text)) is not None:
+        return text[:match.start()] + (f"{short}{match.group('sep')}" if short else "") + name + text[match.end():]
+    return _word(sibling).sub(name, text, count=1)
 
 
 def _name_markup(term: str) -> re.Pattern:

@@ -76,6 +76,8 @@ def _default_said(fact: Fact, lines: list[str], options: list[int], end: int) ->
     value = value[1:-1] if quoted else value
     if said is None or value in _ZERO or not re.fullmatch(r"[\w./:@+-]+", value):
         return None
+    if fact.shows == "FLOAT" and re.fullmatch(r"-?\d+", value):
+        value += ".0"  # click shows the default converted by the option's type: 20 as a FLOAT is 20.0
     colon = ":" if said.group(0)[len(said.group("open")) + 7:].startswith(":") else ""
     quote = said.group("quote") if quoted else ""
     return f"{said.group('open')}default{colon} {quote}{value}{quote}{said.group('close')}"
@@ -104,6 +106,7 @@ def _line_for(fact: Fact, lines: list[str], options: list[int], end: int) -> lis
 class HelpBlocks(Structure):
     name = "help blocks"
     carries = "a new option: its line in the help screens that list its siblings, as the framework prints it"
+    describes = False  # a help screen shows the code's help text, nothing else
 
     def takes(self, fact: Fact) -> bool:
         return fact.change == "added" and fact.kind == "flag"

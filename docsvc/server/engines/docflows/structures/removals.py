@@ -3,9 +3,10 @@
 Carries: removed and deprecated. The block about the name (a row or item that starts with it, its
 option or envvar directive, a section titled by it alone, a line that sets it in a listing of
 settings) is deleted only when the removal is certain (an option, setting or variable; for a
-function or class, which may have moved, only its autodoc directive) and the block speaks of that
-name alone; any other mention is listed as an open point. A function that now warns that it is
-deprecated is still there: the places it is documented are pointed out.
+function or class gone from the code, only its API-reference directive, autodoc's or mkdocstrings',
+and a list item of its name alone) and the block speaks of that name alone; any other mention is
+listed as an open point. A function that now warns that it is deprecated is still there: the places
+it is documented are pointed out.
 """
 
 from __future__ import annotations
@@ -14,7 +15,7 @@ import re
 
 from ..facts_model import MARKED, WARNS, Fact, written_as
 from ..planner import mentions, spoken, token
-from ..structure import Block, blocks
+from ..structure import MKDOCSTRINGS, Block, blocks
 from .base import Draft, Page, Structure
 from .common import _about, _at_home, _home_depth, _noun, _said, _word
 
@@ -36,13 +37,13 @@ def _remove(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     # An option, setting or variable that is gone is gone; a function or class may have moved, but
     # its API-reference directive (autoclass, autofunction) cannot stand without it.
     kinds = () if fact.change == "deprecated" else ("row", "item", "directive", "option") \
-        if fact.kind in _CERTAIN_REMOVALS else ("directive",) if fact.kind == "symbol" else ()
+        if fact.kind in _CERTAIN_REMOVALS else ("directive", "item") if fact.kind == "symbol" else ()
     went = 0  # how deep under headings naming the changed file the removals went
     if kinds:
         others = _word(name)
         found = blocks(path, "\n".join(lines))
         about = [b for b in found if b.kind in kinds and _about(lines[b.start], name)
-                 and not (fact.kind == "symbol" and not b.name.startswith(("auto", "py:")))]
+                 and not (fact.kind == "symbol" and not _reference_of_symbol(b, lines, name))]
         if fact.change == "removed" and fact.kind in _CERTAIN_REMOVALS:
             going = [s for s in _sections_about(found, name) if _deletable(s, lines, others)]
             # a block inside a section that goes goes with it
@@ -89,6 +90,16 @@ def _remove(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
         draft.open_points.append(f"{path}: {name} also stands under other headings (line(s) {elsewhere}), left as "
                                  f"it is: there it may be another command's or setting's own")
     return lines
+
+
+def _reference_of_symbol(block: Block, lines: list[str], name: str) -> bool:
+    """Whether a block cannot stand without the function or class it names: its API-reference
+    directive (autodoc's, mkdocstrings' ``::: package.Name``), or a list item of its name alone
+    with nothing under it (a class hierarchy's ``* RequestBodyUnavailable``)."""
+    if block.kind == "directive":
+        return block.name.startswith(("auto", "py:")) or block.name == MKDOCSTRINGS
+    return block.end - block.start == 1 and re.fullmatch(rf"\s*(?:[-*+]|\d+[.)])\s+[`*_]*(?:[\w.]+\.)?"
+                                                         rf"{re.escape(name)}[`*_]*(?:\(\))?\s*", lines[block.start])
 
 
 def _warned(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:

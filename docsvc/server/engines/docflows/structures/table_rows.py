@@ -11,11 +11,12 @@ the default said as the sibling says its own (``Default: `x`.``).
 from __future__ import annotations
 
 import re
+import textwrap
 
 from ..quoting import worded_like
 from ..structure import Block
 from .base import Structure
-from .common import _SEPARATOR_ROW, _literal, _name_markup, _word
+from .common import _SEPARATOR_ROW, _literal, _name_markup, renamed_in
 
 
 _DEFAULT_SAID = re.compile(r"\bDefault(?:s to)?:?\s*`")
@@ -42,6 +43,29 @@ def _list_item(model: str, sibling: str, name: str, description: str, default: s
     return prefix + opening + name + closing + separator + text
 
 
+_ITEM_START = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s")
+HARD_WRAPPED = 2  # items whose text goes on under them, at least: the list is wrapped by hand (or a formatter)
+
+
+def _wrapped_like(item: str, lines: list[str], block: Block) -> list[str]:
+    """A new item wrapped as the items around its sibling are: where their text goes on under
+    them (a line, then one indented as its text, no item of its own), at the widest line so
+    followed, the rest indented as theirs; on one line where they are not wrapped."""
+    start, end = block.start, block.end
+    while start > 0 and lines[start - 1].strip():
+        start -= 1
+    while end < len(lines) and lines[end].strip():
+        end += 1
+    region = lines[start:end]
+    wrapped = [(len(line), len(more) - len(more.lstrip())) for line, more in zip(region, region[1:])
+               if more.strip() and not _ITEM_START.match(more) and not line.rstrip().endswith(":")]
+    if len(wrapped) < HARD_WRAPPED or len(item) <= max(w for w, _ in wrapped):
+        return [item]
+    indent = max(set(i for _, i in wrapped), key=[i for _, i in wrapped].count)
+    return textwrap.wrap(item, max(w for w, _ in wrapped), subsequent_indent=" " * indent,
+                         break_long_words=False, break_on_hyphens=False)
+
+
 _BARE_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])\s+[`*_]*[\w.$-]+[`*_]*\s*")
 
 
@@ -57,14 +81,16 @@ def _cells(row: str) -> list[str]:
     return [c.strip() for c in _raw_cells(row)]
 
 
-def _table_row(lines: list[str], index: int, sibling: str, name: str, description: str, default: str | None) -> str:
+def _table_row(lines: list[str], index: int, sibling: str, name: str, description: str, default: str | None,
+               short: str | None = None) -> str:
     """A row shaped like the sibling's: the name cell styled the same, description and default
     placed under the headers that name them."""
-    header, aligned = None, False
+    header, aligned, sides = None, False, []
     for j in range(index, -1, -1):  # the header is the row above the |---| separator
         if j > 0 and _SEPARATOR_ROW.match(lines[j]) and lines[j - 1].lstrip().startswith("|"):
             header = [h.lower() for h in _cells(lines[j - 1])]
             aligned = len(lines[j].rstrip()) == len(lines[index].rstrip())  # columns padded to one width
+            sides = _cells(lines[j])
             break
     cells = _cells(lines[index])
     out = []
@@ -72,7 +98,8 @@ def _table_row(lines: list[str], index: int, sibling: str, name: str, descriptio
         title = header[k] if header and k < len(header) else ""
         if k == 0 or sibling in cell:
             # the sibling's own value placeholder (`--host [host]`) is not the new option's
-            out.append(_PLACEHOLDER.sub("", _word(sibling).sub(name, cell), count=1) if sibling in cell else name)
+            out.append(_PLACEHOLDER.sub("", renamed_in(cell, sibling, name, short), count=1) if sibling in cell
+                       else name)
         elif "default" in title:
             out.append(f"`{default}`" if default and "`" in cell else (default or "—"))
         elif any(word in title for word in ("description", "meaning", "help", "what", "purpose")) or \
@@ -80,9 +107,17 @@ def _table_row(lines: list[str], index: int, sibling: str, name: str, descriptio
             out.append(worded_like(description, cell))
         else:
             out.append("—")
-    if aligned:  # padded as the sibling's cells are, where the new text fits
-        out = [text.ljust(len(raw) - 2) for text, raw in zip(out, _raw_cells(lines[index]))]
+    if aligned:  # padded as the sibling's cells are, where the new text fits, on the side the column aligns to
+        out = [_padded(text, len(raw) - 2, sides[k] if k < len(sides) else "")
+               for k, (text, raw) in enumerate(zip(out, _raw_cells(lines[index])))]
     return "| " + " | ".join(out) + " |"
+
+
+def _padded(text: str, width: int, separator: str) -> str:
+    """A cell's text padded to ``width`` as its column aligns (the separator's ``--:``, ``:-:``)."""
+    if separator.endswith(":") and separator.startswith(":"):
+        return text.center(width)
+    return text.rjust(width) if separator.endswith(":") else text.ljust(width)
 
 
 class TableRows(Structure):
@@ -91,10 +126,12 @@ class TableRows(Structure):
     kinds = ("row", "item")
 
     def shape(self, block: Block, lines: list[str], sibling: str, name: str, description: str,
-              default: str | None) -> list[str] | None:
+              default: str | None, short: str | None = None) -> list[str] | None:
         if block.kind == "row":
-            return [_table_row(lines, block.start, sibling, name, description, default)] if description else None
+            return [_table_row(lines, block.start, sibling, name, description, default, short)] if description \
+                else None
         if not description and not _literal(default):
             return None
         model = "\n".join(lines[block.start:block.end])
-        return [_list_item(model, sibling, name, description, default if _literal(default) else None)]
+        return _wrapped_like(_list_item(model, sibling, name, description, default if _literal(default) else None),
+                             lines, block)
