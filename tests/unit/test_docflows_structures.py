@@ -195,6 +195,24 @@ def test_requires_python_raised_restates_the_install_sentence(tmp_path):
     assert draft.files["docs/install.md"] == install.replace("Python 3.8 or later", "Python 3.9 or later")
 
 
+def test_a_requirement_statement_stale_before_the_pull_request_is_pointed_out_not_rewritten(tmp_path):
+    manifest = '[project]\nname = "greet"\nrequires-python = ">=3.8"\n'
+    install = "# Install\n\ngreet needs Python 3.8 or later.\n\nThe plugin needs Python 3.6+ too.\n"
+    editors = "# Editors\n\nThe plugin requires Vim built with Python 3.7+ support.\n\nAny Python 3+ will do here.\n"
+    faq = "# FAQ\n\nIt requires Python 3+ to run.\n"
+    _, planned, draft, _ = _run(tmp_path, {"greet.py": CLI, "pyproject.toml": manifest},
+                                {"docs/install.md": install, "docs/editors.md": editors, "docs/faq.md": faq,
+                                 "docs/usage.md": USAGE}, {"pyproject.toml": manifest.replace(">=3.8", ">=3.9")})
+    # the statement of 3.8 was made stale by the pull request; those of 3.6 and 3.7 were stale before
+    # it; "Python 3+" is less precise, not wrong
+    assert [p.path for p in planned.pages] == ["docs/install.md"]
+    assert draft.files["docs/install.md"] == install.replace("Python 3.8 or later", "Python 3.9 or later")
+    assert "docs/install.md: line 5 states python 3.6 as the minimum, not 3.8, the one before the pull request: " \
+           "stale before it, so not rewritten; check whether it should say 3.9" in draft.open_points
+    assert [(look["path"], look["reason"].split(":")[0]) for look in planned.worth_a_look] == [
+        ("docs/editors.md", "states python 3.7 as the minimum (line 3), not 3.8")]
+
+
 @pytest.mark.parametrize(("manifest", "old", "new", "before", "after"), [
     ("package.json", '{"name": "greet", "engines": {"node": ">=16.0.0"}}',
      '{"name": "greet", "engines": {"node": ">=18.0.0"}}', "Requires Node.js 16 or newer.",

@@ -55,7 +55,7 @@ from .expected_output import OutputChange, example_lines, shown_at
 from .facts_model import MOVED, WARNS, Fact, member_of, owner_of, token, written_as
 from .linked_pages import Link
 from .quoting import find_quote
-from .requirements import LANGUAGES, minimum, statements
+from .requirements import LANGUAGES, minimum, stale, statements
 from .repository import linked
 from .version_output import shown
 from .words import Bm25, Said
@@ -462,7 +462,7 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
                                           f"changes [{fact.rule}]", None)
                 hits += 1
         elif fact.kind == "requirement" and fact.change == "default-changed":
-            hits += _plan_requirement(fact, docs, read, add)
+            hits += _plan_requirement(fact, docs, read, add, look)
         elif fact.kind == "version":
             hits += _plan_version(fact, docs, read, add, look)
         elif fact.change == "default-changed":
@@ -591,18 +591,27 @@ def _plan_statements(fact: Fact, candidates: Iterable[str], found_in: Callable[[
     return hits
 
 
-def _plan_requirement(fact: Fact, docs: _Docs, read: Callable[[str], str | None], add) -> int:
+def _plan_requirement(fact: Fact, docs: _Docs, read: Callable[[str], str | None], add, look) -> int:
     """The pages that state the old minimum version of the language (``requirements``: "Python
     3.8+", "requires Python 3.8") when the manifest raises or lowers it: direct, the Writer
-    restates it."""
+    restates it. A page that states a lower minimum only, stale before the pull request, is worth
+    a look."""
     old, new = minimum(fact.old), minimum(fact.new)
     if not old or not new or old == new:
         return 0
     words = LANGUAGES.get(fact.name, ("", (fact.name,)))[1]
-    return _plan_statements(fact, (p for word in words for p in docs.find(word)),
-                            lambda text: statements(text, fact.name, old),
+    candidates = list(dict.fromkeys(p for word in words for p in docs.find(word)))
+    hits = _plan_statements(fact, candidates, lambda text: statements(text, fact.name, old),
                             lambda line: f"states {fact.name} {old} as the minimum (line {line}); the pull request "
                                          f"requires {new}", read, add)
+    for path in candidates:
+        text = "" if is_release_page(path) else read(path) or ""
+        earlier = [] if statements(text, fact.name, old) else stale(text, fact.name, old)
+        if earlier:
+            line, version = earlier[0]
+            look(path, f"states {fact.name} {version} as the minimum (line {line + 1}), not {old}: stale before the "
+                       f"pull request, which requires {new} [{fact.rule}]")
+    return hits
 
 
 def _plan_repository(fact: Fact, docs: _Docs, read: Callable[[str], str | None], add) -> int:
