@@ -299,30 +299,9 @@ def test_a_new_version_is_shown_where_the_docs_show_the_program_s_version_output
     assert [(f.kind, f.old, f.new, f.siblings) for f in facts] == [
         ("version", "1.2.0.dev0", "1.2.0", ("hello", "greet"))]
     assert [p.path for p in planned.pages] == ["docs/install.md"]
-    # the version the project's own program prints is now the new one (before, a development version,
-    # which docs do not show: they showed the last one); Python's is not its
+    # the version the project's own program prints, stale as it was, is now the new one; Python's is not its
     assert draft.files["docs/install.md"] == install.replace("# 1.1.0.dev0", "# 1.2.0")
     assert checked.passed, checked.comments
-
-
-def test_version_output_stale_before_the_pull_request_is_pointed_out_not_rewritten(tmp_path):
-    setup = _setup_py("    entry_points={\n        'console_scripts': [\n            'hello = greet.__main__:main',\n"
-                      "        ],\n    },\n")
-    install = ("# Install\n\n```console\n$ hello --version\n# 2.0.0\n```\n\nOn the old servers:\n\n"
-               "```console\n$ hello --version\n# 1.4.0\n```\n")
-    tutorial = "# Tutorial\n\n```console\n$ hello --version\nhello 1.4.0\n$ hello world\n```\n"
-    facts, planned, draft, checked = _run(
-        tmp_path, {"setup.py": setup, "greet/__init__.py": '__version__ = "2.0.0"\n'},
-        {"docs/install.md": install, "docs/tutorial.md": tutorial, "docs/usage.md": "# Usage\n\nRun `hello`.\n"},
-        {"greet/__init__.py": '__version__ = "2.1.0"\n'})
-    assert [(f.kind, f.old, f.new) for f in facts] == [("version", "2.0.0", "2.1.0")]
-    # the output that showed 2.0.0 is made stale by the pull request; 1.4.0 was stale before it
-    assert [p.path for p in planned.pages] == ["docs/install.md"]
-    assert draft.files["docs/install.md"] == install.replace("# 2.0.0", "# 2.1.0")
-    assert "docs/install.md: line 12 shows hello printing 1.4.0, not 2.0.0, the version before the pull request: " \
-           "stale before it, so not rewritten; check whether it should show 2.1.0" in draft.open_points
-    assert [(look["path"], look["reason"].split(":")[0]) for look in planned.worth_a_look] == [
-        ("docs/tutorial.md", "shows the version hello prints (line 5), not 2.0.0")]
 
 
 def test_a_function_moved_to_another_module_gets_its_new_dotted_path_where_the_old_one_is_gone(tmp_path):

@@ -464,7 +464,7 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
         elif fact.kind == "requirement" and fact.change == "default-changed":
             hits += _plan_requirement(fact, docs, read, add, look)
         elif fact.kind == "version":
-            hits += _plan_version(fact, docs, read, add, look)
+            hits += _plan_version(fact, docs, read, add)
         elif fact.change == "default-changed":
             name, old = docs.term(was.get(fact.name, fact.name)), plain(fact.old)
             strong = docs.specific(name)
@@ -625,22 +625,14 @@ def _plan_repository(fact: Fact, docs: _Docs, read: Callable[[str], str | None],
                                          f"{fact.name.partition('@')[2] or fact.name}", read, add)
 
 
-def _plan_version(fact: Fact, docs: _Docs, read: Callable[[str], str | None], add, look) -> int:
+def _plan_version(fact: Fact, docs: _Docs, read: Callable[[str], str | None], add) -> int:
     """The pages that show what the project's own program prints when asked for its version
-    (``version_output``) when the pull request sets a new version: direct where that output showed
-    the version before it (``version_output.current``), the Writer shows the new one; a page whose
-    output showed another version, stale before the pull request, is worth a look."""
-    candidates = list(dict.fromkeys(p for name in fact.siblings for p in docs.find(name)))
-    hits = _plan_statements(fact, candidates, lambda text: shown(text, fact.siblings, fact.old),
+    (``version_output``) when the pull request sets a new version: direct, the Writer shows the new
+    one."""
+    return _plan_statements(fact, (p for name in fact.siblings for p in docs.find(name)),
+                            lambda text: shown(text, fact.siblings),
                             lambda line: f"shows the version {fact.siblings[0]} prints (line {line}); the pull "
                                          f"request sets it to {fact.new}", read, add)
-    for path in candidates:
-        text = "" if is_release_page(path) else read(path) or ""
-        stale = [] if shown(text, fact.siblings, fact.old) else shown(text, fact.siblings)
-        if stale:
-            look(path, f"shows the version {fact.siblings[0]} prints (line {stale[0] + 1}), not {fact.old}: stale "
-                       f"before the pull request, which sets {fact.new} [{fact.rule}]")
-    return hits
 
 
 def _documenting(fact: Fact, names: list[str], docs: _Docs) -> dict[str, list[tuple[str, _Evidence]]]:

@@ -2,8 +2,7 @@
 version (``$ http --version`` then ``# 3.0.0``; ``black --version`` then ``black, 24.1.0``).
 
 Such output is the version the project declares (``release.versions_between``), so a pull request
-that sets a new one makes it stale: the output that showed the version before it (``current``). An
-output that showed another one was stale before the pull request; it is pointed out, not rewritten. Only what the project's own programs print counts: a program
+that sets a new one makes it stale. Only what the project's own programs print counts: a program
 named by a console script or ``bin`` entry of its manifests, or its package's name; never another
 tool's (``python --version``, ``node -v``). Shared by the planner (which pages show it) and the
 Writer's ``version_output`` structure (which shows the new version in its place).
@@ -16,7 +15,7 @@ import re
 from pathlib import PurePosixPath
 from typing import Callable, Iterable
 
-__all__ = ["programs", "shown", "current", "restated", "VERSION"]
+__all__ = ["programs", "shown", "restated", "VERSION"]
 
 # A command asking a program for its version, alone on its line, after an optional prompt.
 _ASK = re.compile(r"^\s*(?:[$>%#]\s*)?(?P<program>[\w][\w.-]*)\s+(?:--version|-V|version)\s*$")
@@ -52,23 +51,9 @@ def programs(version_file: str, text_at: Callable[[str], str | None]) -> tuple[s
     return tuple(dict.fromkeys(n for n in names if n and not n.startswith(("_", "-"))))
 
 
-# A development or pre-release version (``3.1.0.dev0``, ``2.0.0rc1``): its docs show the last release.
-_UNRELEASED = re.compile(r"(?:[.+-]?(?:dev|a|b|rc)\d*)$")
-
-
-def current(version: str, before: str | None) -> bool:
-    """Whether output showing ``version`` was right before a pull request that sets a new version
-    over ``before``: it shows ``before``; or ``before`` is a development or pre-release version,
-    which docs do not show (they show the last release, which the code does not name)."""
-    if not before:
-        return False
-    return version.lstrip("v") == before.lstrip("v") or bool(_UNRELEASED.search(before))
-
-
-def shown(text: str, names: Iterable[str], before: str | None = None) -> list[int]:
+def shown(text: str, names: Iterable[str]) -> list[int]:
     """The lines (0-based) that show the version one of these programs prints when asked for it:
-    the first line with a version right after the command, before the next command. With
-    ``before`` (the version before the pull request): only those that showed it (``current``)."""
+    the first line with a version right after the command, before the next command."""
     names = set(names)
     lines = text.split("\n")
     found = []
@@ -80,10 +65,8 @@ def shown(text: str, names: Iterable[str], before: str | None = None) -> list[in
             if not lines[j].strip() or _PROMPT.match(lines[j]) or _ASK.match(lines[j]) or \
                     lines[j].lstrip().startswith(("```", "~~~")):
                 break  # the output ended: a blank line, the next command, the block's fence
-            versions = VERSION.findall(lines[j])
-            if len(versions) == 1:
-                if before is None or current(versions[0], before):
-                    found.append(j)
+            if len(VERSION.findall(lines[j])) == 1:
+                found.append(j)
                 break
     return found
 
