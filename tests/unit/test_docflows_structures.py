@@ -282,6 +282,27 @@ def test_a_function_the_package_exports_joins_its_exported_siblings_reference(tm
                                                       ".. autofunction:: getchar\n\n.. autofunction:: pause\n")
 
 
+# pages of other subjects: a name on every page is nobody's evidence
+OTHER_PAGES = {f"docs/{topic}.md": f"# {topic}\n\nAbout {topic}.\n" for topic in (
+    "install", "faq", "history", "support", "design", "plugins", "themes", "deploy", "testing", "security", "upgrade",
+    "license", "glossary", "changes", "tutorial", "index")}
+
+
+def test_a_page_that_only_refers_to_a_sibling_s_documentation_elsewhere_is_not_its_list(tmp_path):
+    decorators = ('def pass_context(f):\n    """Pass the context."""\n\n\n'
+                  'def make_pass_decorator(kind):\n    """Make a decorator."""\n')
+    api = "API\n===\n\n.. module:: pkg\n\n.. autofunction:: pass_context\n\n.. autofunction:: make_pass_decorator\n"
+    guide = ("Complex\n=======\n\nThis is provided by the :func:`make_pass_decorator` factory, and\n"
+             ":func:`~pkg.pass_context` passes the context.\n")
+    options = "# Options\n\nSee the [`make_pass_decorator` factory](api.md) and {func}`pass_context`.\n"
+    _, planned, _, _ = _run(tmp_path, {"pkg/__init__.py": decorators},
+                            {"docs/api.rst": api, "docs/complex.rst": guide, "docs/options.md": options,
+                             **OTHER_PAGES},
+                            {"pkg/__init__.py": decorators + '\n\ndef pass_meta_key(key):\n    """Pass a key."""\n'})
+    # the guides name the siblings by a cross-reference to the reference that documents them
+    assert [p.path for p in planned.pages] == ["docs/api.rst"]
+
+
 def _setup_py(arguments: str) -> str:
     """A ``setup.py`` calling ``setup`` with these keyword arguments (written a line each)."""
     return f"from setuptools import setup\n\nsetup(\n    name='app',\n{arguments})\n"

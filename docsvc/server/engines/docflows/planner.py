@@ -308,6 +308,15 @@ class _Evidence:
     lines: list[int]  # every mention
 
 
+def _without_references(line: str, term: str) -> str:
+    """The line without its cross-references to ``term``'s documentation elsewhere: a Sphinx or
+    MyST role (:func:`make_pass_decorator`, {class}`~click.Result`) and a Markdown link whose text
+    names it ([`exclude_docs` config](configuration.md#exclude_docs))."""
+    name = rf"[~.!]?(?:[\w.]*\.)?{re.escape(term)}(?:\(\))?"
+    line = re.sub(rf"(?::[\w:-]+:|\{{[\w:-]+\}})`{name}`", "", line)
+    return re.sub(rf"\[[^\]`]*`{name}`[^\]]*\]\([^)\s]+\)", "", line)
+
+
 def _evidence(text: str, term: str) -> _Evidence | None:
     lines = text.split("\n")
     found = mentions(text, term)
@@ -359,6 +368,16 @@ class _Docs:
             return found
         documented = {path for holder in holders for path, ev in self.pages(holder).items() if ev.as_code}
         return {path: ev for path, ev in found.items() if path in documented}
+
+    def documented_at(self, path: str, term: str) -> int | None:
+        """The first line (1-based) where the page documents ``term`` as code itself, not by a
+        cross-reference to its documentation elsewhere (a page that only links ``exclude_docs``
+        to the configuration's reference is no list of its siblings); None when it nowhere does."""
+        ev = self.pages(term).get(path)
+        lines = (self.read(path) or "").split("\n")
+        code = _code_lines(lines)
+        return next((n for n in (ev.lines if ev else ()) if n - 1 in code or
+                     as_code(_without_references(lines[n - 1], term), term)), None)
 
     def of_deprecations(self, path: str) -> bool:
         """A page about deprecated things (``speaks_of_deprecations``): no place for a new name."""
@@ -636,14 +655,16 @@ def _plan_version(fact: Fact, docs: _Docs, read: Callable[[str], str | None], ad
 
 
 def _documenting(fact: Fact, names: list[str], docs: _Docs) -> dict[str, list[tuple[str, _Evidence]]]:
-    """The pages (release pages aside) that document these names as code, with the evidence."""
+    """The pages (release pages aside) that document these names as code themselves (a
+    cross-reference to a name's documentation elsewhere is not its documentation), with the
+    evidence."""
     by_page: dict[str, list[tuple[str, _Evidence]]] = {}
     for name in dict.fromkeys(names):
         if not docs.specific(name):
             continue
         for path, ev in docs.about(fact, name).items():
-            if ev.as_code and not is_release_page(path):
-                by_page.setdefault(path, []).append((name, ev))
+            if ev.as_code and not is_release_page(path) and (line := docs.documented_at(path, name)) is not None:
+                by_page.setdefault(path, []).append((name, _Evidence(line, True, ev.lines)))
     return by_page
 
 
