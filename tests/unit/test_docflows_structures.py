@@ -303,6 +303,17 @@ def test_a_page_that_only_refers_to_a_sibling_s_documentation_elsewhere_is_not_i
     assert [p.path for p in planned.pages] == ["docs/api.rst"]
 
 
+def test_a_page_that_only_refers_to_a_class_has_its_own_variable_not_the_class_s_parameter(tmp_path):
+    testing = 'class Result:\n    """What a run gave."""\n\n    def __init__(self, runner, stdout_bytes):\n        pass\n'
+    page = ("Testing\n=======\n\nThe return value is a :class:`Result` object.\n\n.. code-block:: python\n\n"
+            "   runner = CliRunner()\n   result = runner.invoke(hello)\n")
+    facts, planned, _, _ = _run(tmp_path, {"pkg/testing.py": testing}, {"docs/testing.rst": page, **OTHER_PAGES},
+                                {"pkg/testing.py": testing.replace("runner, stdout_bytes", "runner, stdout_bytes, out")})
+    assert [(f.kind, f.name) for f in facts] == [("parameter", "Result(out)")]
+    # the example's ``runner`` is its own: the page documents no Result, it refers to its reference
+    assert planned.pages == []
+
+
 def _setup_py(arguments: str) -> str:
     """A ``setup.py`` calling ``setup`` with these keyword arguments (written a line each)."""
     return f"from setuptools import setup\n\nsetup(\n    name='app',\n{arguments})\n"

@@ -352,7 +352,8 @@ class _Docs:
     def about(self, fact: Fact, term: str) -> dict[str, _Evidence]:
         """The pages that speak of ``term`` for this fact: a parameter's bare name (``src``,
         ``default``), or a method's when it is a plain word (``main``, ``signal``: any page's
-        example may call one so), only where the page also speaks of its function or class as code;
+        example may call one so), only where the page also speaks of its function or class as code
+        itself (``documented_at``: a page that only refers to ``Result`` has a ``runner`` of its own);
         a nested setting's (``args``, ``signing``: keys of many sections) only where the page also
         speaks of a key its section stands under."""
         found = self.pages(term)
@@ -366,7 +367,9 @@ class _Docs:
             holders = list(fact.context) if fact.kind == "config" else []
         if not holders:
             return found
-        documented = {path for holder in holders for path, ev in self.pages(holder).items() if ev.as_code}
+        # the page documents the holder itself: a cross-reference to it is no context for a bare name
+        documented = {path for holder in holders for path in self.pages(holder)
+                      if self.documented_at(path, holder) is not None}
         return {path: ev for path, ev in found.items() if path in documented}
 
     def documented_at(self, path: str, term: str) -> int | None:
