@@ -6,14 +6,22 @@
 Runs the shared scorer (``../shared/tools/docflow_eval.py``) through this checkout's venv over each
 corpus in turn, by default both shared ones: ``../shared/corpus/docflow-prs`` (real merged pull
 requests, one commit each, with their title and body) and ``../shared/corpus/docflows`` (release
-pairs, and commits that touch only tests). For each case a fresh ``docsvc-server`` on SQLite, then
+pairs, and commits that touch only tests or internals). For each case a fresh ``docsvc-server`` on
+SQLite, then
 the real CLI (``docsvc sync``, ``docsvc docflow``, ``docsvc items history`` and ``items diff``). A
 few minutes per corpus. The references: a random pick of as many docs pages as the engine planned
 (the scorer's ``random`` precision), and the maintainers' own edits for recall and agreement.
 Goals (issue 36): page recall >= 0.55; precision >= 0.75 and >= random + 0.4; edited-page recall
 >= 0.35; edited lines equal to a maintainer's line >= 0.6; no line deleted that the maintainers
-kept; quiet on commits that touch only tests >= 0.95; no changelog page and no page planned only
-because of CI or packaging files.
+kept; quiet >= 0.95 on commits that touch only tests or internals; no changelog page and no page
+planned only because of CI or packaging files.
+
+The scorer counts as a negative every case whose truth is empty, of two kinds that the report names
+apart (a manifest's case ``kind``): a ``negative`` case is a commit chosen because it touches only
+tests or internals, where the goal applies; a pull request or release (``pair``) after which the
+maintainers changed no docs page (a release commit, a docs-only commit, a ``--debug`` output
+change) has its quiet rate shown with no goal, since an unchanged docs folder does not say the
+change was not user-facing.
 """
 
 from __future__ import annotations
@@ -38,7 +46,6 @@ GOALS = [
     ("pages the suggestion edits, of the pages humans changed", "recall_edited", 0.35, True),
     ("edited lines equal to a line the maintainers wrote", "edit_agreement", 0.6, True),
     ("lines deleted that the maintainers kept", "destructive_removals", 0, False),
-    ("quiet on commits that touch only tests", "quiet_rate", 0.95, True),
     ("changelog/news pages planned", "planned_changelog_pages", 0, False),
     ("pages planned only because of CI/packaging files", "planned_infra_only_pages", 0, False),
 ]
@@ -50,14 +57,30 @@ def _row(label: str, value, goal: str, met: bool | None) -> str:
     return f"{label:<58} {shown:>8} {goal:>14}  {'-' if met is None else 'yes' if met else 'no'}"
 
 
-def report(summary: dict) -> list[str]:
-    """One corpus's figures, each beside its goal and whether it is met (``-`` when there is
-    nothing to measure, e.g. agreement with no line edited)."""
+# The negatives by the kind of case they are, from the scorer's summary of each kind: (label, the
+# summary's key, goal or None). Only commits chosen because they touch only tests or internals have one.
+QUIET = (("quiet on {n} commit(s) that touch only tests or internals", "commit_negatives", 0.95),
+         ("quiet on {n} change(s) after which no docs page changed", "release_pairs", None))
+
+
+def _met(value, goal, higher: bool) -> bool | None:
+    return None if value is None else value >= goal if higher else value <= goal
+
+
+def report(summary: dict, kinds: dict | None = None) -> list[str]:
+    """One corpus's figures (``summary``: the scorer's overall one), each beside its goal and
+    whether it is met (``-`` when there is nothing to measure, e.g. agreement with no line
+    edited); ``kinds``: the scorer's summaries per kind of case, for the quiet rows."""
     lines = [f"{'figure':<58} {'now':>8} {'goal':>14}  met"]
     for label, key, goal, higher in GOALS:
         value = summary.get(key)
-        met = None if value is None else value >= goal if higher else value <= goal
-        lines.append(_row(label, value, f"{'>=' if higher else '='} {goal}", met))
+        lines.append(_row(label, value, f"{'>=' if higher else '='} {goal}", _met(value, goal, higher)))
+    for label, kind, goal in QUIET:
+        part = (kinds or {}).get(kind) or {}
+        if part.get("negatives"):
+            value = part.get("quiet_rate")
+            lines.append(_row(label.format(n=part["negatives"]), value, "" if goal is None else f">= {goal}",
+                              None if goal is None else _met(value, goal, True)))
     random, precision = summary.get("random_precision"), summary.get("precision")
     lead = None if random is None or precision is None else round(precision - random, 3)
     lines.append(_row("precision's lead over a random pick of as many pages", lead, f">= {ABOVE_RANDOM}",
@@ -68,7 +91,8 @@ def report(summary: dict) -> list[str]:
 
 
 def score(corpus: Path, args, out: Path) -> tuple[str, dict] | None:
-    """The scorer's one-line summary and overall figures on one corpus; None when it failed (said)."""
+    """The scorer's one-line summary and its summaries (overall, per kind of case) on one corpus;
+    None when it failed (said)."""
     command = [sys.executable, str(SCORER), "--corpus", str(corpus), "--bin", str(ROOT / ".venv" / "bin"),
                "--json", str(out)]
     for flag in ("only", "case"):
@@ -79,7 +103,7 @@ def score(corpus: Path, args, out: Path) -> tuple[str, dict] | None:
         print(done.stdout[-2000:] + done.stderr[-2000:], file=sys.stderr)
         return None
     summary = json.loads(out.read_text())["summary"]
-    return done.stdout.strip().splitlines()[-1], summary.get("overall", summary)
+    return done.stdout.strip().splitlines()[-1], summary
 
 
 def main() -> int:
@@ -108,10 +132,10 @@ def main() -> int:
             if scored is None:
                 failed = True
                 continue
-            line, overall = scored
+            line, summary = scored
             print(line)  # the scorer's own one-line summary
             print()
-            print("\n".join(report(overall)))
+            print("\n".join(report(summary.get("overall", summary), summary)))
             print()
     return 1 if failed else 0
 

@@ -379,6 +379,7 @@ def sync_latest(tool, item_id, as_json) -> None:
         lines = [f"Suggestion {item_id} synced to {str(r.get('head_sha'))[:12]} ({r.get('charged')} credits)"]
         lines += [f"  new: {a}" for a in r.get("added", [])]
         lines += [f"  updated: {p}" for p in r.get("updated_files", [])]
+        lines += [f"  worth a look: {look['path']} — {look['reason']}" for look in r.get("worth_a_look", [])]
         return lines
 
     emit(result, as_json, render)

@@ -197,6 +197,24 @@ def test_requires_python_raised_restates_the_install_sentence(tmp_path):
     assert draft.files["docs/install.md"] == install.replace("Python 3.8 or later", "Python 3.9 or later")
 
 
+def test_a_requirement_statement_stale_before_the_pull_request_is_pointed_out_not_rewritten(tmp_path):
+    manifest = '[project]\nname = "greet"\nrequires-python = ">=3.8"\n'
+    install = "# Install\n\ngreet needs Python 3.8 or later.\n\nThe plugin needs Python 3.6+ too.\n"
+    editors = "# Editors\n\nThe plugin requires Vim built with Python 3.7+ support.\n\nAny Python 3+ will do here.\n"
+    faq = "# FAQ\n\nIt requires Python 3+ to run.\n"
+    _, planned, draft, _ = _run(tmp_path, {"greet.py": CLI, "pyproject.toml": manifest},
+                                {"docs/install.md": install, "docs/editors.md": editors, "docs/faq.md": faq,
+                                 "docs/usage.md": USAGE}, {"pyproject.toml": manifest.replace(">=3.8", ">=3.9")})
+    # the statement of 3.8 was made stale by the pull request; those of 3.6 and 3.7 were stale before
+    # it; "Python 3+" is less precise, not wrong
+    assert [p.path for p in planned.pages] == ["docs/install.md"]
+    assert draft.files["docs/install.md"] == install.replace("Python 3.8 or later", "Python 3.9 or later")
+    assert "docs/install.md: line 5 states python 3.6 as the minimum, not 3.8, the one before the pull request: " \
+           "stale before it, so not rewritten; check whether it should say 3.9" in draft.open_points
+    assert [(look["path"], look["reason"].split(":")[0]) for look in planned.worth_a_look] == [
+        ("docs/editors.md", "states python 3.7 as the minimum (line 3), not 3.8")]
+
+
 @pytest.mark.parametrize(("manifest", "old", "new", "before", "after"), [
     ("package.json", '{"name": "greet", "engines": {"node": ">=16.0.0"}}',
      '{"name": "greet", "engines": {"node": ">=18.0.0"}}', "Requires Node.js 16 or newer.",
@@ -266,6 +284,38 @@ def test_a_function_the_package_exports_joins_its_exported_siblings_reference(tm
     # the module's own helper, which the package does not import, is no sibling the page left out
     assert draft.files["docs/api.rst"] == api.replace(".. autofunction:: getchar\n",
                                                       ".. autofunction:: getchar\n\n.. autofunction:: pause\n")
+
+
+# pages of other subjects: a name on every page is nobody's evidence
+OTHER_PAGES = {f"docs/{topic}.md": f"# {topic}\n\nAbout {topic}.\n" for topic in (
+    "install", "faq", "history", "support", "design", "plugins", "themes", "deploy", "testing", "security", "upgrade",
+    "license", "glossary", "changes", "tutorial", "index")}
+
+
+def test_a_page_that_only_refers_to_a_sibling_s_documentation_elsewhere_is_not_its_list(tmp_path):
+    decorators = ('def pass_context(f):\n    """Pass the context."""\n\n\n'
+                  'def make_pass_decorator(kind):\n    """Make a decorator."""\n')
+    api = "API\n===\n\n.. module:: pkg\n\n.. autofunction:: pass_context\n\n.. autofunction:: make_pass_decorator\n"
+    guide = ("Complex\n=======\n\nThis is provided by the :func:`make_pass_decorator` factory, and\n"
+             ":func:`~pkg.pass_context` passes the context.\n")
+    options = "# Options\n\nSee the [`make_pass_decorator` factory](api.md) and {func}`pass_context`.\n"
+    _, planned, _, _ = _run(tmp_path, {"pkg/__init__.py": decorators},
+                            {"docs/api.rst": api, "docs/complex.rst": guide, "docs/options.md": options,
+                             **OTHER_PAGES},
+                            {"pkg/__init__.py": decorators + '\n\ndef pass_meta_key(key):\n    """Pass a key."""\n'})
+    # the guides name the siblings by a cross-reference to the reference that documents them
+    assert [p.path for p in planned.pages] == ["docs/api.rst"]
+
+
+def test_a_page_that_only_refers_to_a_class_has_its_own_variable_not_the_class_s_parameter(tmp_path):
+    testing = 'class Result:\n    """What a run gave."""\n\n    def __init__(self, runner, stdout_bytes):\n        pass\n'
+    page = ("Testing\n=======\n\nThe return value is a :class:`Result` object.\n\n.. code-block:: python\n\n"
+            "   runner = CliRunner()\n   result = runner.invoke(hello)\n")
+    facts, planned, _, _ = _run(tmp_path, {"pkg/testing.py": testing}, {"docs/testing.rst": page, **OTHER_PAGES},
+                                {"pkg/testing.py": testing.replace("runner, stdout_bytes", "runner, stdout_bytes, out")})
+    assert [(f.kind, f.name) for f in facts] == [("parameter", "Result(out)")]
+    # the example's ``runner`` is its own: the page documents no Result, it refers to its reference
+    assert planned.pages == []
 
 
 def _setup_py(arguments: str) -> str:

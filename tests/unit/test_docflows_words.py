@@ -9,7 +9,7 @@ from collections import Counter
 
 from docsvc.server.engines.docflows.changed_names import NameChanges
 from docsvc.server.engines.docflows.facts_model import Fact
-from docsvc.server.engines.docflows.outline import outline
+from docsvc.server.engines.docflows.outline import outline, with_looks
 from docsvc.server.engines.docflows.planner import PageIndex, plan
 from docsvc.server.engines.docflows.words import Bm25, said_in, stem, words_of
 
@@ -147,6 +147,24 @@ def test_the_outline_says_page_by_page_what_was_edited_and_why_not():
         ("docs/faq.md", "worth a look")]
     assert rows[1]["why"] == ["documents --y (line 2)", "not edited: --z is new; describe it beside --y"]
     assert rows[2]["why"][-1].startswith("not edited: no fact of the pull request says what to write")
+
+
+def test_a_planned_page_whose_draft_the_editor_dropped_says_so_and_a_later_round_adds_its_own():
+    dropped = "the Writer's draft was dropped: the row has 4 cells; its table has 3 columns (line 7) " \
+              "[Editor: table-columns]"
+    plan_pages = [{"path": "docs/settings.md", "mode": "direct", "reasons": ["documents --x (line 3)"]},
+                  {"path": "docs/usage.md", "mode": "direct", "reasons": ["shows --help (line 3)"]}]
+    rows = outline(plan_pages, ["docs/usage.md"], [{"path": "docs/settings.md", "reason": dropped}])
+    assert rows[1] == {"path": "docs/settings.md", "action": "for review", "mode": "direct",
+                       "why": ["documents --x (line 3)", f"not edited: {dropped}"]}
+    later = with_looks(rows, [{"path": "docs/usage.md", "reason": dropped},
+                              {"path": "docs/settings.md", "reason": dropped},
+                              {"path": "docs/env.md", "reason": dropped}])
+    assert [(r["path"], r["action"], r["why"][-1]) for r in later] == [
+        ("docs/usage.md", "edited", f"not updated: {dropped}"), ("docs/settings.md", "for review",
+                                                                 f"not edited: {dropped}"),
+        ("docs/env.md", "worth a look", dropped)]
+    assert len(later[1]["why"]) == 2 and len(rows[0]["why"]) == 1  # said once; the rows given stay as they were
 
 
 def test_a_reference_entry_s_heading_documents_its_name_as_code():

@@ -16,7 +16,7 @@ from typing import Any
 from ..db.tables import Integration, Item, RepoState, utcnow
 from ..engines.docflows.changed_names import code_hunks, diff_of, name_changes
 from ..engines.docflows.drafts import fact_view, kept_versions, suggest_screenshots, unified_diff
-from ..engines.docflows.editor import dropped, review
+from ..engines.docflows.editor import check_draft, review
 from ..engines.docflows.expected_output import outputs_between
 from ..engines.docflows.facts import facts_between, token
 from ..engines.docflows.linked_pages import linked_pages, links_near_changes
@@ -120,14 +120,9 @@ def run_generate(ctx: JobContext) -> dict:
     renames = [(token(f.old), token(f.name)) for f in facts if f.change == "renamed"]
     tree = set(docs.tree(docs_commit, "."))
     exists = lambda p: p in tree or p in draft.files  # noqa: E731
-    checked = review(draft.files, exists, renames, originals={p: read(p) or "" for p in draft.files})
     # A draft that leaves its page worse than it found it goes; the page is for a person to look at.
-    drops = dropped(checked)
-    for path, reason in drops.items():
-        del draft.files[path]
-        planned.worth_a_look.append({"path": path, "reason": reason})
-    if drops:  # the Writer's notes of a dropped draft describe edits no one will see
-        draft.notes = [n for n in draft.notes if n.split(":", 1)[0] not in drops]
+    checked, drops = check_draft(draft, {p: read(p) or "" for p in draft.files}, exists, renames)
+    planned.worth_a_look.extend({"path": path, "reason": reason} for path, reason in drops.items())
     first = review(draft.files, exists, renames) if drops else checked
     first_draft = dict(draft.files)
     rounds.append({"round": 2, "stage": "Writer", "summary": f"edited {len(draft.files)} file(s)",

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from ..db.tables import Item, utcnow
 from ..engines.docflows.drafts import fact_view, keep_version, unified_diff
-from ..engines.docflows.editor import review
+from ..engines.docflows.editor import check_draft, review
+from ..engines.docflows.outline import with_looks
 from ..engines.docflows.facts import facts_between, token
 from ..engines.docflows.planner import plan
 from ..engines.docflows.release import release_of
@@ -51,13 +52,20 @@ def run_refresh(ctx: JobContext) -> dict:
     read = pages.read
     draft = write(plan(facts, pages.find, read, total_pages=len(pages)), read,
                   release_of(code, data["base_sha"], head)) if facts else None
+    renames = [(token(f.old), token(f.name)) for f in facts if f.change == "renamed"]
+    tree = set(docs.tree(data["docs_commit"], "."))
+    exists = lambda p: p in tree or p in files or (draft is not None and p in draft.files)  # noqa: E731
+    checked, drops = (None, {})
+    if draft is not None and draft.files:
+        # The same Editor as the first suggestion's: a draft that leaves its page worse goes.
+        checked, drops = check_draft(draft, {p: read(p) or "" for p in draft.files}, exists, renames)
     changed = {p: t for p, t in (draft.files.items() if draft else ()) if t != read(p)}
     cost = COST_WITH_UPDATE if changed else COST
     for path, text in changed.items():
         old = files[path]["old"] if path in files else (read(path) or "")
         files[path] = {**files.get(path, {"last_check": None}), "old": old, "new": text, "reviewed": False}
-    renames = [(token(f.old), token(f.name)) for f in facts if f.change == "renamed"]
-    result = review({p: e["new"] for p, e in files.items()}, lambda p: True, renames) if changed else None
+    looks = [{"path": path, "reason": reason} for path, reason in drops.items()]
+    result = review({p: e["new"] for p, e in files.items()}, exists, renames) if checked is not None else None
     with ctx.sessions() as session:
         charge_or_fail(session, ctx, cost, "sync latest code", item_id)
         stored = session.get(Item, item_id)
@@ -70,13 +78,21 @@ def run_refresh(ctx: JobContext) -> dict:
             entry.update(version=version, notes=draft.notes,
                          text=unified_diff({p: (e["old"], e["new"]) for p, e in files.items()}))
         rounds.append(entry)
+        editor = {}
         if result is not None:
-            rounds.append({"round": len(rounds) + 1, "stage": "Editor", "comments": [c.__dict__ for c in result.comments],
-                           "summary": "passed" if result.passed else f"{len(result.comments)} comment(s)"})
-        stored.data = {**data, "files": files, "versions": versions, "rounds": rounds, "head_sha": head,
-                       "facts": (data.get("facts") or []) + [fact_view(f) for f in facts]}
+            # this round's dropped drafts, then the suggestion as it stands now
+            comments = [c.__dict__ for c in checked.comments if c.path in drops] + \
+                [c.__dict__ for c in result.comments]
+            rounds.append({"round": len(rounds) + 1, "stage": "Editor", "comments": comments,
+                           "summary": ("passed" if result.passed else f"{len(result.comments)} comment(s)") +
+                           (f"; {len(drops)} draft(s) dropped" if drops else "")})
+            editor = {"editor_passed": result.passed, "editor_comments": [c.__dict__ for c in result.comments]}
+        by_page = with_looks(data.get("pages") or [], looks)
+        stored.data = {**data, "files": files, "versions": versions, "rounds": rounds, "head_sha": head, **editor,
+                       "facts": (data.get("facts") or []) + [fact_view(f) for f in facts],
+                       "worth_a_look": (data.get("worth_a_look") or []) + looks, "pages": by_page}
         # The charge, the new round and the completion commit together: a re-run never charges twice.
         return ctx.complete(session, {
             "new_commits": True, "head_sha": head, "added": [f.describe() for f in facts],
-            "updated_files": sorted(changed), "charged": cost,
+            "updated_files": sorted(changed), "worth_a_look": looks, "charged": cost,
             "editor_passed": result.passed if result is not None else None})

@@ -25,7 +25,7 @@ from typing import Callable, Iterable, Mapping
 
 from .draft_checks import DROPS, draft_checks
 
-__all__ = ["Comment", "Review", "review", "dropped", "DROPS", "suggest_release_notes"]
+__all__ = ["Comment", "Review", "review", "dropped", "check_draft", "DROPS", "suggest_release_notes"]
 
 _LINK = re.compile(r"(!?)\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
@@ -82,6 +82,21 @@ def dropped(result: Review) -> dict[str, str]:
             out.setdefault(comment.path, f"the Writer's draft was dropped: {comment.message} "
                                          f"(line {comment.line}) [Editor: {comment.check}]")
     return out
+
+
+def check_draft(draft, originals: Mapping[str, str], exists: Callable[[str], bool],
+                renames: Iterable[tuple[str, str]] = ()) -> tuple[Review, dict[str, str]]:
+    """The Editor on a Writer's draft (``structures.Draft``): every check, with ``originals`` (path
+    -> the page before this draft) for what the draft did; a page's draft that fails one of
+    ``DROPS`` leaves the draft, with the Writer's notes of it (they describe edits no one will
+    see). Returns the review of the draft as written and the dropped pages, each with its reason
+    (for the suggestion's worth-a-look list)."""
+    checked = review(draft.files, exists, renames, originals=originals)
+    drops = dropped(checked)
+    for path in drops:
+        del draft.files[path]
+    draft.notes = [n for n in draft.notes if n.split(":", 1)[0] not in drops]
+    return checked, drops
 
 
 def _code_lines(lines: list[str]) -> set[int]:

@@ -11,7 +11,7 @@ from __future__ import annotations
 import re
 from typing import Iterable, Mapping
 
-__all__ = ["EDITED", "REVIEW", "LOOK", "outline"]
+__all__ = ["EDITED", "REVIEW", "LOOK", "outline", "with_looks"]
 
 EDITED, REVIEW, LOOK = "edited", "for review", "worth a look"
 _NO_FACT = "not edited: no fact of the pull request says what to write here; a person reads it"
@@ -31,7 +31,7 @@ def outline(plan: Iterable[Mapping], edited: Iterable[str], looks: Iterable[Mapp
     edited); ``why`` lists the reasons, the plan's first. A page the Writer drafted outside the
     plan is edited too, its reason said."""
     edited = list(dict.fromkeys(edited))
-    points = list(open_points)
+    points, looks = list(open_points), list(looks)
     rows, seen = [], set()
     for page in plan:
         path = page["path"]
@@ -41,6 +41,8 @@ def outline(plan: Iterable[Mapping], edited: Iterable[str], looks: Iterable[Mapp
             rows.append({"path": path, "action": EDITED, "mode": page.get("mode"), "why": why})
             continue
         own = [point for p in points if (point := _about(p, path))]
+        # the Editor dropped the page's draft: that, not "no place for it", is why it was not edited
+        own = [look["reason"] for look in looks if look["path"] == path] + own
         if page.get("mode") == "related":
             why.append(_NO_FACT)
         else:
@@ -55,3 +57,21 @@ def outline(plan: Iterable[Mapping], edited: Iterable[str], looks: Iterable[Mapp
              for look in looks if look["path"] not in seen]
     order = {EDITED: 0, REVIEW: 1, LOOK: 2}
     return sorted(rows, key=lambda row: order[row["action"]])  # stable: the plan's order within each
+
+
+def with_looks(rows: Iterable[Mapping], looks: Iterable[Mapping]) -> list[dict]:
+    """An outline (``outline``'s rows) with the pages a later round found worth a look (the drafts
+    Sync Latest Code's Editor dropped): a page listed already keeps its action and gains the
+    reason why this round left it as it was; another is listed as worth a look."""
+    out = [{**row, "why": list(row.get("why") or [])} for row in rows]
+    by_path = {row["path"]: row for row in out}
+    for look in looks:
+        row = by_path.get(look["path"])
+        if row is None:
+            row = by_path[look["path"]] = {"path": look["path"], "action": LOOK, "mode": None, "why": []}
+            out.append(row)
+        said = look["reason"] if row["action"] == LOOK else \
+            f"{'not updated' if row['action'] == EDITED else 'not edited'}: {look['reason']}"
+        if said not in row["why"]:
+            row["why"].append(said)
+    return out

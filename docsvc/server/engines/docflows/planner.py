@@ -55,7 +55,7 @@ from .expected_output import OutputChange, example_lines, shown_at
 from .facts_model import MOVED, WARNS, Fact, member_of, owner_of, token, written_as
 from .linked_pages import Link
 from .quoting import find_quote
-from .requirements import LANGUAGES, minimum, statements
+from .requirements import LANGUAGES, minimum, stale, statements
 from .repository import linked
 from .version_output import shown
 from .words import Bm25, Said
@@ -308,6 +308,15 @@ class _Evidence:
     lines: list[int]  # every mention
 
 
+def _without_references(line: str, term: str) -> str:
+    """The line without its cross-references to ``term``'s documentation elsewhere: a Sphinx or
+    MyST role (:func:`make_pass_decorator`, {class}`~click.Result`) and a Markdown link whose text
+    names it ([`exclude_docs` config](configuration.md#exclude_docs))."""
+    name = rf"[~.!]?(?:[\w.]*\.)?{re.escape(term)}(?:\(\))?"
+    line = re.sub(rf"(?::[\w:-]+:|\{{[\w:-]+\}})`{name}`", "", line)
+    return re.sub(rf"\[[^\]`]*`{name}`[^\]]*\]\([^)\s]+\)", "", line)
+
+
 def _evidence(text: str, term: str) -> _Evidence | None:
     lines = text.split("\n")
     found = mentions(text, term)
@@ -343,7 +352,8 @@ class _Docs:
     def about(self, fact: Fact, term: str) -> dict[str, _Evidence]:
         """The pages that speak of ``term`` for this fact: a parameter's bare name (``src``,
         ``default``), or a method's when it is a plain word (``main``, ``signal``: any page's
-        example may call one so), only where the page also speaks of its function or class as code;
+        example may call one so), only where the page also speaks of its function or class as code
+        itself (``documented_at``: a page that only refers to ``Result`` has a ``runner`` of its own);
         a nested setting's (``args``, ``signing``: keys of many sections) only where the page also
         speaks of a key its section stands under."""
         found = self.pages(term)
@@ -357,8 +367,20 @@ class _Docs:
             holders = list(fact.context) if fact.kind == "config" else []
         if not holders:
             return found
-        documented = {path for holder in holders for path, ev in self.pages(holder).items() if ev.as_code}
+        # the page documents the holder itself: a cross-reference to it is no context for a bare name
+        documented = {path for holder in holders for path in self.pages(holder)
+                      if self.documented_at(path, holder) is not None}
         return {path: ev for path, ev in found.items() if path in documented}
+
+    def documented_at(self, path: str, term: str) -> int | None:
+        """The first line (1-based) where the page documents ``term`` as code itself, not by a
+        cross-reference to its documentation elsewhere (a page that only links ``exclude_docs``
+        to the configuration's reference is no list of its siblings); None when it nowhere does."""
+        ev = self.pages(term).get(path)
+        lines = (self.read(path) or "").split("\n")
+        code = _code_lines(lines)
+        return next((n for n in (ev.lines if ev else ()) if n - 1 in code or
+                     as_code(_without_references(lines[n - 1], term), term)), None)
 
     def of_deprecations(self, path: str) -> bool:
         """A page about deprecated things (``speaks_of_deprecations``): no place for a new name."""
@@ -462,7 +484,7 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
                                           f"changes [{fact.rule}]", None)
                 hits += 1
         elif fact.kind == "requirement" and fact.change == "default-changed":
-            hits += _plan_requirement(fact, docs, read, add)
+            hits += _plan_requirement(fact, docs, read, add, look)
         elif fact.kind == "version":
             hits += _plan_version(fact, docs, read, add)
         elif fact.change == "default-changed":
@@ -591,18 +613,27 @@ def _plan_statements(fact: Fact, candidates: Iterable[str], found_in: Callable[[
     return hits
 
 
-def _plan_requirement(fact: Fact, docs: _Docs, read: Callable[[str], str | None], add) -> int:
+def _plan_requirement(fact: Fact, docs: _Docs, read: Callable[[str], str | None], add, look) -> int:
     """The pages that state the old minimum version of the language (``requirements``: "Python
     3.8+", "requires Python 3.8") when the manifest raises or lowers it: direct, the Writer
-    restates it."""
+    restates it. A page that states a lower minimum only, stale before the pull request, is worth
+    a look."""
     old, new = minimum(fact.old), minimum(fact.new)
     if not old or not new or old == new:
         return 0
     words = LANGUAGES.get(fact.name, ("", (fact.name,)))[1]
-    return _plan_statements(fact, (p for word in words for p in docs.find(word)),
-                            lambda text: statements(text, fact.name, old),
+    candidates = list(dict.fromkeys(p for word in words for p in docs.find(word)))
+    hits = _plan_statements(fact, candidates, lambda text: statements(text, fact.name, old),
                             lambda line: f"states {fact.name} {old} as the minimum (line {line}); the pull request "
                                          f"requires {new}", read, add)
+    for path in candidates:
+        text = "" if is_release_page(path) else read(path) or ""
+        earlier = [] if statements(text, fact.name, old) else stale(text, fact.name, old)
+        if earlier:
+            line, version = earlier[0]
+            look(path, f"states {fact.name} {version} as the minimum (line {line + 1}), not {old}: stale before the "
+                       f"pull request, which requires {new} [{fact.rule}]")
+    return hits
 
 
 def _plan_repository(fact: Fact, docs: _Docs, read: Callable[[str], str | None], add) -> int:
@@ -627,14 +658,16 @@ def _plan_version(fact: Fact, docs: _Docs, read: Callable[[str], str | None], ad
 
 
 def _documenting(fact: Fact, names: list[str], docs: _Docs) -> dict[str, list[tuple[str, _Evidence]]]:
-    """The pages (release pages aside) that document these names as code, with the evidence."""
+    """The pages (release pages aside) that document these names as code themselves (a
+    cross-reference to a name's documentation elsewhere is not its documentation), with the
+    evidence."""
     by_page: dict[str, list[tuple[str, _Evidence]]] = {}
     for name in dict.fromkeys(names):
         if not docs.specific(name):
             continue
         for path, ev in docs.about(fact, name).items():
-            if ev.as_code and not is_release_page(path):
-                by_page.setdefault(path, []).append((name, ev))
+            if ev.as_code and not is_release_page(path) and (line := docs.documented_at(path, name)) is not None:
+                by_page.setdefault(path, []).append((name, _Evidence(line, True, ev.lines)))
     return by_page
 
 

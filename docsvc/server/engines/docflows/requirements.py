@@ -4,14 +4,16 @@ manifest says it (``requires-python = ">=3.9"``, ``python_requires``, ``package.
 "Python 3.9 or later", "requires Python >= 3.9", "Node.js 18 or newer", "at least Go 1.21").
 
 Shared by the planner (which pages state the old minimum) and the Writer's ``requirements``
-structure (which writes the new one in the same words).
+structure (which writes the new one in the same words). Only a statement of the old minimum is made
+stale by the pull request; one of a lower minimum was stale before it (``stale``), and is pointed
+out, not rewritten.
 """
 
 from __future__ import annotations
 
 import re
 
-__all__ = ["LANGUAGES", "minimum", "statements", "restated"]
+__all__ = ["LANGUAGES", "minimum", "statements", "restated", "stale"]
 
 # The requirement's name in the facts -> how pages name the language, and the words to find them by
 LANGUAGES = {"python": (r"Python|CPython", ("Python", "python", "CPython")),
@@ -38,11 +40,15 @@ def minimum(spec: str | None) -> str | None:
     return None
 
 
-def _pattern(language: str, version: str) -> re.Pattern:
-    """A mention of ``version`` of the language, as a minimum may be written: the version is
-    group 1 ("Python 3.8+", "Python >= 3.8") or group 2 ("at least Python 3.8")."""
+_ANY = r"\d+(?:\.\d+)*"  # any version, for the statements that state another minimum
+
+
+def _pattern(language: str, version: str | None) -> re.Pattern:
+    """A mention of ``version`` of the language (None: of any version), as a minimum may be
+    written: the version is group 1 ("Python 3.8+", "Python >= 3.8") or group 2 ("at least
+    Python 3.8")."""
     named = LANGUAGES[language][0] if language in LANGUAGES else re.escape(language)
-    v = re.escape(version)
+    v = _ANY if version is None else re.escape(version)
     return re.compile(
         rf"(?:\b(?:{named})\s*(?:version\s*|>=\s*|≥\s*)?({v})(?!\.?\d)(?=\s*(?:\+|or\s+(?:later|newer|higher|above|"
         rf"greater)|and\s+(?:later|newer|higher|above|up)|\)|\s*$|[,.;:]?\s)))"
@@ -60,7 +66,7 @@ _HISTORY = re.compile(r"(?i)\b(?:in|since|as\s+of|from|starting(?:\s+(?:with|in|
 _SPAN = re.compile(r"(?i)^\s*(?:-|–|—|to\b|through\b|thru\b)\s*\d")
 
 
-def _stated(line: str, language: str, version: str) -> list[re.Match]:
+def _stated(line: str, language: str, version: str | None) -> list[re.Match]:
     """The mentions of ``version`` on the line that state it as the language's minimum the project
     requires: a minimum's words beside it, no span, no history of the language."""
     out = []
@@ -78,6 +84,24 @@ def statements(text: str, language: str, version: str) -> list[int]:
     "Python 3.8 or later", "requires Python 3.8", "Python >= 3.8", "at least Python 3.8"; not
     "In Python 3.7 and later ..." (the language's history) or "Python 3.8-3.11" (a span)."""
     return [i for i, line in enumerate(text.split("\n")) if _stated(line, language, version)]
+
+
+def _key(version: str) -> tuple[int, ...]:
+    return tuple(int(part) for part in version.split("."))
+
+
+def stale(text: str, language: str, old: str) -> list[tuple[int, str]]:
+    """The lines (0-based) that state a lower minimum of the language than ``old``, with that
+    version: stale before a pull request that moves the minimum from ``old``. "Python 3+" under
+    ``3.8`` is less precise, not wrong."""
+    out = []
+    for i, line in enumerate(text.split("\n")):
+        for match in _stated(line, language, None):
+            version = match.group(1) or match.group(2)
+            if _key(version) < _key(old) and _key(old)[:len(_key(version))] != _key(version):
+                out.append((i, version))
+                break
+    return out
 
 
 def restated(line: str, language: str, old: str, new: str) -> str:
