@@ -9,7 +9,7 @@ from ..services import docflows
 from ..services import items as service
 from ..services.accounts import Caller
 from ..services.views import item_view
-from .deps import JSONBodyRoute, Page, get_caller, get_session
+from .deps import JSONBodyRoute, Page, get_caller, get_session, paging
 from .fields import Name, Note
 
 router = APIRouter(tags=["items"], route_class=JSONBodyRoute)
@@ -33,14 +33,14 @@ def list_items(
     release_id: str | None = None,
     writer_id: str | None = None,
     status: str | None = None,
-    page: Page = Depends(),
+    page: Page = Depends(paging),
     caller: Caller = Depends(get_caller),
     session: Session = Depends(get_session),
 ):
     items, total = service.list_items(session, caller, tool, release_id=release_id, writer_id=writer_id,
                                       status=status, limit=page.limit, offset=page.offset)
     page.link(response, total)
-    return [item_view(item) for item in items]
+    return items
 
 
 @router.patch("/items/{tool}/{item_id:int}")
