@@ -85,6 +85,31 @@ def test_an_authenticated_read_takes_one_thread_trip_and_one_connection(world, r
     assert (len(trips), len(checkouts)) == (1, 1)
 
 
+def _isolation_of_statements(world, call) -> set:
+    """The isolation level of the connections the statements of ``call()`` ran on."""
+    seen = set()
+    engine = world["app"].state.sessions.kw["bind"]
+    listener = lambda conn, *rest: seen.add(conn.get_execution_options().get("isolation_level"))  # noqa: E731
+    event.listen(engine, "before_cursor_execute", listener)
+    try:
+        call()
+    finally:
+        event.remove(engine, "before_cursor_execute", listener)
+    return seen
+
+
+@pytest.mark.parametrize("read", READS)
+def test_a_read_takes_no_transaction_and_a_write_does(world, read):
+    """The hot reads run each statement on its own (on PostgreSQL no BEGIN and ROLLBACK, two of a
+    read's five or six round trips); a route that writes keeps its transaction."""
+    assert _isolation_of_statements(world, lambda: get(world, _path(world, read))) == {"AUTOCOMMIT"}
+    item_id = get(world, "/api/v1/items/captures").json()[0]["id"]
+    patch = lambda: world["client"].patch(f"/api/v1/items/captures/{item_id}", json={"title": "Renamed"},  # noqa: E731
+                                          headers={"Authorization": f"Bearer {world['db'].key}"})
+    assert "AUTOCOMMIT" not in _isolation_of_statements(world, patch)
+    assert get(world, "/api/v1/items/captures").json()[0]["title"] == "Renamed"
+
+
 def test_the_item_listing_is_one_statement_and_pages_as_before(world):
     statements = []
     engine = world["app"].state.sessions.kw["bind"]

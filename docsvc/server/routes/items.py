@@ -9,7 +9,7 @@ from ..services import docflows
 from ..services import items as service
 from ..services.accounts import Caller
 from ..services.views import item_view
-from .deps import JSONBody, JSONBodyRoute, Page, get_caller, get_session, paging
+from .deps import JSONBody, JSONBodyRoute, Page, get_caller, get_session, paging, reads_only
 from .fields import Name, Note
 
 router = APIRouter(tags=["items"], route_class=JSONBodyRoute)
@@ -27,6 +27,7 @@ class ItemPatch(BaseModel):
 
 
 @router.get("/items/{tool}")
+@reads_only
 def list_items(
     tool: str,
     release_id: str | None = None,

@@ -9,7 +9,7 @@ from sqlalchemy.orm import Session
 
 from ..jobs.queue import job_view
 from ..services.jobs import get_job as visible_job
-from .deps import JSONBody, JSONBodyRoute, PendingCaller, get_caller, get_session
+from .deps import JSONBody, JSONBodyRoute, PendingCaller, get_caller, get_session, reads_only
 
 router = APIRouter(tags=["jobs"], route_class=JSONBodyRoute)
 
@@ -49,6 +49,7 @@ def _look(session: Session, caller: PendingCaller, job_id: str) -> _Seen:
 
 
 @router.get("/jobs/{job_id}")
+@reads_only
 async def get_job(job_id: str, request: Request, caller: PendingCaller = Depends(get_caller),
                   session: Session = Depends(get_session),
                   wait: float = Query(0.0, ge=0.0, description="hold an unfinished job's answer up to this many "
