@@ -23,8 +23,8 @@ Chats are private: other users' chats are never counted or shown.
 from __future__ import annotations
 
 import datetime as dt
-from collections import Counter
 import functools
+from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterable
 
