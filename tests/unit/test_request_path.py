@@ -100,9 +100,11 @@ def _isolation_of_statements(world, call) -> set:
 
 @pytest.mark.parametrize("read", READS)
 def test_a_read_takes_no_transaction_and_a_write_does(world, read):
-    """The hot reads run each statement on its own (on PostgreSQL no BEGIN and ROLLBACK, two of a
-    read's five or six round trips); a route that writes keeps its transaction."""
-    assert _isolation_of_statements(world, lambda: get(world, _path(world, read))) == {"AUTOCOMMIT"}
+    """On PostgreSQL the hot reads run each statement on its own (no BEGIN and ROLLBACK, two of a
+    read's five or six round trips); a route that writes keeps its transaction. SQLite's driver
+    runs a SELECT outside a transaction anyway: its connections are left as they are."""
+    alone = {"AUTOCOMMIT"} if world["db"].url.startswith("postgresql") else {None}
+    assert _isolation_of_statements(world, lambda: get(world, _path(world, read))) == alone
     item_id = get(world, "/api/v1/items/captures").json()[0]["id"]
     patch = lambda: world["client"].patch(f"/api/v1/items/captures/{item_id}", json={"title": "Renamed"},  # noqa: E731
                                           headers={"Authorization": f"Bearer {world['db'].key}"})
