@@ -8,7 +8,7 @@ from ..db.tables import User
 from ..services.accounts import Caller, require_admin
 from ..services.integrations import list_integrations
 from ..services.views import integration_view, user_view
-from .deps import JSONBodyRoute, Page, get_caller, get_session
+from .deps import JSONBodyRoute, Page, get_caller, get_session, paging
 
 router = APIRouter(tags=["admin"], route_class=JSONBodyRoute)
 
@@ -27,7 +27,7 @@ def integrations(caller: Caller = Depends(get_caller), session: Session = Depend
 
 
 @router.get("/admin/integrations/{integration_id:int}/webhook-deliveries")
-def webhook_deliveries(integration_id: int, response: Response, page: Page = Depends(),
+def webhook_deliveries(integration_id: int, response: Response, page: Page = Depends(paging),
                        caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
     """The webhook deliveries of an integration, newest first (what ``docsvc-server integrations
     deliveries`` lists)."""

@@ -7,7 +7,9 @@ import functools
 import inspect
 from typing import Any, AsyncIterator
 
+import anyio
 from fastapi import Depends, Query, Request, Response, params
+from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.datastructures import DefaultPlaceholder
 from fastapi.dependencies.utils import get_typed_return_annotation
@@ -17,7 +19,7 @@ from sqlalchemy.orm import Session
 
 from .. import jsoncodec
 from ..problems import Problem
-from ..services.accounts import Caller, authenticate
+from ..services.accounts import Caller, bearer_token, caller_of_key
 
 
 class JSONBody(JSONResponse):
@@ -31,25 +33,74 @@ class JSONBody(JSONResponse):
 async def get_session(request: Request) -> AsyncIterator[Session]:
     """The request's session. Made and closed on the event loop: making one does no I/O, and a
     sync dependency would cost the request two more trips through the thread pool (to enter and
-    to leave), as much CPU as the query it serves (the load profile in benchmarks/api_load.py)."""
-    session = request.app.state.sessions()
+    to leave), as much CPU as the query it serves (the load profile in benchmarks/api_load.py).
+    A route marked ``reads_only`` gets one that takes no transaction."""
+    state = request.app.state
+    session = (state.read_sessions if getattr(request.scope.get("route"), "reads_only", False) else state.sessions)()
     try:
         yield session
     finally:
         session.close()
 
 
-def get_caller(request: Request, session: Session = Depends(get_session)) -> Caller:
-    """The caller of the API key in ``Authorization`` (401 without a valid one).
+def reads_only(endpoint):
+    """Marks a route that only reads (the API key's stamp of last use aside: one statement): its
+    session runs each statement in a transaction of its own (``make_sessionmaker(reads_only=True)``).
+    Under ``@router.get(...)``. A route that writes must never be marked: its writes would not be
+    all or nothing."""
+    endpoint.reads_only = True
+    return endpoint
 
-    The lookup's connection goes back to the pool before the route runs: a request must never hold
-    a pooled connection while it waits for a thread. With more requests in flight than threads (40)
-    and connections (15) together, every thread then waited for a connection and every connection
-    for a thread, until the pool's timeout failed them (tests/integration/test_request_burst.py)."""
-    try:
-        return authenticate(session, request.headers.get("authorization"))
-    finally:
-        session.rollback()  # ends the lookup's transaction (a stamp of last use is committed already)
+
+class PendingCaller:
+    """The request's API key, read from its header but not yet looked up: ``get_caller``'s answer
+    to a ``JSONBodyRoute``, which looks it up (``resolve``) just before its endpoint runs.
+
+    A sync endpoint's lookup runs in the endpoint's own thread, in the same transaction and on the
+    same pooled connection as the endpoint's queries: a request makes one trip through the thread
+    pool and one connection checkout, not two of each (on a read of a few rows, each trip cost
+    about as much CPU as the query it served). An async endpoint gets it looked up in a thread
+    before it runs, as before, unless it takes the ``PendingCaller`` itself (its parameter
+    annotated so) to resolve it in a thread of its own."""
+
+    __slots__ = ("session", "token", "caller")
+
+    def __init__(self, session: Session, token: str) -> None:
+        self.session = session
+        self.token = token
+        self.caller: Caller | None = None
+
+    def resolve(self) -> Caller:
+        """The caller (401 for an unknown or revoked key), looked up once; blocking: call it in a thread."""
+        if self.caller is None:
+            self.caller = caller_of_key(self.session, self.token)
+        return self.caller
+
+    def resolve_apart(self) -> Caller:
+        """``resolve``, then the lookup's connection back to the pool: for a request that waits
+        (for the event loop, a body, another thread) before its next query. A request must never
+        hold a pooled connection while it waits for a thread: with more requests in flight than
+        threads (40) and connections (15) together, every thread then waited for a connection and
+        every connection for a thread, until the pool's timeout failed them
+        (tests/integration/test_request_burst.py)."""
+        try:
+            return self.resolve()
+        finally:
+            self.session.rollback()  # ends the lookup's transaction (a stamp of last use is committed already)
+
+
+_PENDING_CALLER = "docsvc.pending_caller"  # the request's PendingCaller, in its ASGI scope
+
+
+async def get_caller(request: Request, session: Session = Depends(get_session)) -> Caller | PendingCaller:
+    """The caller of the API key in ``Authorization`` (401 without a valid one). A missing or
+    malformed header is refused here, on the event loop. For a ``JSONBodyRoute`` the key is looked
+    up by the route (``PendingCaller``); any other route gets the ``Caller``, looked up here."""
+    pending = PendingCaller(session, bearer_token(request.headers.get("authorization")))
+    if getattr(request.scope.get("route"), "resolves_caller", False):
+        request.scope[_PENDING_CALLER] = pending
+        return pending
+    return await anyio.to_thread.run_sync(pending.resolve_apart)
 
 
 JSON_TYPE = "application/json"
@@ -98,6 +149,8 @@ class JSONBodyRoute(APIRoute):
         # json_body has decided the media type by the time FastAPI looks: it must use what was read
         # (its strict mode would refuse a body without a Content-Type, which json_body accepts).
         kwargs["strict_content_type"] = False
+        self.reads_only = getattr(endpoint, "reads_only", False)
+        endpoint, self.resolves_caller = _resolving_caller(endpoint)
         if (isinstance(kwargs.get("response_class", DefaultPlaceholder(None)), DefaultPlaceholder)
                 and _unmodelled(endpoint, kwargs.get("response_model", DefaultPlaceholder(None)))):
             endpoint = _answered_as_json(endpoint, kwargs.get("status_code"))
@@ -105,6 +158,8 @@ class JSONBodyRoute(APIRoute):
 
     def get_route_handler(self):
         handle = super().get_route_handler()
+        if self.resolves_caller:
+            handle = _key_before_parameters(handle)
         if self.body_field is None or isinstance(self.body_field.field_info, params.Form):
             return handle
 
@@ -115,6 +170,49 @@ class JSONBodyRoute(APIRoute):
             return await handle(request)
 
         return read_json_then_handle
+
+
+def _key_before_parameters(handle):
+    """``handle``, answering 401 rather than 422 to a request with both an unknown key and a bad
+    parameter, as when the key was looked up before the parameters were checked: FastAPI does not
+    call the endpoint (where the key is looked up) when a parameter is invalid."""
+
+    async def handle_checking_key_first(request: Request) -> Response:
+        try:
+            return await handle(request)
+        except RequestValidationError:
+            pending = request.scope.get(_PENDING_CALLER)
+            if pending is not None and pending.caller is None:
+                await anyio.to_thread.run_sync(pending.resolve_apart)  # raises the 401
+            raise
+
+    return handle_checking_key_first
+
+
+def _resolving_caller(endpoint):
+    """``endpoint``, looking up the ``PendingCaller`` of each of its ``Depends(get_caller)``
+    parameters before it runs, and whether it has any: a sync endpoint in its own thread, an
+    async one in a thread first. A parameter annotated ``PendingCaller`` is left to the endpoint."""
+    taking = {name: parameter.annotation for name, parameter in inspect.signature(endpoint).parameters.items()
+              if isinstance(parameter.default, params.Depends) and parameter.default.dependency is get_caller}
+    names = [name for name, annotation in taking.items() if annotation not in (PendingCaller, "PendingCaller")]
+    if not names:
+        return endpoint, bool(taking)
+    if inspect.iscoroutinefunction(endpoint):
+        @functools.wraps(endpoint)
+        async def resolving(**arguments):
+            for name in names:
+                if isinstance(arguments[name], PendingCaller):
+                    arguments[name] = await anyio.to_thread.run_sync(arguments[name].resolve_apart)
+            return await endpoint(**arguments)
+    else:
+        @functools.wraps(endpoint)
+        def resolving(**arguments):
+            for name in names:
+                if isinstance(arguments[name], PendingCaller):
+                    arguments[name] = arguments[name].resolve()
+            return endpoint(**arguments)
+    return resolving, True
 
 
 def _unmodelled(endpoint, response_model) -> bool:
@@ -177,14 +275,10 @@ def _too_large(max_bytes: int) -> Problem:
 
 
 class Page:
-    """``limit``/``offset`` paging with an RFC 8288 ``Link: <...>; rel="next"`` header."""
+    """``limit``/``offset`` paging with an RFC 8288 ``Link: <...>; rel="next"`` header: a route
+    takes it as ``page: Page = Depends(paging)``."""
 
-    def __init__(
-        self,
-        request: Request,
-        limit: int | None = Query(None, ge=1, description="page size"),
-        offset: int = Query(0, ge=0),
-    ) -> None:
+    def __init__(self, request: Request, limit: int | None, offset: int) -> None:
         settings = request.app.state.settings
         self.request = request
         self.limit = min(limit or settings.page_size_default, settings.page_size_max)
@@ -195,6 +289,13 @@ class Page:
             url = self.request.url.include_query_params(limit=self.limit, offset=self.offset + self.limit)
             response.headers["Link"] = f'<{url}>; rel="next"'
         response.headers["X-Total-Count"] = str(total)
+
+
+async def paging(request: Request, limit: int | None = Query(None, ge=1, description="page size"),
+                 offset: int = Query(0, ge=0)) -> Page:
+    """The request's ``Page``. Async: FastAPI would run a class (or a sync function) as a
+    dependency in a thread, a trip costing more than what it computes."""
+    return Page(request, limit, offset)
 
 
 _MAX_FORM_PARTS = 100

@@ -9,7 +9,7 @@ from ..services import docflows
 from ..services import items as service
 from ..services.accounts import Caller
 from ..services.views import item_view
-from .deps import JSONBodyRoute, Page, get_caller, get_session
+from .deps import JSONBody, JSONBodyRoute, Page, get_caller, get_session, paging, reads_only
 from .fields import Name, Note
 
 router = APIRouter(tags=["items"], route_class=JSONBodyRoute)
@@ -27,20 +27,23 @@ class ItemPatch(BaseModel):
 
 
 @router.get("/items/{tool}")
+@reads_only
 def list_items(
     tool: str,
-    response: Response,
     release_id: str | None = None,
     writer_id: str | None = None,
     status: str | None = None,
-    page: Page = Depends(),
+    page: Page = Depends(paging),
     caller: Caller = Depends(get_caller),
     session: Session = Depends(get_session),
 ):
     items, total = service.list_items(session, caller, tool, release_id=release_id, writer_id=writer_id,
                                       status=status, limit=page.limit, offset=page.offset)
+    # The items are JSON values already (``views.item_fields``): answered as they are, without a
+    # walk to check them (``deps._answered_as_json``) that cost a tenth of the listing's CPU.
+    response = JSONBody(items)
     page.link(response, total)
-    return [item_view(item) for item in items]
+    return response
 
 
 @router.patch("/items/{tool}/{item_id:int}")

@@ -8,9 +8,8 @@ from fastapi import APIRouter, Depends, Query, Request
 from sqlalchemy.orm import Session
 
 from ..jobs.queue import job_view
-from ..services.accounts import Caller
 from ..services.jobs import get_job as visible_job
-from .deps import JSONBody, JSONBodyRoute, get_caller, get_session
+from .deps import JSONBody, JSONBodyRoute, PendingCaller, get_caller, get_session, reads_only
 
 router = APIRouter(tags=["jobs"], route_class=JSONBodyRoute)
 
@@ -37,11 +36,12 @@ class _Seen(NamedTuple):
     hint: str
 
 
-def _look(session: Session, caller: Caller, job_id: str) -> _Seen:
+def _look(session: Session, caller: PendingCaller, job_id: str) -> _Seen:
     """The job as the caller may see it (404 for another organisation's or another user's chat
-    job), read in a short transaction: the connection goes back to the pool before any wait."""
+    job), read in a short transaction with the key's lookup: the connection goes back to the pool
+    before any wait."""
     try:
-        job = visible_job(session, caller, job_id)
+        job = visible_job(session, caller.resolve(), job_id)
         unfinished = job.state in ("queued", "running")
         return _Seen(job_view(job), unfinished, poll_hint(job) if unfinished else "")
     finally:
@@ -49,7 +49,8 @@ def _look(session: Session, caller: Caller, job_id: str) -> _Seen:
 
 
 @router.get("/jobs/{job_id}")
-async def get_job(job_id: str, request: Request, caller: Caller = Depends(get_caller),
+@reads_only
+async def get_job(job_id: str, request: Request, caller: PendingCaller = Depends(get_caller),
                   session: Session = Depends(get_session),
                   wait: float = Query(0.0, ge=0.0, description="hold an unfinished job's answer up to this many "
                                                                f"seconds (at most {MAX_WAIT:g})")):

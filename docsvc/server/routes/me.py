@@ -7,7 +7,7 @@ from ..db.tables import User
 from ..services.accounts import Caller
 from ..services.work import work_summary
 from ..services.views import user_view
-from .deps import JSONBodyRoute, get_caller, get_session
+from .deps import JSONBodyRoute, get_caller, get_session, reads_only
 
 router = APIRouter(tags=["me"], route_class=JSONBodyRoute)
 
@@ -18,5 +18,6 @@ def me(caller: Caller = Depends(get_caller), session: Session = Depends(get_sess
 
 
 @router.get("/me/work")
+@reads_only
 def my_work(caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
     return work_summary(session, caller)

@@ -23,11 +23,12 @@ Chats are private: other users' chats are never counted or shown.
 from __future__ import annotations
 
 import datetime as dt
+import functools
 from collections import Counter
 from dataclasses import dataclass
 from typing import Any, Iterable
 
-from sqlalchemy import func, select
+from sqlalchemy import Row, Select, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from ...endpoints import TOOLS, WORK_STATUSES
@@ -36,7 +37,7 @@ from ..db.tables import Item, Release, ReleaseDateChange, User
 from ...egress import Egress
 from ..problems import Problem, as_id, not_found
 from .accounts import Caller, org_member
-from .items import OPEN_STATUSES, visible_items
+from .items import ITEMS, OPEN_STATUSES, ORG_ID, USER_ID, is_open, visible_to
 from .releases import org_release
 
 UNASSIGNED = "Unassigned"
@@ -87,16 +88,52 @@ def parse_filters(session: Session, caller: Caller, release_id: str | None, writ
     return Filters(release, writer, tool)
 
 
-def _filtered(caller: Caller, filters: Filters) -> list:
-    conditions = visible_items(caller)
-    for column, value in ((Item.release_id, filters.release), (Item.writer_user_id, filters.writer)):
-        if value == "none":
+_writer, _release = User.__table__.alias("writer"), Release.__table__
+_RELEASES, _USERS = Release.__table__.c, User.__table__.c
+# The organisation's writers' names, and its releases (the columns the summaries read, by name).
+_NAMES = select(_USERS.id, _USERS.name).where(_USERS.org_id == ORG_ID)
+_ORG_RELEASES = (select(_RELEASES.id, _RELEASES.name, _RELEASES.status, _RELEASES.target_date)
+                 .where(_RELEASES.org_id == ORG_ID)
+                 .order_by(_RELEASES.target_date.is_(None), _RELEASES.target_date, _RELEASES.id))
+# Status counts of each release's items (all of them: progress is the release's own).
+_BY_RELEASE = (select(ITEMS.release_id, ITEMS.work_status, func.count())
+               .where(*visible_to(ORG_ID, USER_ID, ITEMS), ITEMS.release_id.is_not(None))
+               .group_by(ITEMS.release_id, ITEMS.work_status))
+
+
+def _shape(filters: Filters) -> tuple:
+    """What the statements of ``filters`` depend on (their values are bound, not built in)."""
+    return tuple(None if value is None else "none" if value == "none" else "id"
+                 for value in (filters.release, filters.writer)) + (filters.tool is not None,)
+
+
+def _bound(caller: Caller, filters: Filters) -> dict[str, Any]:
+    return {"org_id": caller.org_id, "user_id": caller.user_id, "release_id": filters.release,
+            "writer_id": filters.writer, "tool": filters.tool}
+
+
+@functools.lru_cache(maxsize=None)
+def _statements(release: str | None, writer: str | None, tool: bool) -> tuple[Select, Select]:
+    """The filtered statements of one shape of filters (``_shape``), built once: the counts by
+    tool, writer and status (one query grouped by all three), and the open items that may need
+    attention, with their writer's and release's names."""
+    conditions = visible_to(ORG_ID, USER_ID, ITEMS)
+    for column, kind, name in ((ITEMS.release_id, release, "release_id"), (ITEMS.writer_user_id, writer, "writer_id")):
+        if kind == "none":
             conditions.append(column.is_(None))
-        elif value is not None:
-            conditions.append(column == value)
-    if filters.tool is not None:
-        conditions.append(Item.tool == filters.tool)
-    return conditions
+        elif kind is not None:
+            conditions.append(column == bindparam(name))
+    if tool:
+        conditions.append(ITEMS.tool == bindparam("tool"))
+    counts = (select(ITEMS.tool, ITEMS.writer_user_id, ITEMS.work_status, func.count()).where(*conditions)
+              .group_by(ITEMS.tool, ITEMS.writer_user_id, ITEMS.work_status))
+    joined = (Item.__table__.outerjoin(_writer, _writer.c.id == ITEMS.writer_user_id)
+              .outerjoin(_release, _release.c.id == ITEMS.release_id))
+    open_items = (select(ITEMS.id, ITEMS.tool, ITEMS.title, ITEMS.work_status, ITEMS.status_note, ITEMS.data,
+                         _writer.c.name.label("writer_name"), _release.c.name.label("release_name"))
+                  .select_from(joined).where(*conditions, is_open(ITEMS.work_status))
+                  .order_by(ITEMS.created_at, ITEMS.id))
+    return counts, open_items
 
 
 def progress(by_status: dict[str, int]) -> dict[str, int]:
@@ -106,7 +143,7 @@ def progress(by_status: dict[str, int]) -> dict[str, int]:
     return {"done": done, "total": total, "percent": (100 * done // total) if total else 0}
 
 
-def past_target(release: Release, today: dt.date) -> bool:
+def past_target(release: Release | Row, today: dt.date) -> bool:
     return release.target_date is not None and release.target_date < today and release.status != "released"
 
 
@@ -126,13 +163,13 @@ def work_rows(counts: Iterable[tuple[int | None, str, int]], names: dict[int, st
     return sorted(rows.values(), key=lambda r: (r["writer_id"] is None, -r["open"], -r["total"], r["name"]))
 
 
-def _release_summary(release: Release, by_status: dict[str, int], today: dt.date) -> dict[str, Any]:
+def _release_summary(release: Release | Row, by_status: dict[str, int], today: dt.date) -> dict[str, Any]:
     return {"id": release.id, "name": release.name, "status": release.status,
             "target_date": release.target_date.isoformat() if release.target_date else None,
             "progress": progress(by_status), "past_target": past_target(release, today)}
 
 
-def _timeline(session: Session, release: Release, by_status: dict[str, int], today: dt.date) -> dict[str, Any]:
+def _timeline(session: Session, release: Release | Row, by_status: dict[str, int], today: dt.date) -> dict[str, Any]:
     changes = session.execute(
         select(ReleaseDateChange, User.name).outerjoin(User, User.id == ReleaseDateChange.changed_by_id)
         .where(ReleaseDateChange.release_id == release.id)
@@ -152,26 +189,22 @@ def _timeline(session: Session, release: Release, by_status: dict[str, int], tod
 def _by_release(session: Session, caller: Caller) -> dict[int, dict[str, int]]:
     """Status counts of each release's items (all of them: progress is the release's own)."""
     out: dict[int, dict[str, int]] = {}
-    rows = session.execute(select(Item.release_id, Item.work_status, func.count()).where(
-        *visible_items(caller), Item.release_id.is_not(None)).group_by(Item.release_id, Item.work_status))
-    for release_id, status, n in rows:
+    for release_id, status, n in session.execute(_BY_RELEASE, {"org_id": caller.org_id, "user_id": caller.user_id}):
         out.setdefault(release_id, {})[status] = n
     return out
 
 
-def _item_ref(item: Item, **extra: Any) -> dict[str, Any]:
-    return {"id": item.id, "tool": item.tool, "title": item.title,
-            "writer_name": item.writer.name if item.writer else None,
-            "release_name": item.release.name if item.release else None, **extra}
+def _item_ref(item, **extra: Any) -> dict[str, Any]:
+    """An open item (a row of ``_statements``' open items) as the attention lists show it."""
+    return {"id": item.id, "tool": item.tool, "title": item.title, "writer_name": item.writer_name,
+            "release_name": item.release_name, **extra}
 
 
-def _attention(session: Session, caller: Caller, filters: Filters, releases: list[Release],
+def _attention(session: Session, caller: Caller, filters: Filters, releases: list,
                today: dt.date, egress: Egress | None = None) -> dict[str, list[dict[str, Any]]]:
     from .docflows import new_commits
 
-    open_items = list(session.scalars(select(Item).where(*_filtered(caller, filters),
-                                                         Item.work_status.in_(OPEN_STATUSES))
-                                      .order_by(Item.created_at, Item.id)).unique())
+    open_items = session.execute(_statements(*_shape(filters))[1], _bound(caller, filters)).all()
     blocked = [_item_ref(i, note=i.status_note) for i in open_items if i.work_status == "blocked"]
     requested = []
     for item in open_items:
@@ -179,9 +212,9 @@ def _attention(session: Session, caller: Caller, filters: Filters, releases: lis
         if request:
             by = request.get("by") if isinstance(request, dict) else None
             requested.append(_item_ref(item, requested_by=by))
-    # One ls-remote per open suggestion: the same check GET /docflows/<id> makes.
+    # One ls-remote per open suggestion: the same check GET /docflows/<id> makes (on the item itself).
     moved = [_item_ref(i) for i in open_items if i.tool == "docflows" and (i.data or {}).get("integration_id")
-             and not (i.data or {}).get("dismissed") and new_commits(i, egress)]
+             and not (i.data or {}).get("dismissed") and new_commits(session.get(Item, i.id), egress)]
     late = [{"id": r.id, "name": r.name, "status": r.status, "target_date": r.target_date.isoformat(),
              "days_late": (today - r.target_date).days} for r in releases if past_target(r, today)]
     return {"blocked": blocked, "new_commits": moved, "changes_requested": requested, "releases_past_target": late}
@@ -191,22 +224,19 @@ def dashboard(session: Session, caller: Caller, *, release_id: str | None = None
               tool: str | None = None, today: dt.date | None = None, egress: Egress | None = None) -> dict[str, Any]:
     filters = parse_filters(session, caller, release_id, writer_id, tool)
     today = today or dt.datetime.now(dt.timezone.utc).date()
-    conditions = _filtered(caller, filters)
     # The counts by tool, by status and by writer, from one query grouped by all three.
     by_tool: Counter[str] = Counter()
     by_status: Counter[str] = Counter()
     by_writer: Counter[tuple[int | None, str]] = Counter()
-    for item_tool, writer, status, n in session.execute(
-            select(Item.tool, Item.writer_user_id, Item.work_status, func.count()).where(*conditions)
-            .group_by(Item.tool, Item.writer_user_id, Item.work_status)):
+    for item_tool, writer, status, n in session.execute(_statements(*_shape(filters))[0], _bound(caller, filters)):
         by_tool[item_tool] += n
         by_status[status] += n
         by_writer[writer, status] += n
     writer_counts = [(writer, status, n) for (writer, status), n in by_writer.items()]
-    names = dict(session.execute(select(User.id, User.name).where(User.org_id == caller.org_id)).all())
+    org = {"org_id": caller.org_id}
+    names = dict(session.execute(_NAMES, org).all())
     per_release = _by_release(session, caller)
-    releases = list(session.scalars(select(Release).where(Release.org_id == caller.org_id)
-                                    .order_by(Release.target_date.is_(None), Release.target_date, Release.id)))
+    releases = session.execute(_ORG_RELEASES, org).all()
     picked = next((r for r in releases if r.id == filters.release), None) if isinstance(filters.release, int) else None
     return {
         "filters": {**filters.view(), "writer_name": names.get(filters.writer) if isinstance(filters.writer, int)

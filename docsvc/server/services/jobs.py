@@ -8,20 +8,30 @@ it is 404 (never leak existence).
 
 from __future__ import annotations
 
-from sqlalchemy import select
+from sqlalchemy import Row, bindparam, func, select
 from sqlalchemy.orm import Session
 
-from ..db.tables import Item, Job
+from ..db.tables import Job
 from ..problems import is_int, not_found
 from .accounts import Caller
 from .chats import KIND as CHAT
-from .items import visible_items
+from .items import ITEMS, ORG_ID, USER_ID, visible_to
 
 # Job kinds that make an item private to its author (chats): the job is the author's alone.
 PRIVATE_KINDS = frozenset({CHAT})
 
+_JOBS = Job.__table__.c
+# Built once, of table columns (the route is what every client polls): the job's columns that its
+# view (``jobs.queue.job_view``) and its visibility need, and of an item it names, whether it is
+# the caller's organisation's (1 or 0) and whether the caller may see it.
+_JOB = select(_JOBS.id, _JOBS.org_id, _JOBS.user_id, _JOBS.kind, _JOBS.state, _JOBS.params, _JOBS.progress,
+              _JOBS.result, _JOBS.error, _JOBS.attempts, _JOBS.created_at, _JOBS.updated_at
+              ).where(_JOBS.id == bindparam("job_id"))
+_ITEM_SEEN = select(func.count(), func.count().filter(*visible_to(ORG_ID, USER_ID, ITEMS))).where(
+    ITEMS.id == bindparam("item_id"), ITEMS.org_id == ORG_ID)
 
-def _item_ids(job: Job) -> set[int]:
+
+def _item_ids(job: Job | Row) -> set[int]:
     """The items a job works on or made (``params.item_id``, ``result.item_id``)."""
     ids = set()
     for data in (job.params, job.result):
@@ -31,21 +41,22 @@ def _item_ids(job: Job) -> set[int]:
     return ids
 
 
-def may_see(session: Session, caller: Caller, job: Job) -> bool:
+def may_see(session: Session, caller: Caller, job: Job | Row) -> bool:
     if job.org_id != caller.org_id:
         return False
     if job.kind in PRIVATE_KINDS and job.user_id != caller.user_id:
         return False
     for item_id in _item_ids(job):
-        exists = session.scalar(select(Item.id).where(Item.id == item_id, Item.org_id == caller.org_id))
-        if exists is not None and session.scalar(
-                select(Item.id).where(Item.id == item_id, *visible_items(caller))) is None:
+        exists, visible = session.execute(_ITEM_SEEN, {"item_id": item_id, "org_id": caller.org_id,
+                                                       "user_id": caller.user_id}).one()
+        if exists and not visible:
             return False
     return True
 
 
-def get_job(session: Session, caller: Caller, job_id: str) -> Job:
-    job = session.get(Job, job_id)
+def get_job(session: Session, caller: Caller, job_id: str) -> Row:
+    """The job's row (``_JOB``'s columns, by name: what ``job_view`` reads of a ``Job``)."""
+    job = session.execute(_JOB, {"job_id": job_id}).first()
     if job is None or not may_see(session, caller, job):
         raise not_found("Job", job_id)
     return job

@@ -12,21 +12,31 @@ from .integrations import code_host
 
 
 def item_view(item: Item) -> dict[str, Any]:
+    return item_fields(item.id, item.tool, item.title, item.created_at, item.created_by.name if item.created_by else None,
+                       item.created_by_id, item.release_id, item.release.name if item.release else None,
+                       item.writer_user_id, item.writer.name if item.writer else None, item.work_status,
+                       item.status_note, item.pull_request, item.updated_at)
+
+
+def item_fields(id, tool, title, created_at, created_by, created_by_id, release_id, release_name, writer_user_id,
+                writer_name, work_status, status_note, pull_request, updated_at) -> dict[str, Any]:
+    """An item's wire form from its fields, in this order: of an ``Item`` (``item_view``), or of a
+    row of a listing's columns (``items.list_items``), which builds no ORM object."""
     return {
-        "id": item.id,
-        "tool": item.tool,
-        "title": item.title,
-        "created_at": rfc3339(item.created_at),
-        "created_by": item.created_by.name if item.created_by else None,
-        "created_by_user_id": item.created_by_id,
-        "release_id": item.release_id,
-        "release_name": item.release.name if item.release else None,
-        "writer_user_id": item.writer_user_id,
-        "writer_name": item.writer.name if item.writer else None,
-        "work_status": item.work_status,
-        "status_note": item.status_note,
-        "pull_request": item.pull_request or None,
-        "updated_at": rfc3339(item.updated_at),
+        "id": id,
+        "tool": tool,
+        "title": title,
+        "created_at": rfc3339(created_at),
+        "created_by": created_by,
+        "created_by_user_id": created_by_id,
+        "release_id": release_id,
+        "release_name": release_name,
+        "writer_user_id": writer_user_id,
+        "writer_name": writer_name,
+        "work_status": work_status,
+        "status_note": status_note,
+        "pull_request": pull_request or None,
+        "updated_at": rfc3339(updated_at),
     }
 
 

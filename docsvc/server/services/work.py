@@ -13,24 +13,26 @@ from __future__ import annotations
 from sqlalchemy import and_, func, or_, select
 from sqlalchemy.orm import Session
 
-from ..db.tables import Item
 from .accounts import Caller
-from .items import OPEN_STATUSES, visible_items
+from .items import ITEMS, ORG_ID, USER_ID, is_open, visible_to
+
+_MINE_OPEN = and_(*visible_to(ORG_ID, USER_ID, ITEMS), ITEMS.writer_user_id == USER_ID, is_open(ITEMS.work_status))
+_DOCFLOWS_OPEN = and_(ITEMS.org_id == ORG_ID, ITEMS.tool == "docflows", is_open(ITEMS.work_status))
+# Built once (the route is polled by every writer's dashboard, and building a statement cost
+# more than running it). The three counts in one query: a FILTER per count, PostgreSQL and
+# SQLite alike.
+_COUNTS = select(
+    func.count().filter(_MINE_OPEN),
+    func.count().filter(_MINE_OPEN, ITEMS.work_status == "blocked"),
+    func.count().filter(_DOCFLOWS_OPEN, or_(ITEMS.writer_user_id == USER_ID, ITEMS.writer_user_id.is_(None))),
+).where(ITEMS.org_id == ORG_ID)
+_MY_SUGGESTIONS = select(ITEMS.data).where(_DOCFLOWS_OPEN, ITEMS.writer_user_id == USER_ID)
 
 
 def work_summary(session: Session, caller: Caller) -> dict[str, int]:
-    mine_open = and_(*visible_items(caller), Item.writer_user_id == caller.user_id, Item.work_status.in_(OPEN_STATUSES))
-    docflows_open = and_(Item.org_id == caller.org_id, Item.tool == "docflows", Item.work_status.in_(OPEN_STATUSES))
-    # The three counts in one query (a FILTER per count, PostgreSQL and SQLite alike): the route
-    # is polled by every writer's dashboard, and each query costs more than its rows here.
-    open_, blocked, docflows = session.execute(
-        select(func.count().filter(mine_open),
-               func.count().filter(mine_open, Item.work_status == "blocked"),
-               func.count().filter(docflows_open, or_(Item.writer_user_id == caller.user_id,
-                                                      Item.writer_user_id.is_(None))))
-        .where(Item.org_id == caller.org_id)
-    ).one()
-    my_suggestions = session.scalars(select(Item.data).where(docflows_open, Item.writer_user_id == caller.user_id))
+    who = {"org_id": caller.org_id, "user_id": caller.user_id}
+    open_, blocked, docflows = session.execute(_COUNTS, who).one()
+    my_suggestions = session.execute(_MY_SUGGESTIONS, who).scalars()
     return {
         "open": open_ or 0,
         "blocked": blocked or 0,

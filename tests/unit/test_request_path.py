@@ -1,0 +1,255 @@
+"""The authenticated read path through the real app on a real database: what a request costs
+(thread trips, connection checkouts, statements) and the rules that must hold while it is lean
+(a revoked or deleted key stops at once, 401 comes before 422, the same answers)."""
+
+from __future__ import annotations
+
+import datetime as dt
+import uuid
+
+import anyio.to_thread
+import pytest
+from fastapi.testclient import TestClient
+from sqlalchemy import delete, event
+
+from docsvc.server.app import create_app
+from docsvc.server.db.session import rfc3339
+from docsvc.server.db.tables import ApiKey, Item, Job, User
+from docsvc.server.services.accounts import (add_user, create_key, create_org, get_org, get_user_by_email,
+                                            revoke_key)
+from docsvc.server.services.items import add_item
+from docsvc.server.settings import ServerSettings
+from tests.unit.dbfixtures import db  # noqa: F401  (fixture)
+
+
+@pytest.fixture()
+def world(db, tmp_path):
+    """The app; three captures of Ada's organisation, a chat each of Ada and of Wes, and a
+    finished job on each chat."""
+    with db.sessions() as session:
+        add_user(session, create_org(session, "Other"), "olga@other.test", "admin", "Olga")
+        acme = get_org(session, "Acme")
+        wes = add_user(session, acme, "wes@acme.test", "writer", "Wes")
+        _, wes_key = create_key(session, wes)
+        for n in range(3):
+            add_item(session, acme, "captures", f"Capture {n + 1}")
+        chats = {}
+        for who, user_id in (("ada", db.user_id), ("wes", wes.id)):
+            chat = Item(org_id=acme.id, tool="chats", title=f"{who}'s chat", created_by_id=user_id, data={})
+            session.add(chat)
+            session.flush()
+            job = Job(id=str(uuid.uuid4()), org_id=acme.id, user_id=user_id, kind="conversion", state="completed",
+                      params={}, result={"item_id": chat.id}, progress={"message": "done", "percent": 100})
+            session.add(job)
+            chats[who] = job.id
+        session.commit()
+        wes_id = wes.id
+    app = create_app(ServerSettings(database_url=db.url, data_dir=tmp_path / "data"), start_workers=False)
+    with TestClient(app) as client:
+        yield {"db": db, "app": app, "client": client, "wes_key": wes_key, "wes_id": wes_id, "jobs": chats}
+
+
+def get(world, path, key=None):
+    return world["client"].get(path, headers={"Authorization": f"Bearer {key or world['db'].key}"})
+
+
+READS = ["/api/v1/me/work", "/api/v1/items/captures", "/api/v1/dashboard", "job"]
+
+
+def _path(world, read):
+    return f"/api/v1/jobs/{world['jobs']['ada']}" if read == "job" else read
+
+
+@pytest.mark.parametrize("read", READS)
+def test_an_authenticated_read_takes_one_thread_trip_and_one_connection(world, read, monkeypatch):
+    """The key's lookup runs in the route's own thread, on the route's connection: it used to take a
+    thread and a connection of its own, then the route another of each."""
+    trips, checkouts = [], []
+    real = anyio.to_thread.run_sync
+
+    async def counted(func, *args, **kwargs):
+        trips.append(func)
+        return await real(func, *args, **kwargs)
+
+    monkeypatch.setattr(anyio.to_thread, "run_sync", counted)
+    engine = world["app"].state.sessions.kw["bind"]
+    listener = lambda *args: checkouts.append(1)  # noqa: E731
+    get(world, _path(world, read))  # warm: the last use stamped, caches filled
+    trips.clear()
+    event.listen(engine, "checkout", listener)
+    try:
+        answer = get(world, _path(world, read))
+    finally:
+        event.remove(engine, "checkout", listener)
+    assert answer.status_code == 200, answer.text
+    assert (len(trips), len(checkouts)) == (1, 1)
+
+
+def _isolation_of_statements(world, call) -> set:
+    """The isolation level of the connections the statements of ``call()`` ran on."""
+    seen = set()
+    engine = world["app"].state.sessions.kw["bind"]
+    listener = lambda conn, *rest: seen.add(conn.get_execution_options().get("isolation_level"))  # noqa: E731
+    event.listen(engine, "before_cursor_execute", listener)
+    try:
+        call()
+    finally:
+        event.remove(engine, "before_cursor_execute", listener)
+    return seen
+
+
+@pytest.mark.parametrize("read", READS)
+def test_a_read_takes_no_transaction_and_a_write_does(world, read):
+    """On PostgreSQL the hot reads run each statement on its own (no BEGIN and ROLLBACK, two of a
+    read's five or six round trips); a route that writes keeps its transaction. SQLite's driver
+    runs a SELECT outside a transaction anyway: its connections are left as they are."""
+    alone = {"AUTOCOMMIT"} if world["db"].url.startswith("postgresql") else {None}
+    assert _isolation_of_statements(world, lambda: get(world, _path(world, read))) == alone
+    item_id = get(world, "/api/v1/items/captures").json()[0]["id"]
+    patch = lambda: world["client"].patch(f"/api/v1/items/captures/{item_id}", json={"title": "Renamed"},  # noqa: E731
+                                          headers={"Authorization": f"Bearer {world['db'].key}"})
+    assert "AUTOCOMMIT" not in _isolation_of_statements(world, patch)
+    assert get(world, "/api/v1/items/captures").json()[0]["title"] == "Renamed"
+
+
+def test_the_item_listing_is_one_statement_and_pages_as_before(world):
+    statements = []
+    engine = world["app"].state.sessions.kw["bind"]
+    listener = lambda conn, cursor, statement, *rest: statements.append(statement)  # noqa: E731
+    event.listen(engine, "before_cursor_execute", listener)
+    try:
+        first = get(world, "/api/v1/items/captures?limit=2")
+    finally:
+        event.remove(engine, "before_cursor_execute", listener)
+    assert first.status_code == 200
+    assert len([s for s in statements if "api_keys" not in s]) == 1  # the page and its total together
+    assert [i["title"] for i in first.json()] == ["Capture 3", "Capture 2"]
+    assert first.headers["X-Total-Count"] == "3"
+    assert 'rel="next"' in first.headers["Link"] and "offset=2" in first.headers["Link"]
+    last = get(world, "/api/v1/items/captures?limit=2&offset=2")
+    assert [i["title"] for i in last.json()] == ["Capture 1"]
+    assert last.headers["X-Total-Count"] == "3" and "Link" not in last.headers
+    past = get(world, "/api/v1/items/captures?offset=10")  # no row carries the total: counted apart
+    assert past.json() == [] and past.headers["X-Total-Count"] == "3"
+    none = get(world, "/api/v1/items/diagrams")
+    assert none.json() == [] and none.headers["X-Total-Count"] == "0"
+    item = first.json()[0]
+    assert set(item) == {"id", "tool", "title", "created_at", "created_by", "created_by_user_id", "release_id",
+                         "release_name", "writer_user_id", "writer_name", "work_status", "status_note",
+                         "pull_request", "updated_at"}
+    assert item["created_at"].endswith("Z") and item["work_status"] == "todo" and item["pull_request"] is None
+
+
+def test_filters_of_every_shape_list_the_same_items(world):
+    ada_id = world["db"].user_id
+    item_id = get(world, "/api/v1/items/captures").json()[0]["id"]
+    claimed = world["client"].patch(f"/api/v1/items/captures/{item_id}", json={"writer_user_id": ada_id},
+                                    headers={"Authorization": f"Bearer {world['db'].key}"})
+    assert claimed.status_code == 200, claimed.text
+    mine = get(world, f"/api/v1/items/captures?writer_id={ada_id}").json()
+    assert [i["id"] for i in mine] == [item_id] and mine[0]["writer_name"] == "Ada"
+    assert len(get(world, "/api/v1/items/captures?writer_id=none").json()) == 2
+    assert len(get(world, "/api/v1/items/captures?release_id=none&status=todo").json()) == 3
+    assert get(world, "/api/v1/items/captures?status=done").json() == []
+    assert get(world, "/api/v1/items/captures?writer_id=x").status_code == 422
+
+
+def test_chats_stay_private_in_listings_and_their_jobs(world):
+    ada, wes = world["db"].key, world["wes_key"]
+    assert [c["title"] for c in get(world, "/api/v1/items/chats", ada).json()] == ["ada's chat"]
+    assert [c["title"] for c in get(world, "/api/v1/items/chats", wes).json()] == ["wes's chat"]
+    ada_job, wes_job = world["jobs"]["ada"], world["jobs"]["wes"]
+    assert get(world, f"/api/v1/jobs/{ada_job}", ada).status_code == 200
+    assert get(world, f"/api/v1/jobs/{ada_job}", wes).status_code == 404
+    assert get(world, f"/api/v1/jobs/{wes_job}", wes).json()["status"] == "completed"
+    assert get(world, f"/api/v1/jobs/{uuid.uuid4()}", ada).status_code == 404
+
+
+def test_a_job_of_another_organisation_or_of_a_deleted_item(world):
+    db = world["db"]
+    with db.sessions() as session:
+        other = get_org(session, "Other")
+        olga = get_user_by_email(session, "olga@other.test")
+        _, olga_key = create_key(session, olga)
+        theirs = Job(id=str(uuid.uuid4()), org_id=other.id, user_id=olga.id, kind="conversion", state="queued",
+                     params={}, progress={"message": "queued", "percent": 0})
+        gone = Job(id=str(uuid.uuid4()), org_id=db.org_id, user_id=db.user_id, kind="conversion",
+                   state="completed", params={"item_id": 10**9}, result={"item_id": 10**9})
+        session.add_all([theirs, gone])
+        session.commit()
+        ids = theirs.id, gone.id
+    assert get(world, f"/api/v1/jobs/{ids[0]}").status_code == 404
+    assert get(world, f"/api/v1/jobs/{ids[0]}", olga_key).json()["status"] == "queued"
+    assert get(world, f"/api/v1/jobs/{ids[1]}").status_code == 200  # an item no longer there hides nothing
+
+
+@pytest.mark.parametrize("read", READS)
+def test_a_revoked_or_deleted_key_stops_working_at_once(world, read):
+    db = world["db"]
+    with db.sessions() as session:
+        user = session.get(User, db.user_id)
+        first, first_key = create_key(session, user, "first")
+        second, second_key = create_key(session, user, "second")
+        session.commit()
+        ids = first.id, second.id
+    path = _path(world, read)
+    assert get(world, path, first_key).status_code == 200
+    assert get(world, path, second_key).status_code == 200
+    with db.sessions() as session:
+        revoke_key(session, ids[0])
+        session.execute(delete(ApiKey).where(ApiKey.id == ids[1]))
+        session.commit()
+    for key in (first_key, second_key):
+        refused = get(world, path, key)
+        assert refused.status_code == 401
+        assert refused.json()["detail"] == "Unknown or revoked API key"
+        assert refused.headers["WWW-Authenticate"] == "Bearer"
+    assert get(world, path).status_code == 200  # the organisation's other key still works
+
+
+@pytest.mark.parametrize("path", ["/api/v1/items/captures?limit=0", "/api/v1/jobs/x?wait=-1",
+                                  "/api/v1/items/captures?offset=-1"])
+def test_a_bad_key_is_refused_before_a_bad_parameter(world, path):
+    """The key is looked up when the route runs, which FastAPI skips when a parameter is invalid:
+    the answer is still 401 (as when the key was looked up first), then 422 with a good key."""
+    unknown = world["client"].get(path, headers={"Authorization": "Bearer dsv_not-a-key"})
+    assert unknown.status_code == 401 and unknown.json()["detail"] == "Unknown or revoked API key"
+    missing = world["client"].get(path)
+    assert missing.status_code == 401 and missing.json()["detail"].startswith("Missing API key")
+    malformed = world["client"].get(path, headers={"Authorization": "Basic abc"})
+    assert malformed.status_code == 401 and malformed.json()["detail"].startswith("Malformed Authorization")
+    assert get(world, path).status_code == 422
+
+
+def test_last_use_is_stamped_at_most_once_a_minute(world):
+    db = world["db"]
+    with db.sessions() as session:
+        session.query(ApiKey).update({ApiKey.last_used_at: None})
+        session.commit()
+    assert get(world, "/api/v1/me/work").status_code == 200
+    with db.sessions() as session:
+        stamped = session.query(ApiKey).filter(ApiKey.user_id == db.user_id).one().last_used_at
+    assert stamped is not None
+    assert get(world, "/api/v1/me/work").status_code == 200
+    with db.sessions() as session:
+        assert session.query(ApiKey).filter(ApiKey.user_id == db.user_id).one().last_used_at == stamped
+
+
+def test_work_and_dashboard_answers(world):
+    work = get(world, "/api/v1/me/work").json()
+    assert work == {"open": 0, "blocked": 0, "docflows": 0, "changes_requested": 0}
+    board = get(world, "/api/v1/dashboard").json()
+    assert board["counts"]["total"] == 4  # three captures and Ada's own chat, never Wes's
+    assert board["counts"]["by_tool"]["captures"] == 3 and board["counts"]["by_tool"]["chats"] == 1
+    assert [w["name"] for w in board["writers"]] == ["Unassigned"]
+
+
+@pytest.mark.parametrize("value, text", [
+    (dt.datetime(2026, 12, 6, 15, 9, 50, 886026), "2026-12-06T15:09:50.886026Z"),  # SQLite's naive UTC
+    (dt.datetime(2026, 12, 6, 15, 9, 50), "2026-12-06T15:09:50Z"),
+    (dt.datetime(2026, 12, 6, 15, 9, 50, tzinfo=dt.timezone.utc), "2026-12-06T15:09:50Z"),
+    (dt.datetime(2026, 12, 6, 17, 9, 50, tzinfo=dt.timezone(dt.timedelta(hours=2))), "2026-12-06T15:09:50Z"),
+    (None, None),
+])
+def test_rfc3339(value, text):
+    assert rfc3339(value) == text
