@@ -73,8 +73,10 @@ def make_engine(url: str) -> Engine:
         # Every connection of the pool is kept (SQLAlchemy's default keeps 5 and opens up to 10 more,
         # each closed again when returned): with more requests in flight than 5, about one request
         # in seven opened a connection and ran the pragmas below. The most open at once is the same.
-        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30},
-                               pool_size=SQLITE_POOL_SIZE, max_overflow=0, **codec)
+        # (An in-memory database is one connection per thread, SingletonThreadPool: no pool to size.)
+        in_memory = make_url(url).database in (None, "", ":memory:")
+        pool = {} if in_memory else {"pool_size": SQLITE_POOL_SIZE, "max_overflow": 0}
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30}, **pool, **codec)
 
         @event.listens_for(engine, "connect")
         def _sqlite_pragmas(dbapi_conn, _record):  # pragma: no cover - trivial
