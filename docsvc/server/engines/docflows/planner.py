@@ -30,7 +30,10 @@ A parameter counts only where the page also speaks of its function or class: its
 
 Beside the facts, the names on the code's changed lines (``changed_names``): a page that speaks
 of at least ``MIN_NAMES`` of them as code, each specific, is planned for review (related) and not
-edited, since no fact says what to write; with one fewer it is worth a look. A new code-like
+edited, since no fact says what to write; with one fewer, or with far less weight of names than
+the page speaking of most of them (``NAMES_SHARE``; a change of many names touches many pages in
+passing), it is worth a look. The pull request's title and body (``words``): the one page their
+words single out is planned for review too; the others they point at are worth a look. A new code-like
 name no page mentions yet (an error code ``FST_ERR_X_Y``, a warning ``FSTDEP014``) plans, for
 review, the pages that list at least ``MIN_FAMILY`` codes of its family (``FST_ERR_X_``, ``FSTDEP``).
 
@@ -58,7 +61,7 @@ from .quoting import find_quote
 from .requirements import LANGUAGES, minimum, statements
 from .repository import linked
 from .version_output import shown
-from .words import Bm25, Said
+from .words import MIN_WORDS, Bm25, Said
 
 __all__ = ["PlannedPage", "Plan", "PageIndex", "plan", "mentions", "token", "spoken", "plain", "prose",
            "is_release_page", "NO_CHANGE", "PAGE_SUFFIXES"]
@@ -74,6 +77,7 @@ MAX_LOOKS = 3  # and is worth a look on the next few at most, the pages naming m
 FAMILY_LISTED = 3  # names of a registry's family a page lists, at least, to be its list
 _DEPRECATION_WORDS = [w for stem in ("deprecation", "deprecations", "deprecated") for w in (stem, stem.capitalize())]
 MIN_NAMES = 4  # specific changed names a page must speak of to be planned on them alone
+NAMES_SHARE = 0.5  # of the best such page's weight of names, at least: a page far below it is touched in passing
 MAX_SHOWN_SHARE = 0.25  # of the pages: a changed output span shown on more of them tells none apart
 MIN_SHOWN = 3  # ... unless on this many pages at most
 PAGE_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".rest", ".txt", ".adoc", ".asciidoc")
@@ -708,16 +712,24 @@ def _plan_by_names(names: Mapping[str, int], docs: _Docs, planned: dict[str, Pla
         for path, ev in docs.pages(name).items():
             if ev.as_code and path not in planned and not is_release_page(path):
                 by_page.setdefault(path, []).append((name, ev))
-    for path, found in sorted(by_page.items()):
+    # How much a page's names say together: each weighs by how few pages speak of it (IDF).
+    weight = {path: sum(docs.weight(name) for name, _ in found) for path, found in by_page.items()}
+    best = max((weight[p] for p, found in by_page.items() if len(found) >= MIN_NAMES), default=0.0)
+    ranked = 0
+    for path, found in sorted(by_page.items(), key=lambda kv: (-weight[kv[0]], kv[0])):
         if len(found) < MIN_NAMES - 1:
             continue
         found.sort(key=lambda f: (-docs.weight(f[0]), f[0]))
         listed = ", ".join(f"{name} (line {ev.line})" for name, ev in found[:5]) + (", …" if len(found) > 5 else "")
         reason = f"speaks of {len(found)} names the pull request's code changes, as code: {listed} [changed lines]"
-        if len(found) >= MIN_NAMES:
-            add(path, "related", 0.5, reason, None)
-        else:
+        if len(found) < MIN_NAMES:
             look(path, reason + " — too few to plan it")
+        elif weight[path] < best * NAMES_SHARE or ranked >= MAX_CONCEPTUAL_PAGES:
+            # A change of many names touches many pages a little; the ones it is about say most of them.
+            look(path, reason + " — other pages speak of more of them")
+        else:
+            ranked += 1
+            add(path, "related", 0.5, reason, None)
 
 
 def _plan_by_output(outputs: Iterable[OutputChange], docs: _Docs, add) -> None:
@@ -799,9 +811,9 @@ def _plan_by_words(said: Said, words: Bm25, docs: _Docs, code: set[str], names: 
     the page is planned for review (related: no fact says what to write); without, it is worth a
     look. The prose words are weighed by BM25: the pages sharing ``MIN_WORDS`` specific words with
     the pull request, the best few, are worth a look, with the code's weaker sign beside them when
-    it points there too (a specific changed name the page speaks of as code). A planned page the
-    words also point at gains the reason. Prose words never plan a page, and a common word is
-    never read."""
+    it points there too (a specific changed name the page speaks of as code); the one page the
+    words single out (``Bm25.clear_winner``) is planned for review, not edited. A planned page the
+    words also point at gains the reason. A common word is never read."""
     from_code = {path: reasons[0] for path, reasons in weak.items()}  # before the words add theirs
     for name in said.names:
         term = docs.term(name)
@@ -821,17 +833,26 @@ def _plan_by_words(said: Said, words: Bm25, docs: _Docs, code: set[str], names: 
     if not matches:
         return
     best = matches[0].score
+    winner = words.clear_winner(matches)
     for match in matches[:MAX_WORD_PAGES]:
         if match.score < best * WORD_SCORE_SHARE:
             break
         listed = ", ".join(f"{word} (line {line})" for word, line in match.words[:4]) + \
             (", …" if len(match.words) > 4 else "")
-        reason = f"the pull request's title and body speak of {listed}, words specific to this page [{WORDS}]"
+        said_here = f"the pull request's title and body speak of {listed}, words specific to this page"
         if match.path in planned:
-            add(match.path, planned[match.path].mode, planned[match.path].confidence, reason, None)
+            add(match.path, planned[match.path].mode, planned[match.path].confidence, f"{said_here} [{WORDS}]", None)
             continue
-        # Prose words plan no page, even beside a weak sign of the code's: promoted, such pages
-        # were wrong 3 times in 3 on other projects' pull requests and right on none of the shared
-        # corpus (2026-11-29); a page whose words and a changed name meet is the first to look at.
         sign = from_code.get(match.path) or _names_on(match.path, names, docs)
-        look(match.path, reason + (f" — and {sign}" if sign else " — words alone"))
+        if match is winner:
+            # Singled out: for review (no fact says what to write), not edited. Such pages were
+            # right 10 times in 13 on the shared pull requests and the held-out projects' (2026-12-06).
+            runner_up = f"the next page's {matches[1].score:.1f}" if len(matches) > 1 else \
+                f"no other page shares {MIN_WORDS} of them"
+            add(match.path, "related", 0.5, f"{said_here}, far more than to any other (score {match.score:.1f}; "
+                                            f"{runner_up}){f'; and {sign}' if sign else ''} [{WORDS}]", None)
+            continue
+        # Prose words that several pages share about as much plan none of them, even beside a
+        # weak sign of the code's: promoted, such pages were wrong 3 times in 3 on other projects'
+        # pull requests (2026-11-29); a page whose words and a changed name meet is the first to look at.
+        look(match.path, f"{said_here} [{WORDS}]" + (f" — and {sign}" if sign else " — words alone"))
