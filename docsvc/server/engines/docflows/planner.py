@@ -843,15 +843,16 @@ def _plan_by_words(said: Said, words: Bm25, docs: _Docs, code: set[str], names: 
         if match.path in planned:
             add(match.path, planned[match.path].mode, planned[match.path].confidence, f"{said_here} [{WORDS}]", None)
             continue
-        sign = from_code.get(match.path) or _names_on(match.path, names, docs)
+        named = _names_on(match.path, names, docs)
         if match is winner:
             # Singled out: for review (no fact says what to write), not edited. Such pages were
             # right 10 times in 13 on the shared pull requests and the held-out projects' (2026-12-06).
             runner_up = f"the next page's {matches[1].score:.1f}" if len(matches) > 1 else \
                 f"no other page shares {MIN_WORDS} of them"
             add(match.path, "related", 0.5, f"{said_here}, far more than to any other (score {match.score:.1f}; "
-                                            f"{runner_up}){f'; and {sign}' if sign else ''} [{WORDS}]", None)
+                                            f"{runner_up}){f'; and {named}' if named else ''} [{WORDS}]", None)
             continue
+        sign = from_code.get(match.path) or named
         # Prose words that several pages share about as much plan none of them, even beside a
         # weak sign of the code's: promoted, such pages were wrong 3 times in 3 on other projects'
         # pull requests (2026-11-29); a page whose words and a changed name meet is the first to look at.
