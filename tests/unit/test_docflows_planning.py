@@ -4,9 +4,7 @@ names on the changed lines and the pull request's title and body against the doc
 
 - the pull request's words single out one page (its BM25 score far above every other page's): that
   page is planned for review, not edited; words several pages share about as much only make them
-  worth a look;
-- a change of many names: the pages speaking of most of them (by weight) are planned for review;
-  a page that speaks of a few of them in passing is only worth a look.
+  worth a look.
 """
 
 from __future__ import annotations
@@ -98,33 +96,3 @@ def test_a_test_only_change_stays_quiet_however_clearly_its_words_point(tmp_path
                    DOCS, "Shell completion for zsh profiles")
     assert (result.pages, result.worth_a_look) == ([], [])
 
-
-SERVER = '''def serve(config):
-    """Serve with ``config``."""
-    start(config.bind_address, config.worker_count)
-'''
-# A change that reads many settings: the reference lists them all; a guide shows four in passing.
-SETTINGS = ["bind_address", "worker_count", "keep_alive", "read_timeout", "write_timeout", "max_body_size",
-            "trust_proxy", "access_log", "log_level", "tls_cert_file"]
-NAMES_DOCS = {**DOCS,
-              "docs/reference/settings.md": "# Settings\n\n" + "".join(f"- `{s}`: a setting.\n" for s in SETTINGS),
-              "docs/guides/deploying.md": ("# Deploying\n\nSet `bind_address` and `worker_count`, keep `access_log` "
-                                           "on and `log_level` at info.\n")}
-
-
-def test_of_many_changed_names_the_pages_speaking_of_most_are_planned_and_one_in_passing_is_worth_a_look(tmp_path):
-    reads = "".join(f"    check(config.{s})\n" for s in SETTINGS)
-    result = _plan(tmp_path, {"app/server.py": SERVER}, {"app/server.py": SERVER + reads},
-                   NAMES_DOCS, "Check every setting on start")
-    assert [(p.path, p.mode) for p in result.pages] == [("docs/reference/settings.md", "related")]
-    assert result.pages[0].reasons[0].startswith("speaks of 10 names the pull request's code changes, as code")
-    [look] = [w for w in result.worth_a_look if w["path"] == "docs/guides/deploying.md"]
-    assert look["reason"].endswith("[changed lines] — other pages speak of more of them")
-
-
-def test_a_page_speaking_of_as_many_changed_names_as_the_best_is_planned_too(tmp_path):
-    docs = {**NAMES_DOCS, "docs/guides/deploying.md": "# Deploying\n\n" + ", ".join(f"`{s}`" for s in SETTINGS[:8])}
-    reads = "".join(f"    check(config.{s})\n" for s in SETTINGS)
-    result = _plan(tmp_path, {"app/server.py": SERVER}, {"app/server.py": SERVER + reads},
-                   docs, "Check every setting on start")
-    assert {p.path for p in result.pages} == {"docs/reference/settings.md", "docs/guides/deploying.md"}

@@ -30,10 +30,9 @@ A parameter counts only where the page also speaks of its function or class: its
 
 Beside the facts, the names on the code's changed lines (``changed_names``): a page that speaks
 of at least ``MIN_NAMES`` of them as code, each specific, is planned for review (related) and not
-edited, since no fact says what to write; with one fewer, or with far less weight of names than
-the page speaking of most of them (``NAMES_SHARE``; a change of many names touches many pages in
-passing), it is worth a look. The pull request's title and body (``words``): the one page their
-words single out is planned for review too; the others they point at are worth a look. A new code-like
+edited, since no fact says what to write; with one fewer it is worth a look. The pull request's
+title and body (``words``): the one page their words single out is planned for review too; the
+others they point at are worth a look. A new code-like
 name no page mentions yet (an error code ``FST_ERR_X_Y``, a warning ``FSTDEP014``) plans, for
 review, the pages that list at least ``MIN_FAMILY`` codes of its family (``FST_ERR_X_``, ``FSTDEP``).
 
@@ -77,7 +76,6 @@ MAX_LOOKS = 3  # and is worth a look on the next few at most, the pages naming m
 FAMILY_LISTED = 3  # names of a registry's family a page lists, at least, to be its list
 _DEPRECATION_WORDS = [w for stem in ("deprecation", "deprecations", "deprecated") for w in (stem, stem.capitalize())]
 MIN_NAMES = 4  # specific changed names a page must speak of to be planned on them alone
-NAMES_SHARE = 0.5  # of the best such page's weight of names, at least: a page far below it is touched in passing
 MAX_SHOWN_SHARE = 0.25  # of the pages: a changed output span shown on more of them tells none apart
 MIN_SHOWN = 3  # ... unless on this many pages at most
 PAGE_SUFFIXES = (".md", ".mdx", ".markdown", ".rst", ".rest", ".txt", ".adoc", ".asciidoc")
@@ -712,24 +710,16 @@ def _plan_by_names(names: Mapping[str, int], docs: _Docs, planned: dict[str, Pla
         for path, ev in docs.pages(name).items():
             if ev.as_code and path not in planned and not is_release_page(path):
                 by_page.setdefault(path, []).append((name, ev))
-    # How much a page's names say together: each weighs by how few pages speak of it (IDF).
-    weight = {path: sum(docs.weight(name) for name, _ in found) for path, found in by_page.items()}
-    best = max((weight[p] for p, found in by_page.items() if len(found) >= MIN_NAMES), default=0.0)
-    ranked = 0
-    for path, found in sorted(by_page.items(), key=lambda kv: (-weight[kv[0]], kv[0])):
+    for path, found in sorted(by_page.items()):
         if len(found) < MIN_NAMES - 1:
             continue
         found.sort(key=lambda f: (-docs.weight(f[0]), f[0]))
         listed = ", ".join(f"{name} (line {ev.line})" for name, ev in found[:5]) + (", …" if len(found) > 5 else "")
         reason = f"speaks of {len(found)} names the pull request's code changes, as code: {listed} [changed lines]"
-        if len(found) < MIN_NAMES:
-            look(path, reason + " — too few to plan it")
-        elif weight[path] < best * NAMES_SHARE or ranked >= MAX_CONCEPTUAL_PAGES:
-            # A change of many names touches many pages a little; the ones it is about say most of them.
-            look(path, reason + " — other pages speak of more of them")
-        else:
-            ranked += 1
+        if len(found) >= MIN_NAMES:
             add(path, "related", 0.5, reason, None)
+        else:
+            look(path, reason + " — too few to plan it")
 
 
 def _plan_by_output(outputs: Iterable[OutputChange], docs: _Docs, add) -> None:
