@@ -86,13 +86,14 @@ def test_what_a_pull_request_names_as_code():
 
 # --- the evidence combined ---------------------------------------------------------------------
 
-def test_a_body_naming_a_concept_makes_its_page_worth_a_look_not_edited():
+def test_a_body_naming_concepts_of_two_pages_makes_them_worth_a_look_not_edited():
     upload = Fact("flag", "added", "--parallel", "app/cli.py", "argparse option")
     result = planned([upload], changed=["--parallel"], title="Faster uploads",
-                     body="Shell completion now completes in bash profiles too.")
-    assert "docs/completion.md" not in {p.path for p in result.pages}
+                     body="Shell completion in bash profiles, and mirrors keep a copy in sync.")
+    assert {"docs/completion.md", "docs/mirrors.md"}.isdisjoint(p.path for p in result.pages)
     [look] = [w for w in result.worth_a_look if w["path"] == "docs/completion.md"]
     assert "completion (line 1)" in look["reason"] and look["reason"].endswith("— words alone")
+    assert "docs/mirrors.md" in {w["path"] for w in result.worth_a_look}
 
 
 def test_a_common_word_is_never_evidence():
@@ -119,13 +120,14 @@ def test_a_backticked_name_the_code_does_not_change_is_only_worth_a_look():
                                     "the code does not change it"}]
 
 
-def test_the_title_s_words_beside_a_name_of_the_code_make_a_page_worth_a_look_not_planned():
-    # Each sign alone is weak: DEPLOY_COMPLETE is one name of the code's (fewer than MIN_NAMES), and
-    # words are words; together they head the page's reason, and still plan nothing.
+def test_the_title_s_words_beside_a_name_of_the_code_single_out_a_page_for_review_not_edited():
+    # DEPLOY_COMPLETE alone is one name of the code's (fewer than MIN_NAMES); the title's words
+    # single the page out (no other shares two of them): planned for review, both reasons said.
     result = planned(changed=["DEPLOY_COMPLETE"], title="Shell completion for zsh profiles")
-    assert result.pages == []
-    [look] = [w for w in result.worth_a_look if w["path"] == "docs/completion.md"]
-    assert "completion (line 1)" in look["reason"] and "DEPLOY_COMPLETE (line 5)" in look["reason"]
+    [page] = result.pages
+    assert (page.path, page.mode) == ("docs/completion.md", "related")
+    assert "completion (line 1)" in page.reasons[0] and "far more than to any other" in page.reasons[0]
+    assert "DEPLOY_COMPLETE (line 5)" in page.reasons[0]
 
 
 def test_a_test_only_change_with_a_chatty_body_stays_quiet():

@@ -30,7 +30,9 @@ A parameter counts only where the page also speaks of its function or class: its
 
 Beside the facts, the names on the code's changed lines (``changed_names``): a page that speaks
 of at least ``MIN_NAMES`` of them as code, each specific, is planned for review (related) and not
-edited, since no fact says what to write; with one fewer it is worth a look. A new code-like
+edited, since no fact says what to write; with one fewer it is worth a look. The pull request's
+title and body (``words``): the one page their words single out is planned for review too; the
+others they point at are worth a look. A new code-like
 name no page mentions yet (an error code ``FST_ERR_X_Y``, a warning ``FSTDEP014``) plans, for
 review, the pages that list at least ``MIN_FAMILY`` codes of its family (``FST_ERR_X_``, ``FSTDEP``).
 
@@ -58,7 +60,7 @@ from .quoting import find_quote
 from .requirements import LANGUAGES, minimum, stale, statements
 from .repository import linked
 from .version_output import shown
-from .words import Bm25, Said
+from .words import MIN_WORDS, Bm25, Said
 
 __all__ = ["PlannedPage", "Plan", "PageIndex", "plan", "mentions", "token", "spoken", "plain", "prose",
            "is_release_page", "NO_CHANGE", "PAGE_SUFFIXES"]
@@ -832,9 +834,9 @@ def _plan_by_words(said: Said, words: Bm25, docs: _Docs, code: set[str], names: 
     the page is planned for review (related: no fact says what to write); without, it is worth a
     look. The prose words are weighed by BM25: the pages sharing ``MIN_WORDS`` specific words with
     the pull request, the best few, are worth a look, with the code's weaker sign beside them when
-    it points there too (a specific changed name the page speaks of as code). A planned page the
-    words also point at gains the reason. Prose words never plan a page, and a common word is
-    never read."""
+    it points there too (a specific changed name the page speaks of as code); the one page the
+    words single out (``Bm25.clear_winner``) is planned for review, not edited. A planned page the
+    words also point at gains the reason. A common word is never read."""
     from_code = {path: reasons[0] for path, reasons in weak.items()}  # before the words add theirs
     for name in said.names:
         term = docs.term(name)
@@ -854,17 +856,27 @@ def _plan_by_words(said: Said, words: Bm25, docs: _Docs, code: set[str], names: 
     if not matches:
         return
     best = matches[0].score
+    winner = words.clear_winner(matches)
     for match in matches[:MAX_WORD_PAGES]:
         if match.score < best * WORD_SCORE_SHARE:
             break
         listed = ", ".join(f"{word} (line {line})" for word, line in match.words[:4]) + \
             (", …" if len(match.words) > 4 else "")
-        reason = f"the pull request's title and body speak of {listed}, words specific to this page [{WORDS}]"
+        said_here = f"the pull request's title and body speak of {listed}, words specific to this page"
         if match.path in planned:
-            add(match.path, planned[match.path].mode, planned[match.path].confidence, reason, None)
+            add(match.path, planned[match.path].mode, planned[match.path].confidence, f"{said_here} [{WORDS}]", None)
             continue
-        # Prose words plan no page, even beside a weak sign of the code's: promoted, such pages
-        # were wrong 3 times in 3 on other projects' pull requests and right on none of the shared
-        # corpus (2026-11-29); a page whose words and a changed name meet is the first to look at.
-        sign = from_code.get(match.path) or _names_on(match.path, names, docs)
-        look(match.path, reason + (f" — and {sign}" if sign else " — words alone"))
+        named = _names_on(match.path, names, docs)
+        if match is winner:
+            # Singled out: for review (no fact says what to write), not edited. Such pages were
+            # right 10 times in 13 on the shared pull requests and the held-out projects' (2026-12-06).
+            runner_up = f"the next page's {matches[1].score:.1f}" if len(matches) > 1 else \
+                f"no other page shares {MIN_WORDS} of them"
+            add(match.path, "related", 0.5, f"{said_here}, far more than to any other (score {match.score:.1f}; "
+                                            f"{runner_up}){f'; and {named}' if named else ''} [{WORDS}]", None)
+            continue
+        sign = from_code.get(match.path) or named
+        # Prose words that several pages share about as much plan none of them, even beside a
+        # weak sign of the code's: promoted, such pages were wrong 3 times in 3 on other projects'
+        # pull requests (2026-11-29); a page whose words and a changed name meet is the first to look at.
+        look(match.path, f"{said_here} [{WORDS}]" + (f" — and {sign}" if sign else " — words alone"))
