@@ -10,7 +10,8 @@ import pytest
 
 from docsvc.server.engines.docflows.editor import dropped, review
 from docsvc.server.engines.docflows.facts import facts_between
-from docsvc.server.engines.docflows.planner import PageIndex, plan
+from docsvc.server.engines.docflows.facts_model import Fact
+from docsvc.server.engines.docflows.planner import PageIndex, Plan, PlannedPage, plan
 from docsvc.server.engines.docflows.release import release_of
 from docsvc.server.engines.docflows.structures import STRUCTURES, Structure
 from docsvc.server.engines.docflows.writer import write
@@ -646,3 +647,24 @@ def test_a_new_item_is_wrapped_as_its_hand_wrapped_siblings_are(tmp_path):
     assert lines[at:at + 2] == ["- `wrap_comprehension_in`: Wrap the `in` clause of comprehensions across lines if",
                                 "  necessary."]
     assert checked.passed, checked.comments
+
+
+def _written(path: str, page: str, fact: Fact):
+    return write(Plan([PlannedPage(path, "direct", 1.0, [], [fact])], []), {path: page}.get)
+
+
+def test_a_new_name_is_no_mkdocstrings_object_beside_its_siblings_blocks():
+    """'::: a.b.Name' renders an object by its import path: a new setting or variable gets no such
+    line made from a sibling's path (it would name an object that does not exist)."""
+    page = "# Navigation\n\n::: mkdocs.structure.nav.Navigation.pages\n\n::: mkdocs.structure.nav.Navigation.nav\n"
+    setting = Fact(kind="config", change="added", name="exclude_docs", path="mkdocs/config/defaults.py",
+                   rule="python: setting of class MkDocsConfig", new="None", note="Patterns to exclude.",
+                   siblings=("pages", "nav"), follows=("pages", "nav"))
+    assert _written("docs/themes.md", page, setting).files == {}
+    env_page = "# Environment\n\n::: app.settings.APP_VERBOSE\n\n::: app.settings.APP_QUIET\n"
+    variable = Fact(kind="env", change="added", name="APP_COLOR", path="app/cli.py", rule="environment variable",
+                    note="Colour the output.", siblings=("APP_VERBOSE", "APP_QUIET"), follows=("APP_QUIET",))
+    draft = _written("docs/env.md", env_page, variable)
+    assert draft.files == {}
+    assert draft.open_points == ["docs/env.md: APP_COLOR is new; its siblings are rendered from the code here "
+                                 "(::: app.settings.APP_VERBOSE): add its own '::: ' line if it belongs on this page"]

@@ -33,7 +33,7 @@ def generator_of(fact: Fact, lines: list[str]) -> str | None:
         if fact.kind in _CLI_KINDS and _CLI.match(line):
             return line.strip()
         if fact.kind in _MEMBER_KINDS:
-            if _MKDOCSTRINGS.match(line) and not line.strip().startswith("::: mkdocs"):
+            if _MKDOCSTRINGS.match(line) and not _CLI.match(line):  # (mkdocs_click renders a command)
                 return line.strip()
             match = _MEMBERS.match(line)
             # a class's members render its methods and fields, not a new class beside it

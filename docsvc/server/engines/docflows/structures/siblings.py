@@ -15,7 +15,7 @@ from typing import Sequence
 
 from ..facts_model import Fact
 from ..planner import spoken, token
-from ..structure import Block, is_rst
+from ..structure import MKDOCSTRINGS, Block, is_rst
 from .base import Draft, Page, Structure
 from .common import (NEAREST_SIBLINGS, _about_blocks, _chosen_few, _group_of, _home_depth, _loose, _noun, _place,
                      _plainly_named, _said, addition, apart)
@@ -81,6 +81,12 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft, release: str | N
                                      f"package ({sibling}) that does not import it: add it under the name "
                                      "users import it by")
             return lines
+    if model_block.name == MKDOCSTRINGS:
+        # '::: a.b.Sibling' renders an object from the code by its import path, which a sibling's
+        # path does not give for a new name (a setting is no attribute of the sibling's class)
+        draft.open_points.append(f"{path}: {name} is new; its siblings are rendered from the code here "
+                                 f"({lines[model_block.start].strip()}): add its own '::: ' line if it belongs on this page")
+        return lines
     shaper = shapers.get(model_block.kind)
     new = shaper.shape(model_block, lines, sibling, name, description, default, fact.short) if shaper else None
     if new is None:
