@@ -103,13 +103,15 @@ def test_a_click_option_added_gets_its_help_line_and_its_table_row(tmp_path):
                                           {"greet.py": new})
     assert [(f.name, f.shows) for f in facts] == [("--shout-prefix", "TEXT")]
     usage = draft.files["docs/usage.md"].split("\n")
-    # click's own format: the value's type name, the help on the next line at the help column
-    # (the option is wider than the column), wrapped at 78 columns, before --help as the code has it
-    at = usage.index("  --shout-prefix TEXT")
-    assert usage[at - 1] == "  --count INTEGER  How many times."
-    assert usage[at + 1:at + 4] == ["                   The text each greeting starts with when it is shouted,",
-                                    "                   before the name itself.",
-                                    "  --help           Show this message and exit."]
+    # click's own format, as click prints it: the value's type name, the help column moved to the
+    # new widest option's width plus two, the help wrapped at 78 columns, before --help as the code has it
+    at = usage.index("Options:")
+    assert usage[at + 1:at + 7] == ["  -v, --verbose        Print more.",
+                                    "  --name TEXT          Who to greet.",
+                                    "  --count INTEGER      How many times.",
+                                    "  --shout-prefix TEXT  The text each greeting starts with when it is shouted,",
+                                    "                       before the name itself.",
+                                    "  --help               Show this message and exit."]
     assert "| `--shout-prefix` | `>>` | The text each greeting starts with when it is shouted, before the name " \
            "itself. |" in draft.files["docs/settings.md"].split("\n")
     assert checked.passed, checked.comments
@@ -117,7 +119,7 @@ def test_a_click_option_added_gets_its_help_line_and_its_table_row(tmp_path):
     assert not [p for p in draft.open_points if p.startswith("docs/usage.md")]
 
 
-def test_a_short_option_fits_the_help_column_and_an_argparse_one_shows_its_destination(tmp_path):
+def test_an_argparse_option_added_moves_the_help_column_and_shows_its_destination(tmp_path):
     code = ('import argparse\n\nparser = argparse.ArgumentParser()\n'
             'parser.add_argument("--host", help="Host to bind.")\n'
             'parser.add_argument("--port", type=int, help="Port to bind.")\n')
@@ -126,9 +128,10 @@ def test_a_short_option_fits_the_help_column_and_an_argparse_one_shows_its_desti
     page = ("# Serve\n\n```text\noptions:\n  -h, --help   show this help message and exit\n"
             "  --host HOST  Host to bind.\n  --port PORT  Port to bind.\n```\n")
     _, _, draft, _ = _run(tmp_path, {"serve.py": code}, {"docs/serve.md": page}, {"serve.py": new})
-    lines = draft.files["docs/serve.md"].split("\n")
-    assert lines[lines.index("  --port PORT  Port to bind.") + 1:][:3] == [
-        "  --max-size MAX_SIZE", "               Largest body.", "  --quiet      No output."]
+    # as argparse prints it: the help column moved to the widest option's width plus two
+    assert draft.files["docs/serve.md"].split("\n")[4:9] == [
+        "  -h, --help           show this help message and exit", "  --host HOST          Host to bind.",
+        "  --port PORT          Port to bind.", "  --max-size MAX_SIZE  Largest body.", "  --quiet              No output."]
 
 
 def test_a_cobra_flag_gets_its_line_with_pflag_s_type_name_and_its_default_as_the_siblings_say_theirs(tmp_path):
@@ -646,3 +649,37 @@ def test_a_new_item_is_wrapped_as_its_hand_wrapped_siblings_are(tmp_path):
     assert lines[at:at + 2] == ["- `wrap_comprehension_in`: Wrap the `in` clause of comprehensions across lines if",
                                 "  necessary."]
     assert checked.passed, checked.comments
+
+
+def test_a_renamed_option_re_aligns_the_help_column_as_click_prints_it(tmp_path):
+    new = CLI.replace('"--count"', '"--repeat-count"')
+    facts, _, draft, checked = _run(tmp_path, {"greet.py": CLI}, {"docs/usage.md": USAGE}, {"greet.py": new})
+    assert [f.describe() for f in facts] == ["flag --count renamed to --repeat-count"]
+    usage = draft.files["docs/usage.md"].split("\n")
+    at = usage.index("Options:")
+    assert usage[at + 1:at + 5] == ["  -v, --verbose           Print more.", "  --name TEXT             Who to greet.",
+                                    "  --repeat-count INTEGER  How many times.",
+                                    "  --help                  Show this message and exit."]
+    assert checked.passed, checked.comments
+
+
+def test_a_help_column_at_click_s_cap_stays_and_a_longer_option_s_help_goes_below_it(tmp_path):
+    long = "--times-to-say-hello-to-everyone"  # wider than click's 30 columns with INTEGER
+    new = CLI.replace('"--count"', f'"{long}"')
+    _, _, draft, _ = _run(tmp_path, {"greet.py": CLI}, {"docs/usage.md": USAGE}, {"greet.py": new})
+    usage = draft.files["docs/usage.md"].split("\n")
+    at = usage.index("Options:")
+    pad = " " * 34  # click: the option part at 30 columns at most, indented 2, then 2 spaces
+    assert usage[at + 1:at + 6] == ["  -v, --verbose" + pad[15:] + "Print more.",
+                                    "  --name TEXT" + pad[13:] + "Who to greet.",
+                                    f"  {long} INTEGER", pad + "How many times.",
+                                    "  --help" + pad[8:] + "Show this message and exit."]
+
+
+def test_a_help_block_not_aligned_on_one_column_keeps_its_other_lines(tmp_path):
+    ragged = USAGE.replace("  --name TEXT      Who to greet.", "  --name TEXT   Who to greet.")
+    new = CLI.replace('"--count"', '"--repeat-count"')
+    _, _, draft, _ = _run(tmp_path, {"greet.py": CLI}, {"docs/usage.md": ragged}, {"greet.py": new})
+    before, after = ragged.split("\n"), draft.files["docs/usage.md"].split("\n")
+    assert [(b, a) for b, a in zip(before, after) if a != b] == [
+        ("  --count INTEGER  How many times.", "  --repeat-count INTEGER  How many times.")]
