@@ -145,10 +145,12 @@ def test_a_cobra_flag_gets_its_line_with_pflag_s_type_name_and_its_default_as_th
             '  -o, --output string   where to write (default "out")\n      --verbose         print more\n```\n')
     _, _, draft, _ = _run(tmp_path, {"cmd/root.go": code}, {"docs/app.md": page}, {"cmd/root.go": new})
     lines = draft.files["docs/app.md"].split("\n")
-    # cobra pads a flag without a shorthand to the long forms' column; a zero default goes unsaid
-    assert lines[lines.index('  -o, --output string   where to write (default "out")') + 1:][:3] == [
-        "      --timeout duration", "                        how long to wait",
-        '      --lang string     the language (default "en")']
+    # cobra pads a flag without a shorthand to the long forms' column; a zero default goes unsaid;
+    # the help column moves to the widest flag plus pflag's three spaces, as pflag prints it
+    assert lines[lines.index("Flags:") + 1:][:5] == [
+        "  -h, --help               help for app", '  -o, --output string      where to write (default "out")',
+        "      --timeout duration   how long to wait", '      --lang string        the language (default "en")',
+        "      --verbose            print more"]
 
 
 def test_a_setting_added_as_a_class_field_gets_a_reference_entry(tmp_path):
@@ -683,3 +685,13 @@ def test_a_help_block_not_aligned_on_one_column_keeps_its_other_lines(tmp_path):
     before, after = ragged.split("\n"), draft.files["docs/usage.md"].split("\n")
     assert [(b, a) for b, a in zip(before, after) if a != b] == [
         ("  --count INTEGER  How many times.", "  --repeat-count INTEGER  How many times.")]
+
+
+def test_a_help_block_of_a_rest_page_indented_as_a_whole_is_re_aligned_too(tmp_path):
+    page = "Usage\n=====\n\n.. code-block:: console\n\n" + "\n".join(
+        "   " + line if line else "" for line in USAGE.split("```console\n", 1)[1].split("```")[0].split("\n")) + "\n"
+    new = CLI.replace('"--count"', '"--repeat-count"')
+    _, _, draft, checked = _run(tmp_path, {"greet.py": CLI}, {"docs/usage.rst": page}, {"greet.py": new})
+    assert "     --name TEXT             Who to greet.\n     --repeat-count INTEGER  How many times.\n" in \
+        draft.files["docs/usage.rst"]
+    assert checked.passed, checked.comments

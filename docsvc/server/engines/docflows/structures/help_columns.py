@@ -39,13 +39,19 @@ class Rows:
     width: int  # the text width the section was printed at: 78, or its widest line
 
 
+def _depth(line: str) -> int:
+    return len(line) - len(line.lstrip())
+
+
 def _section(lines: list[str], at: int, start: int, end: int) -> tuple[int, int]:
-    """The run of indented, non-blank lines around ``at`` inside [start, end): one help section."""
-    # a reST code block is indented as a whole: a section's lines are indented deeper than its base
-    base = min((len(x) - len(x.lstrip()) for x in lines[start:end] if x.strip()), default=0)
+    """The run of non-blank lines around ``at`` inside [start, end) that are option lines or
+    indented as deep as it or deeper: one help section's rows (its title, ``Options:``, stands
+    out of them, in a reST code block indented as a whole too; cobra indents a flag without a
+    short form deeper than one with)."""
+    depth = _depth(lines[at])
 
     def inside(i: int) -> bool:
-        return start <= i < end and lines[i].strip() != "" and len(lines[i]) - len(lines[i].lstrip()) > base
+        return start <= i < end and lines[i].strip() != "" and (_depth(lines[i]) >= depth or bool(_ROW.match(lines[i])))
     top, bottom = at, at
     while inside(top - 1):
         top -= 1
@@ -55,19 +61,21 @@ def _section(lines: list[str], at: int, start: int, end: int) -> tuple[int, int]
 
 
 def _rows(lines: list[str], start: int, end: int) -> list[tuple[int, int]] | None:
-    """The section's rows as (first line, end line): an option line and the lines indented deeper
-    under it (its wrapped description). None when a line belongs to no option row."""
+    """The section's rows as (first line, end line): an option line and its wrapped description
+    under it, at its column or, below an option too wide for the column, deeper than the option.
+    None when a line belongs to no option row."""
     rows: list[tuple[int, int]] = []
-    indent = None
+    column = None  # where the current row's description stands
     for i in range(start, end):
-        line = lines[i]
-        depth = len(line) - len(line.lstrip())
-        match = _ROW.match(line)
-        if match and (indent is None or depth == indent):
-            indent = depth
-            rows.append((i, i + 1))
-        elif rows and depth > indent:
+        line, depth = lines[i], _depth(lines[i])
+        if rows and (column is not None and depth >= column or
+                     column is None and i == rows[-1][0] + 1 and depth > _depth(lines[rows[-1][0]]) + 4
+                     and not _ROW.match(line)):
             rows[-1] = (rows[-1][0], i + 1)
+            column = depth if column is None else column
+        elif (match := _ROW.match(line)):
+            rows.append((i, i + 1))
+            column = len(line) - len(match.group("text")) if match.group("text") else None
         else:
             return None
     return rows or None
@@ -88,7 +96,7 @@ def aligned_rows(lines: list[str], at: int, start: int, end: int) -> Rows | None
             columns.add(term_end + len(match.group("gap")))
             fitting.append(term_end)
         elif last > first + 1:  # its description on the lines below, at the column
-            columns.add(len(lines[first + 1]) - len(lines[first + 1].lstrip()))
+            columns.add(_depth(lines[first + 1]))
             overflowing.append(term_end)
     if len(columns) != 1 or len(rows) < 2 or not fitting:
         return None
