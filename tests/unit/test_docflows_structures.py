@@ -695,3 +695,21 @@ def test_a_help_block_of_a_rest_page_indented_as_a_whole_is_re_aligned_too(tmp_p
     assert "     --name TEXT             Who to greet.\n     --repeat-count INTEGER  How many times.\n" in \
         draft.files["docs/usage.rst"]
     assert checked.passed, checked.comments
+
+
+def test_a_parameter_dropped_from_a_method_points_out_the_calls_that_pass_it(tmp_path):
+    code = ('class Client:\n    """An HTTP client."""\n\n'
+            '    def send(self, request, *, stream=False, auth=None):\n        """Send a request."""\n\n'
+            '    def get(self, url, params=None):\n        """Get a resource."""\n')
+    new = code.replace("stream=False, ", "").replace("params=None", "params=None, timeout=5")
+    page = ("# Advanced\n\nUse `Client.send` to send a request you built yourself; pass `stream` to read the "
+            "body in parts.\n\n```python\nclient = Client()\nresponse = client.send(\n    request,\n"
+            "    stream=True,\n)\nclient.get(url, params={'stream': 1})\n```\n")
+    facts, planned, draft, _ = _run(tmp_path, {"app/client.py": code}, {"docs/advanced.md": page},
+                                    {"app/client.py": new})
+    # a method's new parameter breaks no call: only the one that goes is a fact
+    assert [f.describe() for f in facts] == ["parameter stream dropped from the signature of Client.send"]
+    assert draft.files == {}
+    assert "docs/advanced.md:7: this call of Client.send passes stream, which the pull request drops from its " \
+           "signature: update the call [rule: changed signature]" in draft.open_points
+    assert not any(p.startswith("docs/advanced.md:11:") and "call" in p for p in draft.open_points)

@@ -19,7 +19,8 @@
 - enum members; environment variables read (``os.environ``, ``os.getenv``);
 - public functions and classes of public modules (and of private ones, when a top-level package
   imports them: ``pytest`` from ``_pytest``), public classes' public methods (``Response.iter_lines``),
-  and the parameters (with their defaults) of public functions and of public classes' ``__init__``;
+  and the parameters (with their defaults) of public functions and of public classes' ``__init__``
+  and public methods (``METHOD_SIGNATURE``: only one that goes is a fact, ``facts``);
   web routes (``@app.get("/x")``).
 
 Deprecated, as the code declares it: an option given ``deprecated=`` (click 8.2), a setting
@@ -39,7 +40,7 @@ import warnings
 from functools import cached_property
 from typing import Callable, Iterator
 
-from .facts_model import Item
+from .facts_model import METHOD_SIGNATURE, Item
 
 __all__ = ["python_items", "imported_names", "is_imported", "module_names", "registry_callee"]
 
@@ -360,7 +361,8 @@ class _Reader(ast.NodeVisitor):
 
     visit_FunctionDef = visit_AsyncFunctionDef = _function
 
-    def _parameters(self, owner: str, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+    def _parameters(self, owner: str, node: ast.FunctionDef | ast.AsyncFunctionDef,
+                    rule: str = "python: public signature") -> None:
         args = node.args
         positional = args.posonlyargs + args.args
         defaults: list[ast.AST | None] = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
@@ -369,8 +371,7 @@ class _Reader(ast.NodeVisitor):
             if arg.arg in ("self", "cls") or arg.arg.startswith("_"):
                 continue
             shown, key = _value(default)
-            self.add("parameter", f"{owner}({arg.arg})", "python: public signature", shown, node.lineno, "", key,
-                     owner)
+            self.add("parameter", f"{owner}({arg.arg})", rule, shown, node.lineno, "", key, owner)
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         bases = {_name_of(b) for b in node.bases}
@@ -384,6 +385,7 @@ class _Reader(ast.NodeVisitor):
                 if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and not method.name.startswith("_"):
                     self.add("symbol", f"{node.name}.{method.name}", "python: public method", None, method.lineno,
                              "", "", node.name)
+                    self._parameters(f"{node.name}.{method.name}", method, METHOD_SIGNATURE)
         if node.name.startswith("_"):
             pass  # a private class: its members and settings are no one's to set
         elif bases & _ENUM_BASES:
