@@ -713,3 +713,39 @@ def test_a_parameter_dropped_from_a_method_points_out_the_calls_that_pass_it(tmp
     assert "docs/advanced.md:7: this call of Client.send passes stream, which the pull request drops from its " \
            "signature: update the call [rule: changed signature]" in draft.open_points
     assert not any(p.startswith("docs/advanced.md:11:") and "call" in p for p in draft.open_points)
+
+
+CAPPED_CLI = '''import click
+
+
+@click.command()
+@click.option("--level", type=click.Choice(["critical", "error", "warning", "info", "debug"]), help="Log level.")
+@click.option("--keyfile", help="SSL key file")
+@click.option("--cert-reqs", default=0, show_default=True,
+              help="Whether client certificate is required (see stdlib ssl module's)")
+@click.option("--name", default="world", help="Who to greet.")
+def main(level, keyfile, cert_reqs, name):
+    """Greet."""
+'''
+
+CAPPED_HELP = """Options:
+  --level [critical|error|warning|info|debug]
+                                  Log level.
+  --keyfile TEXT                  SSL key file
+  --cert-reqs INTEGER             Whether client certificate is required (see
+                                  stdlib ssl module's)  [default: 0]
+  --name TEXT                     Who to greet.
+  --help                          Show this message and exit.
+"""
+
+
+def test_options_renamed_in_a_help_block_at_click_s_cap_keep_its_column_and_their_wrapped_help(tmp_path):
+    # the block as click prints it: an option wider than the cap, its help below it at the column
+    page = "# Usage\n\n```\n$ greet --help\nUsage: greet [OPTIONS]\n\n" + CAPPED_HELP + "```\n"
+    new = CAPPED_CLI.replace('"--keyfile"', '"--ssl-keyfile"').replace('"--cert-reqs"', '"--ssl-cert-reqs"')
+    _, _, draft, checked = _run(tmp_path, {"greet.py": CAPPED_CLI}, {"docs/usage.md": page}, {"greet.py": new})
+    # what click prints after the rename
+    assert draft.files["docs/usage.md"] == page.replace(
+        "  --keyfile TEXT                  SSL key file", "  --ssl-keyfile TEXT              SSL key file").replace(
+        "  --cert-reqs INTEGER             Whether", "  --ssl-cert-reqs INTEGER         Whether")
+    assert checked.passed, checked.comments

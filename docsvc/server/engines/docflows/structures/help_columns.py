@@ -23,6 +23,7 @@ _ROW = re.compile(r"^(?P<indent>[ \t]+)(?P<term>-\S.*?)(?:(?P<gap>\s{2,})(?P<tex
 WIDTH = 78  # click's and argparse's text width on an 80-column terminal
 CLICK_TERM_MAX = 30  # click's HelpFormatter.write_dl col_max: the option part's widest
 ARGPARSE_HELP_MAX = 24  # argparse's max_help_position
+FRAMEWORK_GAP = 2  # the spaces click and argparse leave after the option part, at least
 
 
 @dataclass
@@ -62,18 +63,19 @@ def _section(lines: list[str], at: int, start: int, end: int) -> tuple[int, int]
 
 def _rows(lines: list[str], start: int, end: int) -> list[tuple[int, int]] | None:
     """The section's rows as (first line, end line): an option line and its wrapped description
-    under it, at its column or, below an option too wide for the column, deeper than the option.
-    None when a line belongs to no option row."""
+    under it: the lines at its description's column or deeper, and those indented deeper than
+    the option that start no option line (below an option too wide for the column; left of a
+    renamed option's shifted text). None when a line belongs to no option row."""
     rows: list[tuple[int, int]] = []
     column = None  # where the current row's description stands
     for i in range(start, end):
         line, depth = lines[i], _depth(lines[i])
+        match = _ROW.match(line)
         if rows and (column is not None and depth >= column or
-                     column is None and i == rows[-1][0] + 1 and depth > _depth(lines[rows[-1][0]]) + 4
-                     and not _ROW.match(line)):
+                     not match and depth > _depth(lines[rows[-1][0]])):
             rows[-1] = (rows[-1][0], i + 1)
             column = depth if column is None else column
-        elif (match := _ROW.match(line)):
+        elif match:
             rows.append((i, i + 1))
             column = len(line) - len(match.group("text")) if match.group("text") else None
         else:
@@ -101,11 +103,12 @@ def aligned_rows(lines: list[str], at: int, start: int, end: int) -> Rows | None
     if len(columns) != 1 or len(rows) < 2 or not fitting:
         return None
     column = columns.pop()
-    gap = column - max(fitting)
-    if gap < 2:
-        return None
-    # an option part that overflows the column shows the cap the framework put on it
+    # an option part that overflows the column shows the cap the framework put on it; the gap is
+    # then the framework's two spaces (click's, argparse's), else the one after the widest option
     cap = column if overflowing else None
+    gap = FRAMEWORK_GAP if overflowing else column - max(fitting)
+    if gap < FRAMEWORK_GAP:
+        return None
     width = max([WIDTH] + [len(lines[i]) for i in range(top, bottom)])
     return Rows(top, bottom, column, gap, cap, width)
 
