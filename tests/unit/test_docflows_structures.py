@@ -131,7 +131,8 @@ def test_an_argparse_option_added_moves_the_help_column_and_shows_its_destinatio
     # as argparse prints it: the help column moved to the widest option's width plus two
     assert draft.files["docs/serve.md"].split("\n")[4:9] == [
         "  -h, --help           show this help message and exit", "  --host HOST          Host to bind.",
-        "  --port PORT          Port to bind.", "  --max-size MAX_SIZE  Largest body.", "  --quiet              No output."]
+        "  --port PORT          Port to bind.", "  --max-size MAX_SIZE  Largest body.",
+        "  --quiet              No output."]
 
 
 def test_a_cobra_flag_gets_its_line_with_pflag_s_type_name_and_its_default_as_the_siblings_say_theirs(tmp_path):

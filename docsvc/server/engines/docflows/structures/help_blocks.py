@@ -7,10 +7,10 @@ as the framework prints it: the indentation of the siblings' lines (those withou
 where some have none), the value it takes as the framework names it (``Item.shows``: ``TEXT``,
 ``INTEGER``, ``[a|b]``, ``MAX_SIZE``; none for a flag), its help text from the code in the block's
 help column (with its default, where the siblings' lines say theirs: ``[default: 8080]``), wrapped
-as the framework wraps it (at 78 columns, or the block's widest line), on the
-next line when the option does not fit before the column; where the block's rows were aligned
-on one column, the column then moves as the framework moves it (``help_columns``). It stands where the framework lists it:
-after the option above it in the code, else before the one below it.
+as the framework wraps it (at 78 columns, or the block's widest line), on the next line when the
+option does not fit before the column; where the block's rows were aligned on one column, the
+column then moves as the framework moves it (``help_columns``). It stands where the framework
+lists it: after the option above it in the code, else before the one below it.
 Where the code does not say what value the option shows, the block is pointed out instead.
 """
 
