@@ -104,13 +104,15 @@ def test_a_click_option_added_gets_its_help_line_and_its_table_row(tmp_path):
                                           {"greet.py": new})
     assert [(f.name, f.shows) for f in facts] == [("--shout-prefix", "TEXT")]
     usage = draft.files["docs/usage.md"].split("\n")
-    # click's own format: the value's type name, the help on the next line at the help column
-    # (the option is wider than the column), wrapped at 78 columns, before --help as the code has it
-    at = usage.index("  --shout-prefix TEXT")
-    assert usage[at - 1] == "  --count INTEGER  How many times."
-    assert usage[at + 1:at + 4] == ["                   The text each greeting starts with when it is shouted,",
-                                    "                   before the name itself.",
-                                    "  --help           Show this message and exit."]
+    # click's own format, as click prints it: the value's type name, the help column moved to the
+    # new widest option's width plus two, the help wrapped at 78 columns, before --help as the code has it
+    at = usage.index("Options:")
+    assert usage[at + 1:at + 7] == ["  -v, --verbose        Print more.",
+                                    "  --name TEXT          Who to greet.",
+                                    "  --count INTEGER      How many times.",
+                                    "  --shout-prefix TEXT  The text each greeting starts with when it is shouted,",
+                                    "                       before the name itself.",
+                                    "  --help               Show this message and exit."]
     assert "| `--shout-prefix` | `>>` | The text each greeting starts with when it is shouted, before the name " \
            "itself. |" in draft.files["docs/settings.md"].split("\n")
     assert checked.passed, checked.comments
@@ -118,7 +120,7 @@ def test_a_click_option_added_gets_its_help_line_and_its_table_row(tmp_path):
     assert not [p for p in draft.open_points if p.startswith("docs/usage.md")]
 
 
-def test_a_short_option_fits_the_help_column_and_an_argparse_one_shows_its_destination(tmp_path):
+def test_an_argparse_option_added_moves_the_help_column_and_shows_its_destination(tmp_path):
     code = ('import argparse\n\nparser = argparse.ArgumentParser()\n'
             'parser.add_argument("--host", help="Host to bind.")\n'
             'parser.add_argument("--port", type=int, help="Port to bind.")\n')
@@ -127,9 +129,11 @@ def test_a_short_option_fits_the_help_column_and_an_argparse_one_shows_its_desti
     page = ("# Serve\n\n```text\noptions:\n  -h, --help   show this help message and exit\n"
             "  --host HOST  Host to bind.\n  --port PORT  Port to bind.\n```\n")
     _, _, draft, _ = _run(tmp_path, {"serve.py": code}, {"docs/serve.md": page}, {"serve.py": new})
-    lines = draft.files["docs/serve.md"].split("\n")
-    assert lines[lines.index("  --port PORT  Port to bind.") + 1:][:3] == [
-        "  --max-size MAX_SIZE", "               Largest body.", "  --quiet      No output."]
+    # as argparse prints it: the help column moved to the widest option's width plus two
+    assert draft.files["docs/serve.md"].split("\n")[4:9] == [
+        "  -h, --help           show this help message and exit", "  --host HOST          Host to bind.",
+        "  --port PORT          Port to bind.", "  --max-size MAX_SIZE  Largest body.",
+        "  --quiet              No output."]
 
 
 def test_a_cobra_flag_gets_its_line_with_pflag_s_type_name_and_its_default_as_the_siblings_say_theirs(tmp_path):
@@ -143,10 +147,12 @@ def test_a_cobra_flag_gets_its_line_with_pflag_s_type_name_and_its_default_as_th
             '  -o, --output string   where to write (default "out")\n      --verbose         print more\n```\n')
     _, _, draft, _ = _run(tmp_path, {"cmd/root.go": code}, {"docs/app.md": page}, {"cmd/root.go": new})
     lines = draft.files["docs/app.md"].split("\n")
-    # cobra pads a flag without a shorthand to the long forms' column; a zero default goes unsaid
-    assert lines[lines.index('  -o, --output string   where to write (default "out")') + 1:][:3] == [
-        "      --timeout duration", "                        how long to wait",
-        '      --lang string     the language (default "en")']
+    # cobra pads a flag without a shorthand to the long forms' column; a zero default goes unsaid;
+    # the help column moves to the widest flag plus pflag's three spaces, as pflag prints it
+    assert lines[lines.index("Flags:") + 1:][:5] == [
+        "  -h, --help               help for app", '  -o, --output string      where to write (default "out")',
+        "      --timeout duration   how long to wait", '      --lang string        the language (default "en")',
+        "      --verbose            print more"]
 
 
 def test_a_setting_added_as_a_class_field_gets_a_reference_entry(tmp_path):
@@ -668,3 +674,101 @@ def test_a_new_name_is_no_mkdocstrings_object_beside_its_siblings_blocks():
     assert draft.files == {}
     assert draft.open_points == ["docs/env.md: APP_COLOR is new; its siblings are rendered from the code here "
                                  "(::: app.settings.APP_VERBOSE): add its own '::: ' line if it belongs on this page"]
+
+
+def test_a_renamed_option_re_aligns_the_help_column_as_click_prints_it(tmp_path):
+    new = CLI.replace('"--count"', '"--repeat-count"')
+    facts, _, draft, checked = _run(tmp_path, {"greet.py": CLI}, {"docs/usage.md": USAGE}, {"greet.py": new})
+    assert [f.describe() for f in facts] == ["flag --count renamed to --repeat-count"]
+    usage = draft.files["docs/usage.md"].split("\n")
+    at = usage.index("Options:")
+    assert usage[at + 1:at + 5] == ["  -v, --verbose           Print more.", "  --name TEXT             Who to greet.",
+                                    "  --repeat-count INTEGER  How many times.",
+                                    "  --help                  Show this message and exit."]
+    assert checked.passed, checked.comments
+
+
+def test_a_help_column_at_click_s_cap_stays_and_a_longer_option_s_help_goes_below_it(tmp_path):
+    long = "--times-to-say-hello-to-everyone"  # wider than click's 30 columns with INTEGER
+    new = CLI.replace('"--count"', f'"{long}"')
+    _, _, draft, _ = _run(tmp_path, {"greet.py": CLI}, {"docs/usage.md": USAGE}, {"greet.py": new})
+    usage = draft.files["docs/usage.md"].split("\n")
+    at = usage.index("Options:")
+    pad = " " * 34  # click: the option part at 30 columns at most, indented 2, then 2 spaces
+    assert usage[at + 1:at + 6] == ["  -v, --verbose" + pad[15:] + "Print more.",
+                                    "  --name TEXT" + pad[13:] + "Who to greet.",
+                                    f"  {long} INTEGER", pad + "How many times.",
+                                    "  --help" + pad[8:] + "Show this message and exit."]
+
+
+def test_a_help_block_not_aligned_on_one_column_keeps_its_other_lines(tmp_path):
+    ragged = USAGE.replace("  --name TEXT      Who to greet.", "  --name TEXT   Who to greet.")
+    new = CLI.replace('"--count"', '"--repeat-count"')
+    _, _, draft, _ = _run(tmp_path, {"greet.py": CLI}, {"docs/usage.md": ragged}, {"greet.py": new})
+    before, after = ragged.split("\n"), draft.files["docs/usage.md"].split("\n")
+    assert [(b, a) for b, a in zip(before, after) if a != b] == [
+        ("  --count INTEGER  How many times.", "  --repeat-count INTEGER  How many times.")]
+
+
+def test_a_help_block_of_a_rest_page_indented_as_a_whole_is_re_aligned_too(tmp_path):
+    page = "Usage\n=====\n\n.. code-block:: console\n\n" + "\n".join(
+        "   " + line if line else "" for line in USAGE.split("```console\n", 1)[1].split("```")[0].split("\n")) + "\n"
+    new = CLI.replace('"--count"', '"--repeat-count"')
+    _, _, draft, checked = _run(tmp_path, {"greet.py": CLI}, {"docs/usage.rst": page}, {"greet.py": new})
+    assert "     --name TEXT             Who to greet.\n     --repeat-count INTEGER  How many times.\n" in \
+        draft.files["docs/usage.rst"]
+    assert checked.passed, checked.comments
+
+
+def test_a_parameter_dropped_from_a_method_points_out_the_calls_that_pass_it(tmp_path):
+    code = ('class Client:\n    """An HTTP client."""\n\n'
+            '    def send(self, request, *, stream=False, auth=None):\n        """Send a request."""\n\n'
+            '    def get(self, url, params=None):\n        """Get a resource."""\n')
+    new = code.replace("stream=False, ", "").replace("params=None", "params=None, timeout=5")
+    page = ("# Advanced\n\nUse `Client.send` to send a request you built yourself; pass `stream` to read the "
+            "body in parts.\n\n```python\nclient = Client()\nresponse = client.send(\n    request,\n"
+            "    stream=True,\n)\nclient.get(url, params={'stream': 1})\n```\n")
+    facts, planned, draft, _ = _run(tmp_path, {"app/client.py": code}, {"docs/advanced.md": page},
+                                    {"app/client.py": new})
+    # a method's new parameter breaks no call: only the one that goes is a fact
+    assert [f.describe() for f in facts] == ["parameter stream dropped from the signature of Client.send"]
+    assert draft.files == {}
+    assert "docs/advanced.md:7: this call of Client.send passes stream, which the pull request drops from its " \
+           "signature: update the call [rule: changed signature]" in draft.open_points
+    assert not any(p.startswith("docs/advanced.md:11:") and "call" in p for p in draft.open_points)
+
+
+CAPPED_CLI = '''import click
+
+
+@click.command()
+@click.option("--level", type=click.Choice(["critical", "error", "warning", "info", "debug"]), help="Log level.")
+@click.option("--keyfile", help="SSL key file")
+@click.option("--cert-reqs", default=0, show_default=True,
+              help="Whether client certificate is required (see stdlib ssl module's)")
+@click.option("--name", default="world", help="Who to greet.")
+def main(level, keyfile, cert_reqs, name):
+    """Greet."""
+'''
+
+CAPPED_HELP = """Options:
+  --level [critical|error|warning|info|debug]
+                                  Log level.
+  --keyfile TEXT                  SSL key file
+  --cert-reqs INTEGER             Whether client certificate is required (see
+                                  stdlib ssl module's)  [default: 0]
+  --name TEXT                     Who to greet.
+  --help                          Show this message and exit.
+"""
+
+
+def test_options_renamed_in_a_help_block_at_click_s_cap_keep_its_column_and_their_wrapped_help(tmp_path):
+    # the block as click prints it: an option wider than the cap, its help below it at the column
+    page = "# Usage\n\n```\n$ greet --help\nUsage: greet [OPTIONS]\n\n" + CAPPED_HELP + "```\n"
+    new = CAPPED_CLI.replace('"--keyfile"', '"--ssl-keyfile"').replace('"--cert-reqs"', '"--ssl-cert-reqs"')
+    _, _, draft, checked = _run(tmp_path, {"greet.py": CAPPED_CLI}, {"docs/usage.md": page}, {"greet.py": new})
+    # what click prints after the rename
+    assert draft.files["docs/usage.md"] == page.replace(
+        "  --keyfile TEXT                  SSL key file", "  --ssl-keyfile TEXT              SSL key file").replace(
+        "  --cert-reqs INTEGER             Whether", "  --ssl-cert-reqs INTEGER         Whether")
+    assert checked.passed, checked.comments

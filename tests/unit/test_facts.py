@@ -209,3 +209,68 @@ def test_a_removed_class_named_only_in_a_docstring_or_comment_is_removed_for_cer
         remote.commit(change, "the PR")
         mirror.fetch()
         assert [f.describe() for f in facts_between(mirror, base, mirror.head("main"))] == [described]
+
+
+MKDOCS_OLD = '''from mkdocs.config import config_options as c
+
+DEFAULT_SCHEMA = (
+    ("site_name", c.Type(str, required=True)),
+    ("google_analytics", c.Type(list, default=None)),
+)
+
+
+class ThemeConfig(c.Config):
+    """The theme's settings."""
+
+    palette = c.Type(str, default="light")
+    navigation_depth = c.Type(int, default=2)
+'''
+
+GO_OLD = '''package config
+
+// Config is read from .app.yaml.
+type Config struct {
+	// Dist is the output folder.
+	Dist string `yaml:"dist"`
+	// Snapshot builds without a tag.
+	Snapshot bool `yaml:"snapshot"`
+}
+
+func init() {
+	rootCmd.Flags().String("rm-dist", "", "remove the dist folder")
+	rootCmd.Flags().Bool("clean", false, "clean the dist folder")
+}
+'''
+
+
+@pytest.mark.parametrize("path, old, new, expected", [
+    # mkdocs: a setting wrapped in Deprecated(...), its default read from the option it wraps
+    ("mkdocs/config/defaults.py", MKDOCS_OLD,
+     MKDOCS_OLD.replace('("google_analytics", c.Type(list, default=None))',
+                        '("google_analytics", c.Deprecated(message="Use theme.analytics", '
+                        'option_type=c.Type(list, default=None)))')
+     .replace('navigation_depth = c.Type(int, default=2)',
+              'navigation_depth = c.Deprecated(option_type=c.Type(int, default=2))'),
+     ["config google_analytics deprecated: its definition says so",
+      "config navigation_depth deprecated: its definition says so"]),
+    # Go: pflag's MarkDeprecated, a settings field whose doc comment gains a Deprecated: paragraph
+    ("pkg/config/config.go", GO_OLD,
+     GO_OLD.replace("\t// Snapshot builds without a tag.\n",
+                    "\t// Snapshot builds without a tag.\n\t//\n\t// Deprecated: use --snapshot.\n")
+     .replace('"clean the dist folder")\n}', '"clean the dist folder")\n'
+              '\trootCmd.Flags().MarkDeprecated("rm-dist", "use --clean")\n}'),
+     ["a deprecation warning added in pkg/config/config.go", "config snapshot deprecated: its definition says so",
+      "flag --rm-dist deprecated: its definition says so"]),
+])
+def test_a_setting_or_flag_the_code_now_declares_deprecated_is_a_deprecated_fact(tmp_path, path, old, new, expected):
+    from docsvc.server.engines.docflows.facts import facts_between
+    from docsvc.server.engines.git import Mirror
+    from tests.support import GitRemote
+
+    remote = GitRemote(tmp_path, "app", {path: old})
+    mirror = Mirror.for_url(tmp_path / "data", str(remote.bare))
+    mirror.fetch()
+    base = mirror.head("main")
+    remote.commit({path: new}, "deprecate")
+    mirror.fetch()
+    assert sorted(f.describe() for f in facts_between(mirror, base, mirror.head("main"))) == expected

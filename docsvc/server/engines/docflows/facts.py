@@ -31,7 +31,7 @@ from typing import Callable, Iterable, Mapping
 
 from .deprecations import Deprecations
 from .facts_config import STRUCTURED_SUFFIXES, is_env_file, structured_items
-from .facts_model import MARKED, MOVED, Fact, Item, file_forms, member_of, owner_of, token
+from .facts_model import MARKED, METHOD_SIGNATURE, MOVED, Fact, Item, file_forms, member_of, owner_of, token
 from .facts_package import MANIFESTS, package_items
 from .facts_python import imported_names, is_imported, module_names, python_items, registry_callee
 from .facts_go import go_items
@@ -146,7 +146,8 @@ def _facts_of_items(path: str, old_items: list[Item], new_items: list[Item], new
     before, after = _index(old_items), _index(new_items)
     facts: list[Fact] = []
     removed = [before[k] for k in before if k not in after]
-    added = [after[k] for k in after if k not in before]
+    # a method's parameter counts only when it goes (``METHOD_SIGNATURE``): not paired as a rename
+    added = [after[k] for k in after if k not in before and after[k].rule != METHOD_SIGNATURE]
     if removed and PurePosixPath(path).suffix.lower() in _PYTHON_SUFFIXES:
         # A def replaced by an object or an import of the same name: still there, and its
         # parameters are no longer to be read from a signature.
@@ -154,6 +155,8 @@ def _facts_of_items(path: str, old_items: list[Item], new_items: list[Item], new
         removed = [i for i in removed if not (i.name if i.kind == "symbol" else i.owner) in bound]
     for key in before.keys() & after.keys():
         old, new = before[key], after[key]
+        if new.rule == METHOD_SIGNATURE:
+            continue
         if _default_changed(old, new):
             facts.append(Fact(new.kind, "default-changed", new.name, path, new.rule, old=old.default,
                               new=new.default, line=new.line, context=new.context))

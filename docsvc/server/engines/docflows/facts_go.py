@@ -13,11 +13,15 @@
   ``"GET /users/{id}"``);
 - exported functions, methods (``Type.Method``), types, constants and variables of packages users
   import: not ``package main``, nothing under ``internal/``.
+
+Deprecated, as the code declares it: a flag named by pflag's ``MarkDeprecated``, a settings field
+or exported function whose doc comment has a ``Deprecated:`` paragraph.
 """
 
 from __future__ import annotations
 
 import re
+from dataclasses import replace
 
 from . import syntax
 from .facts_model import Item
@@ -58,7 +62,8 @@ def go_items(text: str, path: str = "") -> list[Item] | None:
                      _sections(nodes))
     for node in nodes:
         reader.read(node)
-    return reader.items
+    return [replace(i, deprecated=True) if i.kind == "flag" and i.name in reader.deprecated_flags else i
+            for i in reader.items]
 
 
 def _exported(name: str) -> bool:
@@ -80,14 +85,19 @@ def _keyed(literal: Node) -> dict[str, Node]:
 _DEPRECATED = re.compile(r"(?:^|\s)Deprecated:")
 
 
+def _undeprecated(doc: str) -> tuple[str, bool]:
+    """A doc comment without its ``Deprecated:`` paragraph (which is no description), and whether
+    it has one: Go's convention for a deprecated function, type or struct field."""
+    deprecated = _DEPRECATED.search(doc)
+    return (doc[:deprecated.start()].strip() if deprecated else doc), deprecated is not None
+
+
 def _described(name: str, doc: str) -> tuple[str, bool]:
     """A function's doc comment as its description, without the name Go's convention starts it
     with ("NoArgs returns an error if ..." → "returns an error if ..."), and whether it says the
-    function is deprecated (a ``Deprecated:`` paragraph, which is no description)."""
-    deprecated = _DEPRECATED.search(doc)
-    text = doc[:deprecated.start()].strip() if deprecated else doc
-    text = re.sub(rf"^(?:An?\s+|The\s+)?{re.escape(name)}\s+", "", text)
-    return text, deprecated is not None
+    function is deprecated (``_undeprecated``)."""
+    text, deprecated = _undeprecated(doc)
+    return re.sub(rf"^(?:An?\s+|The\s+)?{re.escape(name)}\s+", "", text), deprecated
 
 
 def _strings(node: Node | None) -> list[str]:
@@ -152,6 +162,7 @@ class _Reader(syntax.Reader):
     def __init__(self, public: bool, sections: dict[str, tuple[str, ...]]) -> None:
         super().__init__(public)
         self.sections = sections  # a settings struct -> the keys it stands under (``_sections``)
+        self.deprecated_flags: set[str] = set()  # flags a ``MarkDeprecated`` call names
 
     def read(self, node: Node) -> None:
         kind = node.type
@@ -178,7 +189,9 @@ class _Reader(syntax.Reader):
         target = syntax.text(function.child_by_field_name("operand"))
         args = syntax.arguments(call)
         first = syntax.string(args[0]) if args else None
-        if (match := _FLAG.fullmatch(name)) and args:
+        if name == "MarkDeprecated" and first:  # pflag: the flag stays, its use warns
+            self.deprecated_flags.add(f"--{first}")
+        elif (match := _FLAG.fullmatch(name)) and args:
             self._flag(match, args, call)
         elif target == "os" and name in ("Getenv", "LookupEnv") and first:
             self.add("env", first, f"go: os.{name}", None, call)
@@ -247,9 +260,10 @@ class _Reader(syntax.Reader):
             for identifier in field.children_by_field_name("name"):
                 if key == "-" or not (key or _exported(syntax.text(identifier))):
                     continue
+                described, deprecated = _undeprecated(syntax.doc_comment(field)[0])
                 self.add("config", key or syntax.text(identifier), f"go: field of settings struct {name}",
-                         tags.get("default"), field, syntax.doc_comment(field)[0], owner=name,
-                         context=self.sections.get(name, ()))
+                         tags.get("default"), field, described, owner=name,
+                         context=self.sections.get(name, ()), deprecated=deprecated)
 
     def _function(self, node: Node) -> None:
         name = syntax.text(node.child_by_field_name("name"))

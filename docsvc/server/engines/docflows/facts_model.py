@@ -6,12 +6,15 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 
-__all__ = ["Fact", "Item", "file_forms", "member_of", "owner_of", "token", "WARNS", "MARKED", "MOVED",
-           "written_as"]
+__all__ = ["Fact", "Item", "file_forms", "member_of", "owner_of", "token", "WARNS", "MARKED", "METHOD_SIGNATURE",
+           "MOVED", "written_as"]
 
 WARNS = "deprecation warning added in its body"  # the rule of a function deprecated where it stands
 MARKED = "marked deprecated in its definition"  # the rule of an option the code now declares deprecated
 MOVED = "python: moved to another module"  # the rule of a dotted path renamed as its function moved
+# the rule of a public method's parameter: only one that goes is a fact (the calls the docs show
+# break); a new or re-defaulted one leaves them working, and a bare name renamed is no page's word
+METHOD_SIGNATURE = "python: public method signature"
 
 _PARAMETER = re.compile(r"([\w.]+)\((\w+)\)")  # a Python parameter: owner(name)
 _WORKFLOW = re.compile(r"\.github/workflows/([^/]+\.ya?ml)")
@@ -68,6 +71,8 @@ class Fact:
             return f"{self.kind} {self.name} default {self.old} → {self.new}"
         if self.change == "help-changed":
             return f"{self.kind} {self.name} help text reworded"
+        if self.kind == "parameter" and self.change == "removed" and owner_of(self.name):
+            return f"parameter {token(self.name)} dropped from the signature of {owner_of(self.name)}"
         if self.kind == "deprecation":
             return f"a deprecation warning added in {self.path}"
         if self.change == "deprecated" and self.rule.endswith(MARKED):

@@ -19,8 +19,13 @@
 - enum members; environment variables read (``os.environ``, ``os.getenv``);
 - public functions and classes of public modules (and of private ones, when a top-level package
   imports them: ``pytest`` from ``_pytest``), public classes' public methods (``Response.iter_lines``),
-  and the parameters (with their defaults) of public functions and of public classes' ``__init__``;
+  and the parameters (with their defaults) of public functions and of public classes' ``__init__``
+  and public methods (``METHOD_SIGNATURE``: only one that goes is a fact, ``facts``);
   web routes (``@app.get("/x")``).
+
+Deprecated, as the code declares it: an option given ``deprecated=`` (click 8.2), a setting
+wrapped in ``Deprecated(...)`` (mkdocs' config options; its default read from the option it wraps)
+or given ``deprecated=`` (pydantic's ``Field``).
 
 A default is compared as a parsed value (``ast.dump``), so ``'a'`` → ``"a"`` or a reformatted
 call is no change. Each item names the rule that found it.
@@ -35,7 +40,7 @@ import warnings
 from functools import cached_property
 from typing import Callable, Iterator
 
-from .facts_model import Item
+from .facts_model import METHOD_SIGNATURE, Item
 
 __all__ = ["python_items", "imported_names", "is_imported", "module_names", "registry_callee"]
 
@@ -146,12 +151,10 @@ def _option(call: ast.Call, callee: str, line: int, text: Callable[[ast.AST | No
     shown, key = _value(default_node)
     if flags:
         rule = "python: click/typer/argparse option" + (" (boolean --x/--no-x switch)" if switch else "")
-        deprecated = _kwarg(call, "deprecated")
         short = next((d for d in declarations if re.fullmatch(r"-\w", d)), None) if flags[0].startswith("--") else None
         return Item("flag", flags[0], rule, shown, line, help_text, key, short=short,
                     shows=_shows(call, callee, flags[0], default_node, switch),
-                    deprecated=deprecated is not None and not (isinstance(deprecated, ast.Constant)
-                                                               and deprecated.value in (False, None)))
+                    deprecated=_truthy(_kwarg(call, "deprecated")))
     if callee == "option" and declarations and re.fullmatch(r"[A-Za-z][\w-]*", declarations[0]) and \
             (len(call.args) >= 2 or _kwarg(call, "flag", "value_required", "multiple", "description")):
         # cleo: option("dry-run", "d", "Description.", flag=True) is --dry-run
@@ -252,8 +255,8 @@ class _Reader(ast.NodeVisitor):
         """A module-level function or class users reach: in a public module, or imported by one."""
         return self._depth == 0 and not name.startswith("_") and (self.public_module or name in self.exported)
 
-    def add(self, *args) -> None:
-        self.items.append(Item(*args))
+    def add(self, *args, **named) -> None:
+        self.items.append(Item(*args, **named))
 
     def text(self, node: ast.AST | None) -> str | None:
         """A string given as such, by a name bound to one, or as an f-string (``_formatted``)."""
@@ -296,8 +299,10 @@ class _Reader(ast.NodeVisitor):
         name = _text(node.elts[0]) if len(node.elts) == 2 else None
         if name and isinstance(node.elts[1], ast.Call) and re.fullmatch(r"[A-Za-z_][\w.-]*", name):
             # ("site_name", config_options.Type(str, default=...)) in a registry list
-            shown, key = _value(_kwarg(node.elts[1], "default"))
-            self.add("config", name, "python: (name, option) registry pair", shown, node.lineno, "", key)
+            option, deprecated = _undeprecated(node.elts[1])
+            shown, key = _value(_kwarg(option, "default"))
+            self.add("config", name, "python: (name, option) registry pair", shown, node.lineno, "", key,
+                     deprecated=deprecated)
         elif name and _SENTENCE.match(described := _text(node.elts[1]) or ""):
             # ("PYTEST_ADDOPTS", "Extra command line options"): a help screen's list of variables
             kind = "env" if _ENV_NAME.fullmatch(name) else "flag" if re.fullmatch(r"--[A-Za-z][\w-]+", name) else None
@@ -356,7 +361,8 @@ class _Reader(ast.NodeVisitor):
 
     visit_FunctionDef = visit_AsyncFunctionDef = _function
 
-    def _parameters(self, owner: str, node: ast.FunctionDef | ast.AsyncFunctionDef) -> None:
+    def _parameters(self, owner: str, node: ast.FunctionDef | ast.AsyncFunctionDef,
+                    rule: str = "python: public signature") -> None:
         args = node.args
         positional = args.posonlyargs + args.args
         defaults: list[ast.AST | None] = [None] * (len(positional) - len(args.defaults)) + list(args.defaults)
@@ -365,8 +371,7 @@ class _Reader(ast.NodeVisitor):
             if arg.arg in ("self", "cls") or arg.arg.startswith("_"):
                 continue
             shown, key = _value(default)
-            self.add("parameter", f"{owner}({arg.arg})", "python: public signature", shown, node.lineno, "", key,
-                     owner)
+            self.add("parameter", f"{owner}({arg.arg})", rule, shown, node.lineno, "", key, owner)
 
     def visit_ClassDef(self, node: ast.ClassDef) -> None:
         bases = {_name_of(b) for b in node.bases}
@@ -380,6 +385,7 @@ class _Reader(ast.NodeVisitor):
                 if isinstance(method, (ast.FunctionDef, ast.AsyncFunctionDef)) and not method.name.startswith("_"):
                     self.add("symbol", f"{node.name}.{method.name}", "python: public method", None, method.lineno,
                              "", "", node.name)
+                    self._parameters(f"{node.name}.{method.name}", method, METHOD_SIGNATURE)
         if node.name.startswith("_"):
             pass  # a private class: its members and settings are no one's to set
         elif bases & _ENUM_BASES:
@@ -395,6 +401,7 @@ class _Reader(ast.NodeVisitor):
                 for target, value in _assignments(statement):
                     if target.startswith("_") or target.isupper() and not settings:
                         continue
+                    value, deprecated = _undeprecated(value)
                     registered = isinstance(value, ast.Call) and any(
                         k.arg in ("default", "name", "cli") for k in value.keywords)
                     if not (settings or registered):
@@ -405,10 +412,26 @@ class _Reader(ast.NodeVisitor):
                     help_text = _text(_kwarg(value, "description", "help")) if isinstance(value, ast.Call) else None
                     self.add("config", target, f"python: setting of class {node.name}", shown, statement.lineno,
                              help_text or _attribute_doc(node.body, at) or "", key, node.name,
-                             self.sections.get(node.name, ()))
+                             self.sections.get(node.name, ()), deprecated=deprecated)
         self._depth += 1
         self.generic_visit(node)
         self._depth -= 1
+
+
+def _truthy(node: ast.AST | None) -> bool:
+    """A keyword given a value that is not ``False``/``None`` (a message counts)."""
+    return node is not None and not (isinstance(node, ast.Constant) and node.value in (False, None))
+
+
+def _undeprecated(value: ast.AST | None) -> tuple[ast.AST | None, bool]:
+    """A setting's declaration without its deprecation wrapper, and whether it is declared
+    deprecated: wrapped in ``Deprecated(..., option_type=Type(...))`` (mkdocs' config options), or
+    given ``deprecated=True``/a message (pydantic's ``Field``, attrs-like declarations)."""
+    if not isinstance(value, ast.Call):
+        return value, False
+    if _name_of(value) == "Deprecated":
+        return _kwarg(value, "option_type") or value, True
+    return value, _truthy(_kwarg(value, "deprecated"))
 
 
 def _attribute_doc(body: list[ast.stmt], at: int) -> str | None:

@@ -12,6 +12,7 @@ from .removals import Removals
 from .repository_links import RepositoryLinks
 from .requirements import Requirements
 from .siblings import Siblings
+from .signatures import Signatures
 from .table_rows import TableRows
 from .version_marks import DeprecationMarks
 from .version_output import VersionOutput
@@ -22,6 +23,7 @@ _ENTRIES = ReferenceEntries()
 
 STRUCTURES: tuple[Structure, ...] = (
     Mentions(),
+    Signatures(),  # the calls that pass a dropped parameter, line by line; then its mentions
     Removals(),
     GeneratedReference(),  # a page the docs build makes from the code: no entry by hand; else
     _ENTRIES,  # a section of its own, where each sibling has one; else

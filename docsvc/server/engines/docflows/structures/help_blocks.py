@@ -7,9 +7,10 @@ as the framework prints it: the indentation of the siblings' lines (those withou
 where some have none), the value it takes as the framework names it (``Item.shows``: ``TEXT``,
 ``INTEGER``, ``[a|b]``, ``MAX_SIZE``; none for a flag), its help text from the code in the block's
 help column (with its default, where the siblings' lines say theirs: ``[default: 8080]``), wrapped
-as the framework wraps it (at 78 columns, or the block's widest line), on the
-next line when the option does not fit before the column. It stands where the framework lists it:
-after the option above it in the code, else before the one below it.
+as the framework wraps it (at 78 columns, or the block's widest line), on the next line when the
+option does not fit before the column; where the block's rows were aligned on one column, the
+column then moves as the framework moves it (``help_columns``). It stands where the framework
+lists it: after the option above it in the code, else before the one below it.
 Where the code does not say what value the option shows, the block is pointed out instead.
 """
 
@@ -23,6 +24,7 @@ from ..facts_model import Fact
 from ..planner import mentions, prose, token
 from ..structure import blocks
 from .base import Page, Structure
+from .help_columns import aligned_rows, realign
 
 __all__ = ["HelpBlocks"]
 
@@ -131,7 +133,10 @@ class HelpBlocks(Structure):
                 continue
             at = _entry_end(lines, above, end) if above is not None else below
             new = _line_for(fact, lines, options, end)
+            aligned = aligned_rows(lines, above if above is not None else below, start, end)
             page.lines = lines[:at] + new + lines[at:]
+            if aligned:  # the column moves as the framework moves it for the new option's width
+                page.lines = realign(page.lines, start, at, end + len(new), aligned)
             wrote = True
             page.draft.notes.append(f"{page.path}: added {name} to the help output at line {start + 1}, as the "
                                     "command prints it [rule: help block line in the framework's format]")

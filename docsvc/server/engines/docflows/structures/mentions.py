@@ -21,6 +21,7 @@ from ..quoting import requote
 from ..structure import Block, blocks, enclosing
 from .base import Draft, Page, Structure
 from .common import _at_home, _home_depth, _said, _word
+from .help_columns import keep_aligned
 
 
 def _reword_help(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
@@ -120,10 +121,11 @@ def _rename(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
     else:
         old = spoken(fact.old, _said(lines))
         new = token(fact.name) if old == token(fact.old) else token(fact.name).rsplit(".", 1)[-1]
-    pattern, count = _word(old), 0
+    pattern, count, before = _word(old), 0, list(lines)
     for i, line in enumerate(lines):
         lines[i], n = pattern.subn(new, line)
         count += n
+    lines[:] = keep_aligned(path, before, lines)  # a help screen's column follows the new name's width
     if count:
         draft.notes.append(f"{path}: renamed {old} to {new} ({count} place(s)) [rule: rename in place]")
     return lines
