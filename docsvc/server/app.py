@@ -38,7 +38,7 @@ log = logging.getLogger("docsvc.server")
 # Threads for the requests' blocking work (sync routes, key lookups): anyio's default is 40. On a
 # few cores, 40 threads of short database reads under 50 clients mostly queued for the GIL and for
 # the 15 SQLite connections: 20-46 thread switches per request where 8 threads make 7-9, and
-# /me/work's CPU time per request fell by a quarter under uvicorn (benchmarks/api_load.py). Work
+# /me/work's CPU time per request under uvicorn fell by 12-25% (benchmarks/api_load.py). Work
 # that blocks for long (OCR) takes threads of its own (``slow_threads``), never these.
 REQUEST_THREADS = min(40, max(8, 4 * (os.cpu_count() or 1)))
 SLOW_THREADS = 4
