@@ -253,3 +253,32 @@ def test_work_and_dashboard_answers(world):
 ])
 def test_rfc3339(value, text):
     assert rfc3339(value) == text
+
+
+def test_requests_share_a_few_threads_and_slow_work_has_its_own(world, monkeypatch):
+    """The app's loop runs requests' blocking work on REQUEST_THREADS threads (not anyio's 40,
+    which under load mostly queued for the GIL and the connections), and a diagram's OCR on
+    threads of its own, so that slow requests never hold every request's thread."""
+    from docsvc.server import app as app_module
+    from docsvc.server.services import diagrams as diagram_service
+
+    tokens = world["client"].portal.call(lambda: _tokens())
+    assert tokens == app_module.REQUEST_THREADS < 40
+    limiters = []
+    real_run_sync = anyio.to_thread.run_sync
+
+    async def run_sync(func, *args, limiter=None, **kwargs):
+        limiters.append(limiter)
+        return await real_run_sync(func, *args, limiter=limiter, **kwargs)
+
+    monkeypatch.setattr(anyio.to_thread, "run_sync", run_sync)
+    monkeypatch.setattr(diagram_service, "generate", lambda *args: {"id": 1})
+    answer = world["client"].post("/api/v1/diagram/generate", data={"description": "Build it"},
+                                  headers={"Authorization": f"Bearer {world['db'].key}"})
+    assert answer.status_code == 201, answer.text
+    slow = world["app"].state.slow_threads
+    assert slow in limiters and slow.total_tokens == app_module.SLOW_THREADS
+
+
+async def _tokens() -> float:
+    return anyio.to_thread.current_default_thread_limiter().total_tokens

@@ -22,7 +22,9 @@ async def generate(request: Request, description: str | None = Form(None), image
     if not kind.startswith(("multipart/form-data", "application/x-www-form-urlencoded")):
         raise Problem(400, "Send multipart/form-data with a description field and an optional image_file")
     image = (image_file.filename, await image_file.read()) if image_file is not None else None
-    # OCR runs a subprocess for up to a minute: off the event loop.
+    # OCR runs a subprocess for up to a minute: off the event loop, and on threads of its own so
+    # that a few such requests never hold every request's thread (app.REQUEST_THREADS).
+    slow = getattr(request.app.state, "slow_threads", None)  # made by the app's lifespan
     return await anyio.to_thread.run_sync(lambda: service.generate(
         session, caller, request.app.state.store, description, image,
-        request.app.state.settings.max_image_pixels))
+        request.app.state.settings.max_image_pixels), limiter=slow)
