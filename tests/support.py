@@ -571,3 +571,14 @@ def gitlab_headers(token: str | None, event: str, delivery: str | None = None) -
     if token is not None:
         headers["X-Gitlab-Token"] = token
     return headers
+
+
+def benchmark_module(name: str):
+    """A script of benchmarks/ imported as a module (``name`` without ``.py``), for its tests."""
+    import importlib.util
+
+    spec = importlib.util.spec_from_file_location(name, ROOT / "benchmarks" / f"{name}.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault(name, module)
+    spec.loader.exec_module(module)
+    return module

@@ -4,21 +4,13 @@ would reach the pull request as code)."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
-from tests.support import GitRemote, git
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support import GitRemote, benchmark_module, git
 
 
 def _cases_module():
-    spec = importlib.util.spec_from_file_location("docflow_cases", ROOT / "benchmarks" / "docflow_cases.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("docflow_cases", module)
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_module("docflow_cases")
 
 
 def test_release_pairs_across_which_the_docs_moved_are_left_out(tmp_path: Path, capsys):

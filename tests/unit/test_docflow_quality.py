@@ -4,19 +4,11 @@ only beside the commits chosen because they touch only tests or internals."""
 
 from __future__ import annotations
 
-import importlib.util
-import sys
-from pathlib import Path
-
-ROOT = Path(__file__).resolve().parents[2]
+from tests.support import benchmark_module
 
 
 def _quality():
-    spec = importlib.util.spec_from_file_location("docflow_quality", ROOT / "benchmarks" / "docflow_quality.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("docflow_quality", module)
-    spec.loader.exec_module(module)
-    return module
+    return benchmark_module("docflow_quality")
 
 
 def _quiet_rows(lines: list[str]) -> list[str]:
