@@ -37,7 +37,7 @@ from ..db.tables import Item, Release, ReleaseDateChange, User
 from ...egress import Egress
 from ..problems import Problem, as_id, not_found
 from .accounts import Caller, org_member
-from .items import ITEMS, OPEN_STATUSES, ORG_ID, USER_ID, is_open, visible_to
+from .items import ITEMS, OPEN_STATUSES, ORG_ID, USER_ID, is_open, tag_conditions, tag_shape, visible_to
 from .releases import org_release
 
 UNASSIGNED = "Unassigned"
@@ -103,8 +103,7 @@ _BY_RELEASE = (select(ITEMS.release_id, ITEMS.work_status, func.count())
 
 def _shape(filters: Filters) -> tuple:
     """What the statements of ``filters`` depend on (their values are bound, not built in)."""
-    return tuple(None if value is None else "none" if value == "none" else "id"
-                 for value in (filters.release, filters.writer)) + (filters.tool is not None,)
+    return tag_shape(filters.release), tag_shape(filters.writer), filters.tool is not None
 
 
 def _bound(caller: Caller, filters: Filters) -> dict[str, Any]:
@@ -117,12 +116,7 @@ def _statements(release: str | None, writer: str | None, tool: bool) -> tuple[Se
     """The filtered statements of one shape of filters (``_shape``), built once: the counts by
     tool, writer and status (one query grouped by all three), and the open items that may need
     attention, with their writer's and release's names."""
-    conditions = visible_to(ORG_ID, USER_ID, ITEMS)
-    for column, kind, name in ((ITEMS.release_id, release, "release_id"), (ITEMS.writer_user_id, writer, "writer_id")):
-        if kind == "none":
-            conditions.append(column.is_(None))
-        elif kind is not None:
-            conditions.append(column == bindparam(name))
+    conditions = [*visible_to(ORG_ID, USER_ID, ITEMS), *tag_conditions(release, writer)]
     if tool:
         conditions.append(ITEMS.tool == bindparam("tool"))
     counts = (select(ITEMS.tool, ITEMS.writer_user_id, ITEMS.work_status, func.count()).where(*conditions)

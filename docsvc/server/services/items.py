@@ -91,11 +91,18 @@ def _tag(value: str | None, name: str) -> int | str | None:
     return as_id(value)
 
 
-def _tag_filter(column, tag: int | str | None, name: str):
-    """The condition of a ``_tag``: ``column`` untagged or equal to the bind parameter ``name``."""
-    if tag is None:
-        return None
-    return column.is_(None) if tag == "none" else column == bindparam(name)
+def tag_shape(tag: int | str | None) -> str | None:
+    """What a statement built once depends on of a tag filter's value: None (no filter),
+    ``"none"`` (untagged) or ``"id"`` (the id itself is bound, not built in)."""
+    return None if tag is None else "none" if tag == "none" else "id"
+
+
+def tag_conditions(release: str | None, writer: str | None) -> list:
+    """The conditions of the release and writer filters' ``tag_shape``s: each column untagged, or
+    equal to the bind parameter ``release_id`` / ``writer_id``; none for a filter not given."""
+    return [column.is_(None) if shape == "none" else column == bindparam(name)
+            for column, shape, name in ((ITEMS.release_id, release, "release_id"),
+                                        (ITEMS.writer_user_id, writer, "writer_id")) if shape is not None]
 
 
 _creator, _writer, _release = User.__table__.alias("creator"), User.__table__.alias("writer"), Release.__table__
@@ -110,11 +117,8 @@ _LISTED = (ITEMS.id, ITEMS.tool, ITEMS.title, ITEMS.created_at, _creator.c.name,
 def _listing(release: str | None, writer: str | None, status: bool) -> tuple[Select, Select]:
     """The page and the count statements of ``list_items`` for one shape of filters (each tag:
     None, ``"none"`` or ``"id"``), built once: a request only binds its values."""
-    conditions = [*visible_to(ORG_ID, USER_ID, ITEMS), ITEMS.tool == bindparam("tool")]
-    for column, tag, name in ((ITEMS.release_id, release, "release_id"), (ITEMS.writer_user_id, writer, "writer_id")):
-        condition = _tag_filter(column, tag, name)
-        if condition is not None:
-            conditions.append(condition)
+    conditions = [*visible_to(ORG_ID, USER_ID, ITEMS), ITEMS.tool == bindparam("tool"),
+                  *tag_conditions(release, writer)]
     if status:
         conditions.append(ITEMS.work_status == bindparam("status"))
     joined = (Item.__table__.outerjoin(_creator, _creator.c.id == ITEMS.created_by_id)
@@ -146,8 +150,7 @@ def list_items(
             raise Problem(422, f"status must be one of {', '.join(WORK_STATUSES)}, got {status!r}",
                           errors=[{"loc": ["query", "status"], "msg": "unknown status"}])
         values["status"] = status
-    shape = [None if tag is None else "none" if tag == "none" else "id" for tag in (release, writer)]
-    page, count = _listing(*shape, bool(status))
+    page, count = _listing(tag_shape(release), tag_shape(writer), bool(status))
     rows = session.execute(page, values).all()
     if rows:
         total = rows[0][-1]
