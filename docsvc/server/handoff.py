@@ -3,8 +3,9 @@
 The request parses the spec to refuse a bad one at once (422 with the line); the job would then
 parse the same text again, which on a 13 MB spec is a tenth of the whole conversion. So the
 request leaves the parsed data here under the job's input path, and the job takes it if it runs
-in the same process (``run --jobs-in-process``; with the jobs in ``run``'s child, nothing is left); otherwise (another process claimed it, the service restarted, or the entry
-was pushed out) the job parses the saved text itself, as before. The saved text stays the durable
+in the same process (``run --jobs-in-process``; with the jobs in ``run``'s child, nothing is
+left); otherwise (another process claimed it, the service restarted, or the entry was pushed out)
+the job parses the saved text itself, as before. The saved text stays the durable
 copy: this is only a shortcut.
 
 Few entries, each taken once: a parsed large spec is many times its text's size, so at most
