@@ -25,7 +25,7 @@ from collections import Counter
 from dataclasses import dataclass
 from typing import Iterable, Mapping
 
-__all__ = ["Said", "Bm25", "WordMatch", "said_in", "stem", "words_of", "clear_winner", "MIN_WORDS", "WIN_RATIO"]
+__all__ = ["Said", "Bm25", "WordMatch", "said_in", "stem", "words_of", "MIN_WORDS", "WIN_RATIO"]
 
 K1, B = 1.2, 0.75  # BM25's usual constants: term-frequency saturation, length normalisation
 MIN_WORDS = 2  # specific words a page must share with the pull request: one shared word is chance
