@@ -15,17 +15,20 @@ framework moves it (``help_columns``); a deprecation mark (``version_marks``); t
 supported language version (``requirements``); the version the project's program prints
 (``version_output``); the links to the project's repository when it moves (``repository_links``);
 and no entry by hand where the docs build renders
-the name from the code (``generated``). The Editor checks every draft (``editor``, ``draft_checks``).
+the name from the code (``generated``); and the output the page's examples show where the tests
+now expect it otherwise (``expected_output``). The Editor checks every draft (``editor``, ``draft_checks``).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable
+from typing import Callable, Iterable
 
-from .planner import Plan, token
+from .expected_output import OutputChange, example_lines
+from .planner import Plan, PlannedPage, token
 from .structures import STRUCTURES, Draft, Page
 from .structures.common import _word
+from .structures.expected_output import OUTPUT_REASON, output_fact
 from .titled import described_by_title
 
 __all__ = ["Draft", "write", "reword"]
@@ -37,24 +40,37 @@ def reword(line: str, old: str, new: str) -> str:
     return _word(old).sub(new, line)
 
 
+def _shown(outputs: list[OutputChange], page: PlannedPage, text: str) -> list:
+    """The output facts of the spans the tests expect otherwise that the page's examples show, on
+    a page planned for showing such output (a span the planner found on too many pages to tell
+    one apart plans none)."""
+    if not outputs or not any(r.endswith(OUTPUT_REASON) for r in page.reasons):
+        return []
+    examples = "\n".join(example_lines(page.path, text).values())
+    return [output_fact(change) for change in outputs if change.old in examples]
+
+
 def write(plan: Plan, read: Callable[[str], str | None], release: str | None = None,
-          title: str | None = None) -> Draft:
+          title: str | None = None, outputs: Iterable[OutputChange] = ()) -> Draft:
     """The planned pages edited; ``release``: the release the change ships in, when the code says
     (``release.release_between``), for the version marks of new items; ``title``: the pull
     request's, the description of the one name it adds without help text where it says that name
-    (``titled``)."""
+    (``titled``); ``outputs``: what the tests now expect the program to print otherwise
+    (``expected_output.outputs_between``), shown anew where a planned page's examples show it."""
     draft = Draft()
     planned = [f for page in plan.pages for f in page.facts]
+    outputs = list(outputs)
     for page in plan.pages:
         text = read(page.path)
         if text is None:
             draft.open_points.append(f"{page.path}: could not be read")
             continue
-        if not page.facts:  # planned on the names it speaks of: for a person to review
+        facts = page.facts + _shown(outputs, page, text)
+        if not facts:  # planned on the names it speaks of: for a person to review
             draft.open_points.append(f"{page.path}: review by hand — " + "; ".join(page.reasons))
             continue
         editing = Page(page.path, text.split("\n"), draft, release)
-        for fact in page.facts:
+        for fact in facts:
             taken = False
             notes, points = len(draft.notes), len(draft.open_points)
             described = described_by_title(fact, title, planned)

@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from .base import Draft, Page, Structure
+from .expected_output import ExpectedOutput
 from .generated import GeneratedReference
 from .help_blocks import HelpBlocks
 from .mentions import Mentions
@@ -33,4 +34,5 @@ STRUCTURES: tuple[Structure, ...] = (
     Requirements(),
     VersionOutput(),
     RepositoryLinks(),
+    ExpectedOutput(),
 )
