@@ -785,8 +785,9 @@ def test_a_dropped_parameter_s_call_is_pointed_out_once(tmp_path):
 
 
 def test_an_option_removed_from_a_rest_help_block_re_aligns_the_column_left(tmp_path):
-    loud = CLI.replace('@click.option("--name"', '@click.option("--shout-every-greeting", is_flag=True, help="Shout.")\n'
-                       '@click.option("--name"').replace("verbose, name, count", "verbose, shout_every_greeting, name, count")
+    shout = '@click.option("--shout-every-greeting", is_flag=True, help="Shout.")\n'
+    loud = CLI.replace('@click.option("--name"', shout + '@click.option("--name"') \
+        .replace("verbose, name, count", "verbose, shout_every_greeting, name, count")
     page = ("Usage\n=====\n\n.. code-block:: console\n\n   $ greet --help\n   Options:\n"
             "     -v, --verbose           Print more.\n     --shout-every-greeting  Shout.\n"
             "     --name TEXT             Who to greet.\n     --help                  Show this message and exit.\n")
