@@ -828,3 +828,33 @@ def test_output_shown_on_a_page_not_planned_for_it_is_left_for_its_plan():
     draft = write(_output_plan("docs/help.md", "speaks of main [names]"), {"docs/help.md": page}.get,
                   outputs=[OutputChange("[NAME]", "[name]", "tests/test_help.py")])
     assert draft.files == {}
+
+
+EXAMPLE = ("import typer\n\napp = typer.Typer()\n\n\ndef check(name: str):\n    if name != 'Camila':\n"
+           "        raise typer.Exit()\n\n\n@app.command()\ndef main(name: str):\n    print(name)\n")
+GROWN = EXAMPLE.replace("        raise typer.Exit()\n", "        raise typer.Exit()\n    return name\n")
+
+
+def test_line_numbers_a_page_includes_a_changed_file_by_follow_its_lines():
+    page = ("# Check\n\n{* docs_src/check.py hl[6:8,11:13] *}\n\n--8<-- \"docs_src/check.py:11:13\"\n\n"
+            "Another file: {* docs_src/other.py hl[6:8] *}\n")
+    plan = Plan([PlannedPage("docs/check.md", "related", 0.5, ["shows or links docs_src/check.py (line 3)"])], [])
+    draft = write(plan, {"docs/check.md": page}.get, files={"docs_src/check.py": (EXAMPLE, GROWN)})
+    lines = draft.files["docs/check.md"].split("\n")
+    # the highlighted function grew by its new last line; the command below it moved down one
+    assert lines[2] == "{* docs_src/check.py hl[6:9,12:14] *}"
+    assert lines[4] == '--8<-- "docs_src/check.py:12:14"'
+    assert lines[6] == "Another file: {* docs_src/other.py hl[6:8] *}"
+
+
+def test_a_literalinclude_s_lines_follow_and_a_rewritten_range_is_pointed_out():
+    page = ("Check\n=====\n\n.. literalinclude:: ../docs_src/check.py\n   :lines: 11-13\n   :emphasize-lines: 2\n\n"
+            ".. literalinclude:: ../docs_src/check.py\n   :lines: 1-3\n")
+    rewritten = GROWN.replace("import typer\n", "import typer as t\n")
+    plan = Plan([PlannedPage("docs/check.rst", "related", 0.5, ["shows or links docs_src/check.py"])], [])
+    draft = write(plan, {"docs/check.rst": page}.get, files={"docs_src/check.py": (EXAMPLE, rewritten)})
+    lines = draft.files["docs/check.rst"].split("\n")
+    assert lines[4:6] == ["   :lines: 12-14", "   :emphasize-lines: 2"]  # relative to the lines selected
+    assert lines[8] == "   :lines: 1-3"
+    assert "docs/check.rst:9: includes lines of docs_src/check.py that the pull request removes or rewrites: " \
+           "check which lines to show" in draft.open_points

@@ -31,7 +31,7 @@ from ..limits import MAX_TITLE
 from ..problems import Problem
 from ..services.docflows import GENERATE as KIND, check_pr_data, made_result, suggestion_for
 from ..storage import FileStore
-from ._support import docs_pages, documents_file, reaching, resolve_head
+from ._support import changed_texts, docs_pages, documents_file, reaching, resolve_head
 
 
 def _made_before(ctx: JobContext, session, item: Item, head: str | None) -> dict:
@@ -116,7 +116,8 @@ def run_generate(ctx: JobContext) -> dict:
                 "seconds": round(time.monotonic() - started, 3)}
 
     ctx.progress("drafting the edits")
-    draft = write(planned, read, release_of(code, base, head), pr.get("title"), outputs)
+    draft = write(planned, read, release_of(code, base, head), pr.get("title"), outputs,
+                  changed_texts(code, base, head, facts))
     tree = set(docs.tree(docs_commit, "."))
     renames, exists = checked_against(facts, tree, draft.files)
     # A draft that leaves its page worse than it found it goes; the page is for a person to look at.

@@ -22,9 +22,11 @@ now expect it otherwise (``expected_output``). The Editor checks every draft (``
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable, Iterable
+from pathlib import PurePosixPath
+from typing import Callable, Iterable, Mapping
 
 from .expected_output import OutputChange, example_lines
+from .facts_model import Fact
 from .planner import Plan, PlannedPage, token
 from .structures import STRUCTURES, Draft, Page
 from .structures.common import _word
@@ -50,13 +52,23 @@ def _shown(outputs: list[OutputChange], page: PlannedPage, text: str) -> list:
     return [output_fact(change) for change in outputs if change.old in examples]
 
 
+def _included(files: Mapping[str, tuple[str, str]], text: str) -> list[Fact]:
+    """The file facts of the changed files whose name the page says (``included_lines`` looks for
+    the lines it includes them by)."""
+    return [Fact(kind="file", change="changed", name=path, path=path, rule="git: file changed")
+            for path in files if PurePosixPath(path).name in text]
+
+
 def write(plan: Plan, read: Callable[[str], str | None], release: str | None = None,
-          title: str | None = None, outputs: Iterable[OutputChange] = ()) -> Draft:
+          title: str | None = None, outputs: Iterable[OutputChange] = (),
+          files: Mapping[str, tuple[str, str]] | None = None) -> Draft:
     """The planned pages edited; ``release``: the release the change ships in, when the code says
     (``release.release_between``), for the version marks of new items; ``title``: the pull
     request's, the description of the one name it adds without help text where it says that name
     (``titled``); ``outputs``: what the tests now expect the program to print otherwise
-    (``expected_output.outputs_between``), shown anew where a planned page's examples show it."""
+    (``expected_output.outputs_between``), shown anew where a planned page's examples show it;
+    ``files``: the text before and after of the repository files the pull request changes that the
+    docs name (``file`` facts), for the line numbers a page includes them by."""
     draft = Draft()
     planned = [f for page in plan.pages for f in page.facts]
     outputs = list(outputs)
@@ -65,11 +77,14 @@ def write(plan: Plan, read: Callable[[str], str | None], release: str | None = N
         if text is None:
             draft.open_points.append(f"{page.path}: could not be read")
             continue
-        facts = page.facts + _shown(outputs, page, text)
+        known = {(f.kind, f.change, f.name) for f in page.facts}
+        facts = page.facts + [f for f in _shown(outputs, page, text) + _included(files or {}, text)
+                              if (f.kind, f.change, f.name) not in known]
+        by_hand = f"{page.path}: review by hand — " + "; ".join(page.reasons)
         if not facts:  # planned on the names it speaks of: for a person to review
-            draft.open_points.append(f"{page.path}: review by hand — " + "; ".join(page.reasons))
+            draft.open_points.append(by_hand)
             continue
-        editing = Page(page.path, text.split("\n"), draft, release)
+        editing = Page(page.path, text.split("\n"), draft, release, files or {})
         for fact in facts:
             taken = False
             notes, points = len(draft.notes), len(draft.open_points)
@@ -95,6 +110,8 @@ def write(plan: Plan, read: Callable[[str], str | None], release: str | None = N
         new_text = "\n".join(editing.lines)
         if new_text != text:
             draft.files[page.path] = new_text
+        elif not page.facts:  # what the tests print or the lines it includes: nothing to write after all
+            draft.open_points.append(by_hand)
     # Two facts of one name (``convert`` removed from two classes) leave the same point twice.
     draft.open_points = list(dict.fromkeys(draft.open_points))
     return draft

@@ -7,6 +7,7 @@ from .base import Draft, Page, Structure
 from .expected_output import ExpectedOutput
 from .generated import GeneratedReference
 from .help_blocks import HelpBlocks
+from .included_lines import IncludedLines
 from .mentions import Mentions
 from .reference_entries import ReferenceEntries
 from .removals import Removals
@@ -35,4 +36,5 @@ STRUCTURES: tuple[Structure, ...] = (
     VersionOutput(),
     RepositoryLinks(),
     ExpectedOutput(),
+    IncludedLines(),
 )
