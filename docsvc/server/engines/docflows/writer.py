@@ -14,9 +14,10 @@ line in the help output the docs show (``help_blocks``), the block's column move
 framework moves it (``help_columns``); a deprecation mark (``version_marks``); the
 supported language version (``requirements``); the version the project's program prints
 (``version_output``); the links to the project's repository when it moves (``repository_links``);
-and no entry by hand where the docs build renders
-the name from the code (``generated``); and the output the page's examples show where the tests
-now expect it otherwise (``expected_output``). The Editor checks every draft (``editor``, ``draft_checks``).
+no entry by hand where the docs build renders
+the name from the code (``generated``); the output the page's examples show where the tests
+now expect it otherwise (``expected_output``), and the line numbers it includes a changed file by
+(``included_lines``). The Editor checks every draft (``editor``, ``draft_checks``).
 """
 
 from __future__ import annotations
