@@ -772,3 +772,89 @@ def test_options_renamed_in_a_help_block_at_click_s_cap_keep_its_column_and_thei
         "  --keyfile TEXT                  SSL key file", "  --ssl-keyfile TEXT              SSL key file").replace(
         "  --cert-reqs INTEGER             Whether", "  --ssl-cert-reqs INTEGER         Whether")
     assert checked.passed, checked.comments
+
+
+def test_a_dropped_parameter_s_call_is_pointed_out_once(tmp_path):
+    code = 'def send(request, *, stream=False):\n    """Send a request."""\n'
+    page = "# Sending\n\n```python\nresponse = send(request, stream=True)\n```\n"
+    _, _, draft, _ = _run(tmp_path, {"app/client.py": code}, {"docs/sending.md": page},
+                          {"app/client.py": code.replace(", *, stream=False", "")})
+    assert [p for p in draft.open_points if p.startswith("docs/sending.md:4:")] == [
+        "docs/sending.md:4: this call of send passes stream, which the pull request drops from its signature: "
+        "update the call [rule: changed signature]"]
+
+
+def test_an_option_removed_from_a_rest_help_block_re_aligns_the_column_left(tmp_path):
+    shout = '@click.option("--shout-every-greeting", is_flag=True, help="Shout.")\n'
+    loud = CLI.replace('@click.option("--name"', shout + '@click.option("--name"') \
+        .replace("verbose, name, count", "verbose, shout_every_greeting, name, count")
+    page = ("Usage\n=====\n\n.. code-block:: console\n\n   $ greet --help\n   Options:\n"
+            "     -v, --verbose           Print more.\n     --shout-every-greeting  Shout.\n"
+            "     --name TEXT             Who to greet.\n     --help                  Show this message and exit.\n")
+    _, _, draft, _ = _run(tmp_path, {"greet.py": loud}, {"docs/usage.rst": page}, {"greet.py": CLI})
+    assert "   Options:\n     -v, --verbose  Print more.\n     --name TEXT    Who to greet.\n" \
+           "     --help         Show this message and exit.\n" in draft.files["docs/usage.rst"]
+
+
+def _output_plan(path: str, reason: str) -> Plan:
+    return Plan([PlannedPage(path, "related", 0.5, [reason])], [])
+
+
+def test_output_the_tests_expect_otherwise_is_printed_anew_in_the_page_s_examples():
+    from docsvc.server.engines.docflows.expected_output import OutputChange
+
+    page = ("# Help\n\nThe help says NAME is required:\n\n```console\n$ main --help\nUsage: main [OPTIONS] [NAME]\n\n"
+            "Arguments:\n  [NAME]  [default: World]  │\n```\n\n```python\nsave('my_template.html')\n"
+            "print('[NAME]')\n```\n")
+    changes = [OutputChange("[NAME]", "[name]", "tests/test_help.py"),
+               OutputChange("[default: World]", "[default: Wade Wilson]", "tests/test_help.py"),
+               OutputChange(".html'", ".md'", "tests/test_files.py")]
+    reason = "shows output the tests now expect otherwise: '[NAME]' (line 7) [tests' expected output]"
+    draft = write(_output_plan("docs/help.md", reason), {"docs/help.md": page}.get, outputs=changes)
+    lines = draft.files["docs/help.md"].split("\n")
+    assert lines[6] == "Usage: main [OPTIONS] [name]"
+    # a wider span takes its width from the spaces after it: the box's edge stays where it was
+    assert lines[9] == "  [name]  [default: Wade Wilson] │"
+    assert len(lines[9]) == len("  [NAME]  [default: World]  │") + 5
+    # prose, and code the reader writes (python), are left as they are
+    assert "The help says NAME is required:" in lines and "print('[NAME]')" in lines
+    assert "save('my_template.html')" in lines
+
+
+def test_output_shown_on_a_page_not_planned_for_it_is_left_for_its_plan():
+    from docsvc.server.engines.docflows.expected_output import OutputChange
+
+    page = "# Help\n\n```console\nUsage: main [OPTIONS] [NAME]\n```\n"
+    draft = write(_output_plan("docs/help.md", "speaks of main [names]"), {"docs/help.md": page}.get,
+                  outputs=[OutputChange("[NAME]", "[name]", "tests/test_help.py")])
+    assert draft.files == {}
+
+
+EXAMPLE = ("import typer\n\napp = typer.Typer()\n\n\ndef check(name: str):\n    if name != 'Camila':\n"
+           "        raise typer.Exit()\n\n\n@app.command()\ndef main(name: str):\n    print(name)\n")
+GROWN = EXAMPLE.replace("        raise typer.Exit()\n", "        raise typer.Exit()\n    return name\n")
+
+
+def test_line_numbers_a_page_includes_a_changed_file_by_follow_its_lines():
+    page = ("# Check\n\n{* docs_src/check.py hl[6:8,11:13] *}\n\n--8<-- \"docs_src/check.py:11:13\"\n\n"
+            "Another file: {* docs_src/other.py hl[6:8] *}\n")
+    plan = Plan([PlannedPage("docs/check.md", "related", 0.5, ["shows or links docs_src/check.py (line 3)"])], [])
+    draft = write(plan, {"docs/check.md": page}.get, files={"docs_src/check.py": (EXAMPLE, GROWN)})
+    lines = draft.files["docs/check.md"].split("\n")
+    # the highlighted function grew by its new last line; the command below it moved down one
+    assert lines[2] == "{* docs_src/check.py hl[6:9,12:14] *}"
+    assert lines[4] == '--8<-- "docs_src/check.py:12:14"'
+    assert lines[6] == "Another file: {* docs_src/other.py hl[6:8] *}"
+
+
+def test_a_literalinclude_s_lines_follow_and_a_rewritten_range_is_pointed_out():
+    page = ("Check\n=====\n\n.. literalinclude:: ../docs_src/check.py\n   :lines: 11-13\n   :emphasize-lines: 2\n\n"
+            ".. literalinclude:: ../docs_src/check.py\n   :lines: 1-3\n")
+    rewritten = GROWN.replace("import typer\n", "import typer as t\n")
+    plan = Plan([PlannedPage("docs/check.rst", "related", 0.5, ["shows or links docs_src/check.py"])], [])
+    draft = write(plan, {"docs/check.rst": page}.get, files={"docs_src/check.py": (EXAMPLE, rewritten)})
+    lines = draft.files["docs/check.rst"].split("\n")
+    assert lines[4:6] == ["   :lines: 12-14", "   :emphasize-lines: 2"]  # relative to the lines selected
+    assert lines[8] == "   :lines: 1-3"
+    assert "docs/check.rst:9: includes lines of docs_src/check.py that the pull request removes or rewrites: " \
+           "check which lines to show" in draft.open_points

@@ -43,3 +43,17 @@ def test_old_names_left_behind_by_a_rename():
                               renames=[("--docs-root", "--docs-dir")])
     assert comments == [("docs/a.md", 5, "leftover-name"), ("docs/b.rst", 1, "leftover-name")]
     assert "renamed to '--docs-dir'" in result.comments[0].message
+
+
+def test_the_editor_checks_a_draft_against_the_renames_and_the_paths_known_when_asked():
+    from docsvc.server.engines.docflows.editor import checked_against
+    from docsvc.server.engines.docflows.facts_model import Fact
+
+    facts = [Fact("flag", "renamed", "--ssl-keyfile", "main.py", "rule", old="--keyfile"),
+             Fact("flag", "added", "--workers", "main.py", "rule")]
+    written: dict[str, str] = {}
+    renames, exists = checked_against(facts, {"docs/index.md"}, written)
+    assert renames == [("--keyfile", "--ssl-keyfile")]
+    assert exists("docs/index.md") and not exists("docs/new.md")
+    written["docs/new.md"] = "# New"  # a page the draft writes after the check was set up
+    assert exists("docs/new.md")

@@ -1,5 +1,5 @@
 """What several job handlers share: the pull request's head, the docs pages as the planner reads
-them, and charging an action's credits once it succeeded."""
+them, the changed files' texts the Writer reads, and charging an action's credits once it succeeded."""
 
 from __future__ import annotations
 
@@ -59,6 +59,21 @@ def documents_file(pages: PageIndex):
     """``documented(path)`` for the facts stage: whether a docs page names a repository file by
     its path (a nested path only: a bare ``pyproject.toml`` in the docs is usually the reader's own)."""
     return lambda path: "/" in path and bool(pages.find(path))
+
+
+MAX_FILE_TEXT = 1 << 20  # bytes: a larger file is no example a page includes by its line numbers
+
+
+def changed_texts(code: Mirror, base: str, head: str, facts) -> dict[str, tuple[str, str]]:
+    """The text before and after of each repository file the docs name that the pull request
+    changes (its ``file`` facts), for the Writer's ``included_lines``."""
+    out = {}
+    for fact in facts:
+        if fact.kind == "file" and fact.change == "changed" and fact.name not in out:
+            old, new = code.show(base, fact.name), code.show(head, fact.name)
+            if old is not None and new is not None and max(len(old), len(new)) <= MAX_FILE_TEXT:
+                out[fact.name] = (old.decode("utf-8", "replace"), new.decode("utf-8", "replace"))
+    return out
 
 
 def charge_or_fail(session, ctx: JobContext, amount: int, action: str, item_id: int) -> None:

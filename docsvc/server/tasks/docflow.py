@@ -16,9 +16,9 @@ from typing import Any
 from ..db.tables import Integration, Item, RepoState, utcnow
 from ..engines.docflows.changed_names import code_hunks, diff_of, name_changes
 from ..engines.docflows.drafts import fact_view, kept_versions, suggest_screenshots, unified_diff
-from ..engines.docflows.editor import check_draft, review
+from ..engines.docflows.editor import check_draft, checked_against, review
 from ..engines.docflows.expected_output import outputs_between
-from ..engines.docflows.facts import facts_between, token
+from ..engines.docflows.facts import facts_between
 from ..engines.docflows.linked_pages import linked_pages, links_near_changes
 from ..engines.docflows.outline import outline
 from ..engines.docflows.planner import plan
@@ -31,7 +31,7 @@ from ..limits import MAX_TITLE
 from ..problems import Problem
 from ..services.docflows import GENERATE as KIND, check_pr_data, made_result, suggestion_for
 from ..storage import FileStore
-from ._support import docs_pages, documents_file, reaching, resolve_head
+from ._support import changed_texts, docs_pages, documents_file, reaching, resolve_head
 
 
 def _made_before(ctx: JobContext, session, item: Item, head: str | None) -> dict:
@@ -116,10 +116,10 @@ def run_generate(ctx: JobContext) -> dict:
                 "seconds": round(time.monotonic() - started, 3)}
 
     ctx.progress("drafting the edits")
-    draft = write(planned, read, release_of(code, base, head), pr.get("title"))
-    renames = [(token(f.old), token(f.name)) for f in facts if f.change == "renamed"]
+    draft = write(planned, read, release_of(code, base, head), pr.get("title"), outputs,
+                  changed_texts(code, base, head, facts))
     tree = set(docs.tree(docs_commit, "."))
-    exists = lambda p: p in tree or p in draft.files  # noqa: E731
+    renames, exists = checked_against(facts, tree, draft.files)
     # A draft that leaves its page worse than it found it goes; the page is for a person to look at.
     checked, drops = check_draft(draft, {p: read(p) or "" for p in draft.files}, exists, renames)
     planned.worth_a_look.extend({"path": path, "reason": reason} for path, reason in drops.items())

@@ -6,9 +6,9 @@ from __future__ import annotations
 
 from ..db.tables import Item, utcnow
 from ..engines.docflows.drafts import fact_view, keep_version, unified_diff
-from ..engines.docflows.editor import check_draft, review
+from ..engines.docflows.editor import check_draft, checked_against, review
 from ..engines.docflows.outline import with_looks
-from ..engines.docflows.facts import facts_between, token
+from ..engines.docflows.facts import facts_between
 from ..engines.docflows.planner import plan
 from ..engines.docflows.release import release_of
 from ..engines.docflows.writer import write
@@ -50,11 +50,11 @@ def run_refresh(ctx: JobContext) -> dict:
     facts = [f for f in facts_between(code, data["base_sha"], head, documented=documents_file(pages))
              if (f.kind, f.change, f.name) not in known]
     read = pages.read
+    # the pull request's title, as for the first suggestion: the words of a name it adds without help text
     draft = write(plan(facts, pages.find, read, total_pages=len(pages)), read,
-                  release_of(code, data["base_sha"], head)) if facts else None
-    renames = [(token(f.old), token(f.name)) for f in facts if f.change == "renamed"]
+                  release_of(code, data["base_sha"], head), stored_pr(data).get("title")) if facts else None
     tree = set(docs.tree(data["docs_commit"], "."))
-    exists = lambda p: p in tree or p in files or (draft is not None and p in draft.files)  # noqa: E731
+    renames, exists = checked_against(facts, tree, files, draft.files if draft is not None else ())
     checked, drops = (None, {})
     if draft is not None and draft.files:
         # The same Editor as the first suggestion's: a draft that leaves its page worse goes.

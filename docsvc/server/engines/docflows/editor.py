@@ -21,11 +21,13 @@ import posixpath
 import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
-from typing import Callable, Iterable, Mapping
+from typing import Callable, Container, Iterable, Mapping
 
 from .draft_checks import DROPS, draft_checks
+from .facts_model import Fact, token
 
-__all__ = ["Comment", "Review", "review", "dropped", "check_draft", "DROPS", "suggest_release_notes"]
+__all__ = ["Comment", "Review", "review", "dropped", "check_draft", "checked_against", "DROPS",
+           "suggest_release_notes"]
 
 _LINK = re.compile(r"(!?)\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
 _FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
@@ -82,6 +84,16 @@ def dropped(result: Review) -> dict[str, str]:
             out.setdefault(comment.path, f"the Writer's draft was dropped: {comment.message} "
                                          f"(line {comment.line}) [Editor: {comment.check}]")
     return out
+
+
+def checked_against(facts: Iterable[Fact], *paths: Container[str]
+                    ) -> tuple[list[tuple[str, str]], Callable[[str], bool]]:
+    """What the Editor checks a draft against, for the first suggestion and for Sync Latest Code
+    alike: the renames among ``facts`` (old name, new name), whose old names must not be left
+    behind, and whether a path exists: in any of ``paths`` (the docs tree, the pages a draft
+    writes; a container read when asked, so pages written later count)."""
+    renames = [(token(f.old), token(f.name)) for f in facts if f.change == "renamed"]
+    return renames, lambda path: any(path in known for known in paths)
 
 
 def check_draft(draft, originals: Mapping[str, str], exists: Callable[[str], bool],

@@ -14,18 +14,24 @@ line in the help output the docs show (``help_blocks``), the block's column move
 framework moves it (``help_columns``); a deprecation mark (``version_marks``); the
 supported language version (``requirements``); the version the project's program prints
 (``version_output``); the links to the project's repository when it moves (``repository_links``);
-and no entry by hand where the docs build renders
-the name from the code (``generated``). The Editor checks every draft (``editor``, ``draft_checks``).
+no entry by hand where the docs build renders
+the name from the code (``generated``); the output the page's examples show where the tests
+now expect it otherwise (``expected_output``), and the line numbers it includes a changed file by
+(``included_lines``). The Editor checks every draft (``editor``, ``draft_checks``).
 """
 
 from __future__ import annotations
 
 from dataclasses import replace
-from typing import Callable
+from pathlib import PurePosixPath
+from typing import Callable, Iterable, Mapping
 
-from .planner import Plan, token
+from .expected_output import OutputChange, example_lines
+from .facts_model import Fact
+from .planner import Plan, PlannedPage, token
 from .structures import STRUCTURES, Draft, Page
 from .structures.common import _word
+from .structures.expected_output import OUTPUT_REASON, output_fact
 from .titled import described_by_title
 
 __all__ = ["Draft", "write", "reword"]
@@ -37,24 +43,50 @@ def reword(line: str, old: str, new: str) -> str:
     return _word(old).sub(new, line)
 
 
+def _shown(outputs: list[OutputChange], page: PlannedPage, text: str) -> list:
+    """The output facts of the spans the tests expect otherwise that the page's examples show, on
+    a page planned for showing such output (a span the planner found on too many pages to tell
+    one apart plans none)."""
+    if not outputs or not any(r.endswith(OUTPUT_REASON) for r in page.reasons):
+        return []
+    examples = "\n".join(example_lines(page.path, text).values())
+    return [output_fact(change) for change in outputs if change.old in examples]
+
+
+def _included(files: Mapping[str, tuple[str, str]], text: str) -> list[Fact]:
+    """The file facts of the changed files whose name the page says (``included_lines`` looks for
+    the lines it includes them by)."""
+    return [Fact(kind="file", change="changed", name=path, path=path, rule="git: file changed")
+            for path in files if PurePosixPath(path).name in text]
+
+
 def write(plan: Plan, read: Callable[[str], str | None], release: str | None = None,
-          title: str | None = None) -> Draft:
+          title: str | None = None, outputs: Iterable[OutputChange] = (),
+          files: Mapping[str, tuple[str, str]] | None = None) -> Draft:
     """The planned pages edited; ``release``: the release the change ships in, when the code says
     (``release.release_between``), for the version marks of new items; ``title``: the pull
     request's, the description of the one name it adds without help text where it says that name
-    (``titled``)."""
+    (``titled``); ``outputs``: what the tests now expect the program to print otherwise
+    (``expected_output.outputs_between``), shown anew where a planned page's examples show it;
+    ``files``: the text before and after of the repository files the pull request changes that the
+    docs name (``file`` facts), for the line numbers a page includes them by."""
     draft = Draft()
     planned = [f for page in plan.pages for f in page.facts]
+    outputs = list(outputs)
     for page in plan.pages:
         text = read(page.path)
         if text is None:
             draft.open_points.append(f"{page.path}: could not be read")
             continue
-        if not page.facts:  # planned on the names it speaks of: for a person to review
-            draft.open_points.append(f"{page.path}: review by hand — " + "; ".join(page.reasons))
+        known = {(f.kind, f.change, f.name) for f in page.facts}
+        facts = page.facts + [f for f in _shown(outputs, page, text) + _included(files or {}, text)
+                              if (f.kind, f.change, f.name) not in known]
+        by_hand = f"{page.path}: review by hand — " + "; ".join(page.reasons)
+        if not facts:  # planned on the names it speaks of: for a person to review
+            draft.open_points.append(by_hand)
             continue
-        editing = Page(page.path, text.split("\n"), draft, release)
-        for fact in page.facts:
+        editing = Page(page.path, text.split("\n"), draft, release, files or {})
+        for fact in facts:
             taken = False
             notes, points = len(draft.notes), len(draft.open_points)
             described = described_by_title(fact, title, planned)
@@ -79,6 +111,8 @@ def write(plan: Plan, read: Callable[[str], str | None], release: str | None = N
         new_text = "\n".join(editing.lines)
         if new_text != text:
             draft.files[page.path] = new_text
+        elif not page.facts:  # what the tests print or the lines it includes: nothing to write after all
+            draft.open_points.append(by_hand)
     # Two facts of one name (``convert`` removed from two classes) leave the same point twice.
     draft.open_points = list(dict.fromkeys(draft.open_points))
     return draft

@@ -4,8 +4,10 @@
 from __future__ import annotations
 
 from .base import Draft, Page, Structure
+from .expected_output import ExpectedOutput
 from .generated import GeneratedReference
 from .help_blocks import HelpBlocks
+from .included_lines import IncludedLines
 from .mentions import Mentions
 from .reference_entries import ReferenceEntries
 from .removals import Removals
@@ -33,4 +35,6 @@ STRUCTURES: tuple[Structure, ...] = (
     Requirements(),
     VersionOutput(),
     RepositoryLinks(),
+    ExpectedOutput(),
+    IncludedLines(),
 )

@@ -5,8 +5,10 @@ option or envvar directive, a section titled by it alone, a line that sets it in
 settings) is deleted only when the removal is certain (an option, setting or variable; for a
 function or class gone from the code, only its API-reference directive, autodoc's or mkdocstrings',
 and a list item of its name alone) and the block speaks of that name alone; any other mention is
-listed as an open point. A function that now warns that it is deprecated is still there: the places
-it is documented are pointed out.
+listed as an open point, once a line (not where ``signatures`` points out a call that passes a
+dropped parameter already). A help screen's line that goes leaves its section re-aligned on the
+column the framework prints for the options left (``help_columns``). A function that now warns
+that it is deprecated is still there: the places it is documented are pointed out.
 """
 
 from __future__ import annotations
@@ -18,6 +20,7 @@ from ..planner import mentions, spoken, token
 from ..structure import MKDOCSTRINGS, Block, blocks
 from .base import Draft, Page, Structure
 from .common import _about, _at_home, _home_depth, _noun, _said, _word
+from .help_columns import aligned_rows, realign
 
 
 _CERTAIN_REMOVALS = ("flag", "argument", "env", "config", "enum", "route", "operation")
@@ -56,7 +59,14 @@ def _remove(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
                 continue  # a long block, or one that keeps returning to it: a person decides
             body = lines[block.start:block.end]
             ended = block.end == len(lines)
+            code = None if block.kind == "section" else \
+                next((b for b in blocks(path, "\n".join(lines)) if b.kind == "code" and block.start in b), None)
+            columns = aligned_rows(lines, block.start, code.start, code.end) if code else None
             del lines[block.start:block.end]
+            if columns is not None and columns.end - len(body) > columns.start:
+                # a help screen's line gone: its section's column follows the widest option left
+                at = block.start if block.start < columns.end - len(body) else block.start - 1
+                lines[:] = realign(lines, code.start, at, code.end - len(body), columns)
             if ended:  # the page's last section: the blank lines before it end the page now
                 while len(lines) > 1 and not lines[-1].strip() and not lines[-2].strip():
                     lines.pop()
@@ -76,7 +86,9 @@ def _remove(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
             if listed:
                 draft.notes.append(f"{path}: removed {name} from {len(listed)} settings listing(s) in code "
                                    "[rule: removal of the block about it]")
-    left = [n - 1 for n in mentions("\n".join(lines), name)]
+    # a line another structure pointed out already (a call passing a dropped parameter) is not listed twice
+    pointed = {p.split(": ", 1)[0] for p in draft.open_points}
+    left = [n - 1 for n in mentions("\n".join(lines), name) if f"{path}:{n}" not in pointed]
     home = _at_home(_home_depth(blocks(path, "\n".join(lines)), lines, fact.path), left, went) if left else []
     action = "removes it" if fact.change == "removed" else "removes or deprecates it"
     for at in home[:MAX_MENTIONS_LISTED]:
