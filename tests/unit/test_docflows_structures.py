@@ -772,3 +772,58 @@ def test_options_renamed_in_a_help_block_at_click_s_cap_keep_its_column_and_thei
         "  --keyfile TEXT                  SSL key file", "  --ssl-keyfile TEXT              SSL key file").replace(
         "  --cert-reqs INTEGER             Whether", "  --ssl-cert-reqs INTEGER         Whether")
     assert checked.passed, checked.comments
+
+
+ERRORS_JS = """const createError = require('@fastify/error')
+const codes = {
+  FST_ERR_NOT_FOUND: createError('FST_ERR_NOT_FOUND', 'Not Found', 404),
+  FST_ERR_BAD_URL: createError('FST_ERR_BAD_URL', 'Invalid url', 400),
+}
+module.exports = codes
+"""
+ERRORS_MD = """# Errors
+
+**Table of contents**
+- [Errors](#errors)
+  - [Error codes](#error-codes)
+    - [FST_ERR_NOT_FOUND](#fst_err_not_found)
+    - [FST_ERR_BAD_URL](#fst_err_bad_url)
+    - [FST_ERR_CTP_EMPTY_TYPE](#fst_err_ctp_empty_type)
+    - [FST_ERR_CTP_INVALID_TYPE](#fst_err_ctp_invalid_type)
+
+    - [FST_ERR_HOOK_INVALID_TYPE](#fst_err_hook_invalid_type)
+
+## Error codes
+
+| Code | Description | How to solve |
+| ---- | ----------- | ------------ |
+| <a id="fst_err_not_found">FST_ERR_NOT_FOUND</a> | 404 Not Found | - |
+| <a id="fst_err_bad_url">FST_ERR_BAD_URL</a> | The router received an invalid url. | Use a valid url. |
+"""
+
+
+def test_an_error_code_added_gets_its_link_in_the_table_of_contents_with_its_anchor_spelled_as_its_siblings(
+        tmp_path):
+    new = ERRORS_JS.replace("  FST_ERR_BAD_URL:", "  FST_ERR_NOT_FN: createError('FST_ERR_NOT_FN', 'Not a function')"
+                            ",\n  FST_ERR_BAD_URL:")
+    facts, planned, draft, checked = _run(tmp_path, {"lib/errors.js": ERRORS_JS}, {"docs/Errors.md": ERRORS_MD},
+                                          {"lib/errors.js": new})
+    assert [f.describe() for f in facts] == ["enum FST_ERR_NOT_FN added"]
+    lines = draft.files["docs/Errors.md"].split("\n")
+    # after the one above it in the code, in the tight list (one stray blank line in it is no style)
+    at = lines.index("    - [FST_ERR_NOT_FOUND](#fst_err_not_found)")
+    assert lines[at + 1:at + 3] == ["    - [FST_ERR_NOT_FN](#fst_err_not_fn)", "    - [FST_ERR_BAD_URL](#fst_err_bad_url)"]
+    assert checked.passed, checked.comments
+
+
+def test_a_row_whose_name_cell_carries_its_anchor_is_shaped_with_the_new_name_s_anchor():
+    from docsvc.server.engines.docflows.structure import blocks
+    from docsvc.server.engines.docflows.structures.table_rows import TableRows
+
+    lines = ERRORS_MD.split("\n")
+    row = next(b for b in blocks("docs/Errors.md", ERRORS_MD) if b.kind == "row" and "FST_ERR_BAD_URL" in lines[b.start])
+    assert TableRows().shape(row, lines, "FST_ERR_BAD_URL", "FST_ERR_NOT_FN", "Not a function", None) == \
+        ['| <a id="fst_err_not_fn">FST_ERR_NOT_FN</a> | Not a function | — |']
+    # an anchor not spelled from the sibling's name: the new one's is not known, no row
+    odd = lines[:row.start] + ['| <a id="bad-url">FST_ERR_BAD_URL</a> | x | y |']
+    assert TableRows().shape(row, odd, "FST_ERR_BAD_URL", "FST_ERR_NOT_FN", "Not a function", None) is None

@@ -274,3 +274,25 @@ def test_a_setting_or_flag_the_code_now_declares_deprecated_is_a_deprecated_fact
     remote.commit({path: new}, "deprecate")
     mirror.fetch()
     assert sorted(f.describe() for f in facts_between(mirror, base, mirror.head("main"))) == expected
+
+
+def test_javascript_error_and_warning_codes_defined_by_a_factory_with_their_message():
+    old = """const createError = require('@fastify/error')
+const codes = {
+  FST_ERR_NOT_FOUND: createError('FST_ERR_NOT_FOUND', 'Not Found', 404),
+}
+const FSTDEP010 = createWarning({ name: 'FastifyDeprecation', code: 'FSTDEP010', message: 'reply.sent is deprecated' })
+log.info('SOME_EVENT', 'a log line, not a code')
+"""
+    new = """const createError = require('@fastify/error')
+const codes = {
+  FST_ERR_NOT_FOUND: createError('FST_ERR_NOT_FOUND', 'Not Found', 404),
+  FST_ERR_BAD_URL: createError('FST_ERR_BAD_URL', "'%s' is not a valid url component", 400),
+}
+log.info('SOME_EVENT', 'a log line, not a code')
+"""
+    facts = facts_of_change("lib/errors.js", old, new)
+    assert sorted(f.describe() for f in facts) == ["enum FSTDEP010 removed", "enum FST_ERR_BAD_URL added"]
+    added = next(f for f in facts if f.change == "added")
+    # its message is its description; the codes the same factory defines are its siblings
+    assert (added.note, added.siblings) == ("'%s' is not a valid url component", ("FST_ERR_NOT_FOUND",))

@@ -10,6 +10,8 @@
 - settings: the members of an object of defaults (``const defaults = {timeout: 0}``), of exported
   interfaces and types named like options (``interface ServerOptions``, each with the description
   and ``@default`` of its doc comment), and enum members;
+- error and warning codes a factory defines with their message (``createError("FST_ERR_X", "msg")``,
+  ``createWarning({code: "FSTDEP010", message})``), grouped by the factory;
 - web routes: express/koa/fastify/hono calls (``app.get("/x", handler)``, ``fastify.route({method,
   url})``) and NestJS decorators (``@Controller("users")`` with ``@Get(":id")``);
 - exported functions, classes, constants, interfaces and types (``export``, ``export {a as b}``,
@@ -48,6 +50,9 @@ _CLASSES = ("class_declaration", "abstract_class_declaration", "class")
 _HELP_KEYS = ("describe", "description", "desc", "help")
 _MEMBER = "js: member of the object an exported function returns"
 _JS_NAME = re.compile(r"[A-Za-z_$][\w$]*")
+# an error or warning code: FST_ERR_NOT_FOUND, ERR_INVALID_ARG, FSTDEP010 (capitals, then words or digits)
+_CODE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z]{2,}\d{2,}")
+_CODE_FACTORY = re.compile(r"(?i)error|warning|deprecat")  # createError, createWarning, createDeprecation
 
 
 def javascript_items(text: str, path: str = "") -> list[Item] | None:
@@ -153,6 +158,20 @@ class _Reader(syntax.Reader):
                 self.add("route", f"{method.upper()} {url}", "js: fastify .route()", None, call)
         elif name == "get" and target == "Deno.env" and first:
             self.add("env", first, "js: Deno.env.get", None, call)
+        else:
+            self._code(name, args, call)
+
+    def _code(self, name: str, args: list[Node], call: Node) -> None:
+        """An error or warning code a factory defines with its message: ``createError("FST_ERR_X",
+        "message", 500)``, ``createWarning({code: "FSTDEP010", message: "..."})``. Users look codes
+        up in the docs (a table of codes, a section each); the factory's name groups a code with
+        its siblings (errors beside errors, warnings beside warnings)."""
+        pairs = _pairs(args[0]) if len(args) == 1 else {}
+        code = syntax.string(pairs.get("code")) if pairs else syntax.string(args[0]) if args else None
+        message = syntax.string(pairs.get("message")) if pairs else \
+            next((syntax.string(a) for a in args[1:2] if syntax.string(a)), None)
+        if code and message and _CODE.fullmatch(code) and _CODE_FACTORY.search(name):
+            self.add("enum", code, f"js: code defined by {name}()", None, call, message, owner=name)
 
     def _named_flags(self, specs: dict[str, Node | None], node: Node, rule: str) -> None:
         """Options named without dashes, each with an object of its details (yargs, parseArgs):

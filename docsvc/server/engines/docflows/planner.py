@@ -296,6 +296,8 @@ def as_code(line: str, term: str) -> bool:
     return bool(
         re.search(rf"`[^`\n]*(?<![\w-]){escaped}(?![\w-])[^`\n]*`", line)  # `term`, ``term``, :role:`term`
         or re.match(rf"^\s*\|\s*[`*_]*{escaped}(?![\w-])", line)  # a table row about it
+        or re.match(rf"^\s*\|\s*<a\s+(?:id|name)=\"[^\"]*\">[`*_]*{escaped}[`*_]*</a>", line)  # its anchored cell
+        or re.match(rf"^\s*(?:[-*+]|\d+[.)])\s+\[[`*_]*{escaped}[`*_]*\]\(#", line)  # a contents' link to its entry
         or re.match(rf"^\s*(?:[-*+]|\d+[.)])\s+[`*_]*{escaped}(?![\w-])", line)  # a list item about it
         or re.match(rf"^\s*\.\.\s+[\w:]+::\s+.*(?<![\w-]){escaped}(?![\w-])", line)  # .. option:: --x
         or re.match(rf"^\s*{escaped}(?![\w-])\s*(?:[:=]|,|\s{{2,}}|$)", line)  # key: value, an option list
