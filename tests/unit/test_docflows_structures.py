@@ -812,7 +812,8 @@ def test_an_error_code_added_gets_its_link_in_the_table_of_contents_with_its_anc
     lines = draft.files["docs/Errors.md"].split("\n")
     # after the one above it in the code, in the tight list (one stray blank line in it is no style)
     at = lines.index("    - [FST_ERR_NOT_FOUND](#fst_err_not_found)")
-    assert lines[at + 1:at + 3] == ["    - [FST_ERR_NOT_FN](#fst_err_not_fn)", "    - [FST_ERR_BAD_URL](#fst_err_bad_url)"]
+    assert lines[at + 1:at + 3] == ["    - [FST_ERR_NOT_FN](#fst_err_not_fn)",
+                                    "    - [FST_ERR_BAD_URL](#fst_err_bad_url)"]
     assert checked.passed, checked.comments
 
 
@@ -821,7 +822,8 @@ def test_a_row_whose_name_cell_carries_its_anchor_is_shaped_with_the_new_name_s_
     from docsvc.server.engines.docflows.structures.table_rows import TableRows
 
     lines = ERRORS_MD.split("\n")
-    row = next(b for b in blocks("docs/Errors.md", ERRORS_MD) if b.kind == "row" and "FST_ERR_BAD_URL" in lines[b.start])
+    row = next(b for b in blocks("docs/Errors.md", ERRORS_MD)
+               if b.kind == "row" and "FST_ERR_BAD_URL" in lines[b.start])
     assert TableRows().shape(row, lines, "FST_ERR_BAD_URL", "FST_ERR_NOT_FN", "Not a function", None) == \
         ['| <a id="fst_err_not_fn">FST_ERR_NOT_FN</a> | Not a function | — |']
     # an anchor not spelled from the sibling's name: the new one's is not known, no row
