@@ -829,3 +829,55 @@ def test_a_row_whose_name_cell_carries_its_anchor_is_shaped_with_the_new_name_s_
     # an anchor not spelled from the sibling's name: the new one's is not known, no row
     odd = lines[:row.start] + ['| <a id="bad-url">FST_ERR_BAD_URL</a> | x | y |']
     assert TableRows().shape(row, odd, "FST_ERR_BAD_URL", "FST_ERR_NOT_FN", "Not a function", None) is None
+
+
+SERVER_DTS = """export interface FastifyServerOptions {
+  /** Maximum payload, in bytes.
+   * @default 1048576 */
+  bodyLimit?: number,
+  /** Close idle connections after this many milliseconds.
+   * @default 72000 */
+  keepAliveTimeout?: number,
+}
+"""
+SERVER_MD = """# Server
+
+**Table of contents**
+- [Factory](#factory)
+  - [`bodyLimit`](#bodylimit)
+  - [`keepAliveTimeout`](#keepalivetimeout)
+
+## Factory
+
+### `bodyLimit`
+<a id="factory-body-limit"></a>
+
+Maximum payload, in bytes.
+
+### `keepAliveTimeout`
+<a id="factory-keep-alive-timeout"></a>
+
+Close idle connections after this many milliseconds.
+"""
+
+
+def test_a_setting_given_a_section_is_linked_from_the_page_s_table_of_contents_beside_its_siblings(tmp_path):
+    new = SERVER_DTS.replace("  /** Close idle", "  /** Trust the X-Forwarded-* headers.\n   * @default false */\n"
+                             "  trustProxy?: boolean,\n  /** Close idle")
+    facts, planned, draft, checked = _run(tmp_path, {"fastify.d.ts": SERVER_DTS}, {"docs/Server.md": SERVER_MD},
+                                          {"fastify.d.ts": new})
+    assert [f.describe() for f in facts] == ["config trustProxy added"]
+    lines = draft.files["docs/Server.md"].split("\n")
+    # the section, then its link, its anchor spelled as the siblings' are (their title, lower case)
+    assert "### `trustProxy`" in lines and '<a id="factory-trust-proxy"></a>' in lines
+    at = lines.index("  - [`bodyLimit`](#bodylimit)")
+    assert lines[at + 1:at + 3] == ["  - [`trustProxy`](#trustproxy)", "  - [`keepAliveTimeout`](#keepalivetimeout)"]
+    assert checked.passed, checked.comments
+
+
+def test_a_table_of_contents_gets_no_link_where_the_draft_wrote_no_entry(tmp_path):
+    new = SERVER_DTS.replace("  /** Close idle", "  trustProxy?: boolean,\n  /** Close idle")
+    facts, planned, draft, checked = _run(tmp_path, {"fastify.d.ts": SERVER_DTS}, {"docs/Server.md": SERVER_MD},
+                                          {"fastify.d.ts": new})
+    assert [f.describe() for f in facts] == ["config trustProxy added"]
+    assert "docs/Server.md" not in draft.files  # no help text, no default: no section, so no link to it

@@ -199,6 +199,14 @@ def renamed_in(text: str, sibling: str, name: str, short: str | None = None) -> 
     return _word(sibling).sub(name, text, count=1)
 
 
+_CONTENTS_LINK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[[^\[\]]+\]\(#[^)\s]+\)\s*$")
+
+
+def contents_link(line: str) -> bool:
+    """Whether the line is a table of contents' item: a link to an anchor on the page, nothing else."""
+    return _CONTENTS_LINK.match(line) is not None
+
+
 def _slug(text: str) -> str:
     """A heading's anchor as GitHub and MkDocs make it: lower case, spaces as hyphens, other marks dropped."""
     return re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
