@@ -296,3 +296,13 @@ log.info('SOME_EVENT', 'a log line, not a code')
     added = next(f for f in facts if f.change == "added")
     # its message is its description; the codes the same factory defines are its siblings
     assert (added.note, added.siblings) == ("'%s' is not a valid url component", ("FST_ERR_NOT_FOUND",))
+
+
+def test_typescript_union_of_string_literals_is_an_enum_of_its_members():
+    old = "export type ApplicationHook = 'onRoute'\n  | 'onReady'\n  | 'onClose'\nexport type Mode = string | 'auto'\n"
+    new = "export type ApplicationHook = 'onRoute'\n  | 'onReady'\n  | 'onListen'\n  | 'onClose'\n" \
+          "export type Mode = string | 'auto' | 'manual'\n"
+    facts = facts_of_change("types/hooks.d.ts", old, new)
+    # a union with another type than string literals is no list of names (Mode)
+    assert [f.describe() for f in facts] == ["enum onListen added"]
+    assert (facts[0].siblings, facts[0].follows) == (("onReady", "onClose", "onRoute"), ("onReady", "onRoute"))

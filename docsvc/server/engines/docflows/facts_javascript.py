@@ -9,7 +9,8 @@
   after ``||``/``??`` as the default;
 - settings: the members of an object of defaults (``const defaults = {timeout: 0}``), of exported
   interfaces and types named like options (``interface ServerOptions``, each with the description
-  and ``@default`` of its doc comment), and enum members;
+  and ``@default`` of its doc comment), and enum members, an exported union of string literals's
+  too (``type ApplicationHook = 'onReady' | 'onClose'``);
 - error and warning codes a factory defines with their message (``createError("FST_ERR_X", "msg")``,
   ``createWarning({code: "FSTDEP010", message})``), grouped by the factory;
 - web routes: express/koa/fastify/hono calls (``app.get("/x", handler)``, ``fastify.route({method,
@@ -286,6 +287,9 @@ class _Reader(syntax.Reader):
                         self._parameters(syntax.text(target), value)
         elif kind in ("interface_declaration", "type_alias_declaration") and name:
             self.add("symbol", name, f"js: exported {kind.split('_')[0]}", None, node)
+            for member in _literal_union(node.child_by_field_name("value")):
+                self.add("enum", syntax.string(member) or "", f"js: member of string union type {name}", None,
+                         member, owner=name)
             if _OPTIONS_TYPE.search(name):
                 body = node.child_by_field_name("body") or node.child_by_field_name("value")
                 for member in body.named_children if body is not None else ():
@@ -384,6 +388,23 @@ class _Reader(syntax.Reader):
                     self.add("route", f"{_decorator_name(decorator).upper()} {route}", "js: NestJS route decorator",
                              None, member)
             pending = []
+
+
+def _literal_union(node: Node | None) -> list[Node]:
+    """The string literals a union type of them alone names (``'onRoute' | 'onReady' | 'onClose'``:
+    TypeScript's enum of names); none for a union with any other type (``string | 'auto'``)."""
+    if node is None or node.type != "union_type":
+        return []
+    parts, queue = [], [node]
+    while queue:
+        part = queue.pop(0)
+        if part.type == "union_type":
+            queue[:0] = part.named_children
+        elif part.type == "literal_type" and part.named_children and part.named_children[0].type == "string":
+            parts.append(part.named_children[0])
+        else:
+            return []
+    return parts if len(parts) >= 2 and all(_JS_NAME.fullmatch(syntax.string(p) or "") for p in parts) else []
 
 
 def _decorator_name(decorator: Node) -> str:

@@ -2,7 +2,8 @@
 ``- [`bodyLimit`](#bodylimit)``) gets a link to the entry the draft just wrote for a new name.
 
 Carries: a new name whose entry (a section, a table's row, a list's item) another structure wrote on
-this page. Where a list of such links holds its nearest siblings, the new link joins it, shaped like a
+this page. Where a list of such links holds its nearest siblings (the page's contents, a section's
+own list), the new link joins each, shaped like a
 sibling's: the same marker and markup, the anchor spelled from the new name as the sibling's is from
 its own (as written, lower case, slugged; none when the sibling's anchor is made otherwise), in the
 siblings' order (``common._place``). A page whose entry was not written by this draft is left alone.
@@ -49,6 +50,17 @@ class Contents(Structure):
             name = name.rsplit(".", 1)[-1]
         if not _entry_written(page, name) or any(_about(lines[b.start], name) for b in links):
             return False
+        groups: dict[int, list] = {}
+        for member in members:  # every list of links that holds a near sibling: the page's contents, a section's
+            groups.setdefault(_group_of(found, member[0], lines)[0].start, []).append(member)
+        wrote = False
+        for start in sorted(groups, reverse=True):  # from the last up: an insertion leaves the lines above
+            wrote = self._link(fact, page, found, groups[start], name, said) or wrote
+        return wrote
+
+    def _link(self, fact: Fact, page: Page, found, members, name: str, said) -> bool:
+        """The new name's link in the list of links that holds ``members`` (its siblings' links)."""
+        lines = page.lines
         model, sibling, _ = min(members, key=lambda m: m[2])
         prefix = _MARKER.match(lines[model.start]).group(1)
         linked = anchored_as(lines[model.start][len(prefix):].rstrip(), sibling, name)
@@ -57,10 +69,9 @@ class Contents(Structure):
                                           "its anchor is not made from its name")
             return False
         group = _group_of(found, model, lines)
-        in_group = [m for m in members if m[0] in group]
-        at, beside = _place(fact, name, group, in_group, lines, said)
+        at, beside = _place(fact, name, group, members, lines, said)
         new = [prefix + linked]
         page.lines = lines[:at] + (apart(lines, at, new) if _loose(found, lines, group) else new) + lines[at:]
-        page.draft.notes.append(f"{page.path}: linked {name} from the table of contents {beside} "
-                                "[rule: addition in the format of its neighbours, in their order]")
+        page.draft.notes.append(f"{page.path}: linked {name} from the list of links at line {group[0].start + 1} "
+                                f"{beside} [rule: addition in the format of its neighbours, in their order]")
         return True
