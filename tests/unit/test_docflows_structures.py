@@ -881,3 +881,14 @@ def test_a_table_of_contents_gets_no_link_where_the_draft_wrote_no_entry(tmp_pat
                                           {"fastify.d.ts": new})
     assert [f.describe() for f in facts] == ["config trustProxy added"]
     assert "docs/Server.md" not in draft.files  # no help text, no default: no section, so no link to it
+
+
+def test_an_error_code_removed_takes_its_row_and_its_link_in_the_table_of_contents(tmp_path):
+    new = ERRORS_JS.replace("  FST_ERR_BAD_URL: createError('FST_ERR_BAD_URL', 'Invalid url', 400),\n", "")
+    facts, planned, draft, checked = _run(tmp_path, {"lib/errors.js": ERRORS_JS}, {"docs/Errors.md": ERRORS_MD},
+                                          {"lib/errors.js": new})
+    assert [f.describe() for f in facts] == ["enum FST_ERR_BAD_URL removed"]
+    text = draft.files["docs/Errors.md"]
+    assert "FST_ERR_BAD_URL" not in text and "[FST_ERR_NOT_FOUND](#fst_err_not_found)" in text
+    assert "| <a id=\"fst_err_not_found\">FST_ERR_NOT_FOUND</a> | 404 Not Found | - |" in text.split("\n")
+    assert checked.passed, checked.comments
