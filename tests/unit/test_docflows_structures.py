@@ -892,3 +892,34 @@ def test_an_error_code_removed_takes_its_row_and_its_link_in_the_table_of_conten
     assert "FST_ERR_BAD_URL" not in text and "[FST_ERR_NOT_FOUND](#fst_err_not_found)" in text
     assert "| <a id=\"fst_err_not_found\">FST_ERR_NOT_FOUND</a> | 404 Not Found | - |" in text.split("\n")
     assert checked.passed, checked.comments
+
+
+def test_a_commander_option_gets_its_help_line_with_its_short_form_and_value_placeholder(tmp_path):
+    code = ("const { program } = require('commander')\n"
+            "program\n  .option('-p, --port <number>', 'port to listen on', 8080)\n"
+            "  .option('--verbose', 'print more')\n")
+    new = code.replace("  .option('--verbose'", "  .option('-H, --host <name>', 'host to bind')\n  .option('--verbose'")
+    page = ("# cli\n\n```\nUsage: serve [options]\n\nOptions:\n"
+            "  -p, --port <number>  port to listen on (default: 8080)\n"
+            "  --verbose            print more\n"
+            "  -h, --help           display help for command\n```\n")
+    facts, _, draft, _ = _run(tmp_path, {"bin/serve.js": code}, {"docs/cli.md": page}, {"bin/serve.js": new})
+    assert [(f.name, f.shows, f.short) for f in facts] == [("--host", "<name>", "-H")]
+    lines = draft.files["docs/cli.md"].split("\n")
+    assert lines[lines.index("Options:") + 1:][:4] == [
+        "  -p, --port <number>  port to listen on (default: 8080)", "  -H, --host <name>    host to bind",
+        "  --verbose            print more", "  -h, --help           display help for command"]
+
+
+def test_a_cobra_flag_with_a_shorthand_gets_it_in_its_help_line(tmp_path):
+    code = ('package cmd\n\nfunc init() {\n\trootCmd.Flags().StringP("output", "o", "out", "where to write")\n'
+            '\trootCmd.Flags().Bool("verbose", false, "print more")\n}\n')
+    new = code.replace('\trootCmd.Flags().Bool(', '\trootCmd.Flags().StringVarP(&lang, "lang", "l", "", "the language")\n'
+                                                  '\trootCmd.Flags().Bool(')
+    page = ("# app\n\n```\nFlags:\n  -h, --help            help for app\n"
+            '  -o, --output string   where to write (default "out")\n      --verbose         print more\n```\n')
+    _, _, draft, _ = _run(tmp_path, {"cmd/root.go": code}, {"docs/app.md": page}, {"cmd/root.go": new})
+    lines = draft.files["docs/app.md"].split("\n")
+    assert lines[lines.index("Flags:") + 1:][:4] == [
+        "  -h, --help            help for app", '  -o, --output string   where to write (default "out")',
+        "  -l, --lang string     the language", "      --verbose         print more"]

@@ -226,6 +226,9 @@ class _Reader(syntax.Reader):
         shows = quoted.group(1) if quoted else _PFLAG_SHOWS.get(match.group(1), match.group(1).lower())
         self.add("flag", f"--{name}", "go: flag/pflag definition", default, call, help_text,
                  shows=None if match.group(1) in _PFLAG_UNKNOWN else shows)
+        short = syntax.string(args[1]) if match.group(3) and len(args) > 1 else None
+        if short and re.fullmatch(r"[A-Za-z0-9]", short):  # StringP("output", "o", ...): -o, --output
+            self.items[-1] = replace(self.items[-1], short=f"-{short}")
 
     def _flag_literal(self, literal: Node) -> None:
         """``&cli.StringFlag{Name: "lang", Value: "en", Usage: "...", EnvVars: []string{"LANG"}}``."""

@@ -30,6 +30,7 @@ from __future__ import annotations
 import json
 import posixpath
 import re
+from dataclasses import replace
 from pathlib import PurePosixPath
 from typing import Callable, Iterable
 
@@ -196,7 +197,12 @@ class _Reader(syntax.Reader):
             default = None
         elif default is not None and default.type == "object":
             default = _pairs(default).get("default")
-        self.add("flag", longs[0], rule, default, node, help_text)
+        # the help screen prints the spec as written: the value placeholder (``<n>``, ``[dir]``; none
+        # for a flag that takes no value) and the short form beside the long one
+        placeholder = re.search(r"[<\[][^<>\[\]]*[>\]]", spec)
+        short = re.search(r"(?<![\w-])-[A-Za-z](?![\w-])", spec) if longs[0].startswith("--") else None
+        self.add("flag", longs[0], rule, default, node, help_text, shows=placeholder.group(0) if placeholder else "")
+        self.items[-1] = replace(self.items[-1], short=short.group(0) if short else None)
 
     def _commander_option(self, new: Node) -> None:
         args = syntax.arguments(new)
