@@ -914,8 +914,8 @@ def test_a_commander_option_gets_its_help_line_with_its_short_form_and_value_pla
 def test_a_cobra_flag_with_a_shorthand_gets_it_in_its_help_line(tmp_path):
     code = ('package cmd\n\nfunc init() {\n\trootCmd.Flags().StringP("output", "o", "out", "where to write")\n'
             '\trootCmd.Flags().Bool("verbose", false, "print more")\n}\n')
-    new = code.replace('\trootCmd.Flags().Bool(', '\trootCmd.Flags().StringVarP(&lang, "lang", "l", "", "the language")\n'
-                                                  '\trootCmd.Flags().Bool(')
+    new = code.replace('\trootCmd.Flags().Bool(',
+                       '\trootCmd.Flags().StringVarP(&lang, "lang", "l", "", "the language")\n\trootCmd.Flags().Bool(')
     page = ("# app\n\n```\nFlags:\n  -h, --help            help for app\n"
             '  -o, --output string   where to write (default "out")\n      --verbose         print more\n```\n')
     _, _, draft, _ = _run(tmp_path, {"cmd/root.go": code}, {"docs/app.md": page}, {"cmd/root.go": new})
