@@ -306,3 +306,25 @@ def test_typescript_union_of_string_literals_is_an_enum_of_its_members():
     # a union with another type than string literals is no list of names (Mode)
     assert [f.describe() for f in facts] == ["enum onListen added"]
     assert (facts[0].siblings, facts[0].follows) == (("onReady", "onClose", "onRoute"), ("onReady", "onRoute"))
+
+
+def test_go_exported_fields_of_an_exported_struct_of_a_library_are_settings_users_set():
+    old = """package cli
+
+// App is the main structure of a cli application.
+type App struct {
+	// The name of the program
+	Name string
+	// Boolean to enable short-option handling
+	UseShortOptionHandling bool
+	didSetup bool
+}
+"""
+    new = old.replace("	didSetup bool", "	// Enable suggestions for commands and flags\n	Suggest bool\n	didSetup bool")
+    facts = facts_of_change("app.go", old, new)
+    assert [f.describe() for f in facts] == ["config Suggest added"]
+    assert (facts[0].note, facts[0].siblings) == ("Enable suggestions for commands and flags",
+                                                  ("UseShortOptionHandling", "Name"))
+    # a program's own structs are no one's to set (package main)
+    assert facts_of_change("main.go", old.replace("package cli", "package main"),
+                           new.replace("package cli", "package main")) == []

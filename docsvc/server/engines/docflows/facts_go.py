@@ -5,6 +5,8 @@
   (``&cli.StringFlag{Name: "lang", Value: "en", EnvVars: []string{"APP_LANG"}}``);
 - environment variables (``os.Getenv``, ``os.LookupEnv``, ``viper.BindEnv``, struct tags
   ``env:"X" envDefault:"y"``);
+- the exported fields of exported structs users fill in (``cli.App{Suggest: true}``), with their doc
+  comment as their description;
 - settings: fields of configuration structs by the name their file format gives them (``yaml:``,
   ``toml:``, ``mapstructure:``, ``koanf:``, else ``json:``) with a ``default:`` tag and the field's
   doc comment as its description, in structs named
@@ -258,6 +260,8 @@ class _Reader(syntax.Reader):
             if "env" in tags and (env := tags["env"].split(",")[0]):
                 self.add("env", env, f"go: env tag of struct {name}", tags.get("envDefault"), field, owner=name)
             if not settings:
+                if self.public and top and _exported(name):
+                    self._field(name, field)
                 continue
             key = setting_key(field)
             for identifier in field.children_by_field_name("name"):
@@ -267,6 +271,16 @@ class _Reader(syntax.Reader):
                 self.add("config", key or syntax.text(identifier), f"go: field of settings struct {name}",
                          tags.get("default"), field, described, owner=name,
                          context=self.sections.get(name, ()), deprecated=deprecated)
+
+    def _field(self, struct: str, field: Node) -> None:
+        """An exported field of an exported struct of a package users import: what they set in a
+        struct literal (``cli.Command{Suggest: true}``, ``cobra.Command{ValidArgsFunction: f}``),
+        described by its doc comment, deprecated where that says so."""
+        for identifier in field.children_by_field_name("name"):
+            if _exported(syntax.text(identifier)):
+                described, deprecated = _undeprecated(syntax.doc_comment(field)[0])
+                self.add("config", syntax.text(identifier), f"go: field of exported struct {struct}", None, field,
+                         described, owner=struct, deprecated=deprecated)
 
     def _function(self, node: Node) -> None:
         name = syntax.text(node.child_by_field_name("name"))
