@@ -290,10 +290,13 @@ const codes = {
   FST_ERR_BAD_URL: createError('FST_ERR_BAD_URL', "'%s' is not a valid url component", 400),
 }
 log.info('SOME_EVENT', 'a log line, not a code')
+warning.create('FastifyDeprecation', 'FSTDEP001', 'request.req is deprecated')
 """
     facts = facts_of_change("lib/errors.js", old, new)
-    assert sorted(f.describe() for f in facts) == ["enum FSTDEP010 removed", "enum FST_ERR_BAD_URL added"]
-    added = next(f for f in facts if f.change == "added")
+    # the code among a call's first strings (a warning's name first), its message after it
+    assert sorted(f.describe() for f in facts) == ["enum FSTDEP001 added", "enum FSTDEP010 removed",
+                                                   "enum FST_ERR_BAD_URL added"]
+    added = next(f for f in facts if f.name == "FST_ERR_BAD_URL")
     # its message is its description; the codes the same factory defines are its siblings
     assert (added.note, added.siblings) == ("'%s' is not a valid url component", ("FST_ERR_NOT_FOUND",))
 

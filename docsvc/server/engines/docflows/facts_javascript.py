@@ -161,19 +161,26 @@ class _Reader(syntax.Reader):
         elif name == "get" and target == "Deno.env" and first:
             self.add("env", first, "js: Deno.env.get", None, call)
         else:
-            self._code(name, args, call)
+            self._code(f"{target}.{name}" if target else name, args, call)
 
-    def _code(self, name: str, args: list[Node], call: Node) -> None:
+    def _code(self, factory: str, args: list[Node], call: Node) -> None:
         """An error or warning code a factory defines with its message: ``createError("FST_ERR_X",
-        "message", 500)``, ``createWarning({code: "FSTDEP010", message: "..."})``. Users look codes
-        up in the docs (a table of codes, a section each); the factory's name groups a code with
-        its siblings (errors beside errors, warnings beside warnings)."""
+        "message", 500)``, ``createWarning({code: "FSTDEP010", message: "..."})``,
+        ``warning.create("FastifyDeprecation", "FSTDEP001", "message")``. Users look codes up in
+        the docs (a table of codes, a section each); the factory groups a code with its siblings
+        (errors beside errors, warnings beside warnings)."""
+        if not _CODE_FACTORY.search(factory):
+            return
         pairs = _pairs(args[0]) if len(args) == 1 else {}
-        code = syntax.string(pairs.get("code")) if pairs else syntax.string(args[0]) if args else None
-        message = syntax.string(pairs.get("message")) if pairs else \
-            next((syntax.string(a) for a in args[1:2] if syntax.string(a)), None)
-        if code and message and _CODE.fullmatch(code) and _CODE_FACTORY.search(name):
-            self.add("enum", code, f"js: code defined by {name}()", None, call, message, owner=name)
+        if pairs:
+            code, message = syntax.string(pairs.get("code")), syntax.string(pairs.get("message"))
+        else:  # the code among the first two strings (a warning's name may come first), then its message
+            strings = [syntax.string(a) for a in args[:3]]
+            at = next((i for i, text in enumerate(strings[:2]) if text and _CODE.fullmatch(text)), None)
+            code = strings[at] if at is not None else None
+            message = strings[at + 1] if at is not None and at + 1 < len(strings) else None
+        if code and message and _CODE.fullmatch(code):
+            self.add("enum", code, f"js: code defined by {factory}()", None, call, message, owner=factory)
 
     def _named_flags(self, specs: dict[str, Node | None], node: Node, rule: str) -> None:
         """Options named without dashes, each with an object of its details (yargs, parseArgs):
