@@ -36,7 +36,9 @@ from pathlib import Path
 from typing import Callable
 
 ROOT = Path(__file__).resolve().parents[1]
-SCORER = ROOT.parent / "shared" / "tools" / "docflow_eval.py"
+# ../shared beside the checkout; from a git worktree under ../wt/NAME, the one beside its folder
+SHARED = next((p / "shared" for p in ROOT.parents[:2] if (p / "shared").is_dir()), ROOT.parent / "shared")
+SCORER = SHARED / "tools" / "docflow_eval.py"
 TEST_PATH = re.compile(r"(^|/)(tests?|testing)/|(^|/)test_[^/]*\.py$|_test\.(py|go)$|\.(test|spec)\.[jt]sx?$")
 
 

@@ -858,3 +858,154 @@ def test_a_literalinclude_s_lines_follow_and_a_rewritten_range_is_pointed_out():
     assert lines[8] == "   :lines: 1-3"
     assert "docs/check.rst:9: includes lines of docs_src/check.py that the pull request removes or rewrites: " \
            "check which lines to show" in draft.open_points
+
+
+ERRORS_JS = """const createError = require('@fastify/error')
+const codes = {
+  FST_ERR_NOT_FOUND: createError('FST_ERR_NOT_FOUND', 'Not Found', 404),
+  FST_ERR_BAD_URL: createError('FST_ERR_BAD_URL', 'Invalid url', 400),
+}
+module.exports = codes
+"""
+ERRORS_MD = """# Errors
+
+**Table of contents**
+- [Errors](#errors)
+  - [Error codes](#error-codes)
+    - [FST_ERR_NOT_FOUND](#fst_err_not_found)
+    - [FST_ERR_BAD_URL](#fst_err_bad_url)
+    - [FST_ERR_CTP_EMPTY_TYPE](#fst_err_ctp_empty_type)
+    - [FST_ERR_CTP_INVALID_TYPE](#fst_err_ctp_invalid_type)
+
+    - [FST_ERR_HOOK_INVALID_TYPE](#fst_err_hook_invalid_type)
+
+## Error codes
+
+| Code | Description | How to solve |
+| ---- | ----------- | ------------ |
+| <a id="fst_err_not_found">FST_ERR_NOT_FOUND</a> | 404 Not Found | - |
+| <a id="fst_err_bad_url">FST_ERR_BAD_URL</a> | The router received an invalid url. | Use a valid url. |
+"""
+
+
+def test_an_error_code_added_gets_its_link_in_the_table_of_contents_with_its_anchor_spelled_as_its_siblings(
+        tmp_path):
+    new = ERRORS_JS.replace("  FST_ERR_BAD_URL:", "  FST_ERR_NOT_FN: createError('FST_ERR_NOT_FN', 'Not a function')"
+                            ",\n  FST_ERR_BAD_URL:")
+    facts, planned, draft, checked = _run(tmp_path, {"lib/errors.js": ERRORS_JS}, {"docs/Errors.md": ERRORS_MD},
+                                          {"lib/errors.js": new})
+    assert [f.describe() for f in facts] == ["enum FST_ERR_NOT_FN added"]
+    lines = draft.files["docs/Errors.md"].split("\n")
+    # after the one above it in the code, in the tight list (one stray blank line in it is no style)
+    at = lines.index("    - [FST_ERR_NOT_FOUND](#fst_err_not_found)")
+    assert lines[at + 1:at + 3] == ["    - [FST_ERR_NOT_FN](#fst_err_not_fn)",
+                                    "    - [FST_ERR_BAD_URL](#fst_err_bad_url)"]
+    assert checked.passed, checked.comments
+
+
+def test_a_row_whose_name_cell_carries_its_anchor_is_shaped_with_the_new_name_s_anchor():
+    from docsvc.server.engines.docflows.structure import blocks
+    from docsvc.server.engines.docflows.structures.table_rows import TableRows
+
+    lines = ERRORS_MD.split("\n")
+    row = next(b for b in blocks("docs/Errors.md", ERRORS_MD)
+               if b.kind == "row" and "FST_ERR_BAD_URL" in lines[b.start])
+    assert TableRows().shape(row, lines, "FST_ERR_BAD_URL", "FST_ERR_NOT_FN", "Not a function", None) == \
+        ['| <a id="fst_err_not_fn">FST_ERR_NOT_FN</a> | Not a function | — |']
+    # an anchor not spelled from the sibling's name: the new one's is not known, no row
+    odd = lines[:row.start] + ['| <a id="bad-url">FST_ERR_BAD_URL</a> | x | y |']
+    assert TableRows().shape(row, odd, "FST_ERR_BAD_URL", "FST_ERR_NOT_FN", "Not a function", None) is None
+
+
+SERVER_DTS = """export interface FastifyServerOptions {
+  /** Maximum payload, in bytes.
+   * @default 1048576 */
+  bodyLimit?: number,
+  /** Close idle connections after this many milliseconds.
+   * @default 72000 */
+  keepAliveTimeout?: number,
+}
+"""
+SERVER_MD = """# Server
+
+**Table of contents**
+- [Factory](#factory)
+  - [`bodyLimit`](#bodylimit)
+  - [`keepAliveTimeout`](#keepalivetimeout)
+
+## Factory
+
+### `bodyLimit`
+<a id="factory-body-limit"></a>
+
+Maximum payload, in bytes.
+
+### `keepAliveTimeout`
+<a id="factory-keep-alive-timeout"></a>
+
+Close idle connections after this many milliseconds.
+"""
+
+
+def test_a_setting_given_a_section_is_linked_from_the_page_s_table_of_contents_beside_its_siblings(tmp_path):
+    new = SERVER_DTS.replace("  /** Close idle", "  /** Trust the X-Forwarded-* headers.\n   * @default false */\n"
+                             "  trustProxy?: boolean,\n  /** Close idle")
+    facts, planned, draft, checked = _run(tmp_path, {"fastify.d.ts": SERVER_DTS}, {"docs/Server.md": SERVER_MD},
+                                          {"fastify.d.ts": new})
+    assert [f.describe() for f in facts] == ["config trustProxy added"]
+    lines = draft.files["docs/Server.md"].split("\n")
+    # the section, then its link, its anchor spelled as the siblings' are (their title, lower case)
+    assert "### `trustProxy`" in lines and '<a id="factory-trust-proxy"></a>' in lines
+    at = lines.index("  - [`bodyLimit`](#bodylimit)")
+    assert lines[at + 1:at + 3] == ["  - [`trustProxy`](#trustproxy)", "  - [`keepAliveTimeout`](#keepalivetimeout)"]
+    assert checked.passed, checked.comments
+
+
+def test_a_table_of_contents_gets_no_link_where_the_draft_wrote_no_entry(tmp_path):
+    new = SERVER_DTS.replace("  /** Close idle", "  trustProxy?: boolean,\n  /** Close idle")
+    facts, planned, draft, checked = _run(tmp_path, {"fastify.d.ts": SERVER_DTS}, {"docs/Server.md": SERVER_MD},
+                                          {"fastify.d.ts": new})
+    assert [f.describe() for f in facts] == ["config trustProxy added"]
+    assert "docs/Server.md" not in draft.files  # no help text, no default: no section, so no link to it
+
+
+def test_an_error_code_removed_takes_its_row_and_its_link_in_the_table_of_contents(tmp_path):
+    new = ERRORS_JS.replace("  FST_ERR_BAD_URL: createError('FST_ERR_BAD_URL', 'Invalid url', 400),\n", "")
+    facts, planned, draft, checked = _run(tmp_path, {"lib/errors.js": ERRORS_JS}, {"docs/Errors.md": ERRORS_MD},
+                                          {"lib/errors.js": new})
+    assert [f.describe() for f in facts] == ["enum FST_ERR_BAD_URL removed"]
+    text = draft.files["docs/Errors.md"]
+    assert "FST_ERR_BAD_URL" not in text and "[FST_ERR_NOT_FOUND](#fst_err_not_found)" in text
+    assert "| <a id=\"fst_err_not_found\">FST_ERR_NOT_FOUND</a> | 404 Not Found | - |" in text.split("\n")
+    assert checked.passed, checked.comments
+
+
+def test_a_commander_option_gets_its_help_line_with_its_short_form_and_value_placeholder(tmp_path):
+    code = ("const { program } = require('commander')\n"
+            "program\n  .option('-p, --port <number>', 'port to listen on', 8080)\n"
+            "  .option('--verbose', 'print more')\n")
+    new = code.replace("  .option('--verbose'", "  .option('-H, --host <name>', 'host to bind')\n  .option('--verbose'")
+    page = ("# cli\n\n```\nUsage: serve [options]\n\nOptions:\n"
+            "  -p, --port <number>  port to listen on (default: 8080)\n"
+            "  --verbose            print more\n"
+            "  -h, --help           display help for command\n```\n")
+    facts, _, draft, _ = _run(tmp_path, {"bin/serve.js": code}, {"docs/cli.md": page}, {"bin/serve.js": new})
+    assert [(f.name, f.shows, f.short) for f in facts] == [("--host", "<name>", "-H")]
+    lines = draft.files["docs/cli.md"].split("\n")
+    assert lines[lines.index("Options:") + 1:][:4] == [
+        "  -p, --port <number>  port to listen on (default: 8080)", "  -H, --host <name>    host to bind",
+        "  --verbose            print more", "  -h, --help           display help for command"]
+
+
+def test_a_cobra_flag_with_a_shorthand_gets_it_in_its_help_line(tmp_path):
+    code = ('package cmd\n\nfunc init() {\n\trootCmd.Flags().StringP("output", "o", "out", "where to write")\n'
+            '\trootCmd.Flags().Bool("verbose", false, "print more")\n}\n')
+    new = code.replace('\trootCmd.Flags().Bool(',
+                       '\trootCmd.Flags().StringVarP(&lang, "lang", "l", "", "the language")\n\trootCmd.Flags().Bool(')
+    page = ("# app\n\n```\nFlags:\n  -h, --help            help for app\n"
+            '  -o, --output string   where to write (default "out")\n      --verbose         print more\n```\n')
+    _, _, draft, _ = _run(tmp_path, {"cmd/root.go": code}, {"docs/app.md": page}, {"cmd/root.go": new})
+    lines = draft.files["docs/app.md"].split("\n")
+    assert lines[lines.index("Flags:") + 1:][:4] == [
+        "  -h, --help            help for app", '  -o, --output string   where to write (default "out")',
+        "  -l, --lang string     the language", "      --verbose         print more"]

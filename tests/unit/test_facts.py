@@ -274,3 +274,60 @@ def test_a_setting_or_flag_the_code_now_declares_deprecated_is_a_deprecated_fact
     remote.commit({path: new}, "deprecate")
     mirror.fetch()
     assert sorted(f.describe() for f in facts_between(mirror, base, mirror.head("main"))) == expected
+
+
+def test_javascript_error_and_warning_codes_defined_by_a_factory_with_their_message():
+    old = """const createError = require('@fastify/error')
+const codes = {
+  FST_ERR_NOT_FOUND: createError('FST_ERR_NOT_FOUND', 'Not Found', 404),
+}
+const FSTDEP010 = createWarning({ name: 'FastifyDeprecation', code: 'FSTDEP010', message: 'reply.sent is deprecated' })
+log.info('SOME_EVENT', 'a log line, not a code')
+"""
+    new = """const createError = require('@fastify/error')
+const codes = {
+  FST_ERR_NOT_FOUND: createError('FST_ERR_NOT_FOUND', 'Not Found', 404),
+  FST_ERR_BAD_URL: createError('FST_ERR_BAD_URL', "'%s' is not a valid url component", 400),
+}
+log.info('SOME_EVENT', 'a log line, not a code')
+warning.create('FastifyDeprecation', 'FSTDEP001', 'request.req is deprecated')
+"""
+    facts = facts_of_change("lib/errors.js", old, new)
+    # the code among a call's first strings (a warning's name first), its message after it
+    assert sorted(f.describe() for f in facts) == ["enum FSTDEP001 added", "enum FSTDEP010 removed",
+                                                   "enum FST_ERR_BAD_URL added"]
+    added = next(f for f in facts if f.name == "FST_ERR_BAD_URL")
+    # its message is its description; the codes the same factory defines are its siblings
+    assert (added.note, added.siblings) == ("'%s' is not a valid url component", ("FST_ERR_NOT_FOUND",))
+
+
+def test_typescript_union_of_string_literals_is_an_enum_of_its_members():
+    old = "export type ApplicationHook = 'onRoute'\n  | 'onReady'\n  | 'onClose'\nexport type Mode = string | 'auto'\n"
+    new = "export type ApplicationHook = 'onRoute'\n  | 'onReady'\n  | 'onListen'\n  | 'onClose'\n" \
+          "export type Mode = string | 'auto' | 'manual'\n"
+    facts = facts_of_change("types/hooks.d.ts", old, new)
+    # a union with another type than string literals is no list of names (Mode)
+    assert [f.describe() for f in facts] == ["enum onListen added"]
+    assert (facts[0].siblings, facts[0].follows) == (("onReady", "onClose", "onRoute"), ("onReady", "onRoute"))
+
+
+def test_go_exported_fields_of_an_exported_struct_of_a_library_are_settings_users_set():
+    old = """package cli
+
+// App is the main structure of a cli application.
+type App struct {
+	// The name of the program
+	Name string
+	// Boolean to enable short-option handling
+	UseShortOptionHandling bool
+	didSetup bool
+}
+"""
+    new = old.replace("	didSetup bool", "	// Enable suggestions for commands and flags\n	Suggest bool\n	didSetup bool")
+    facts = facts_of_change("app.go", old, new)
+    assert [f.describe() for f in facts] == ["config Suggest added"]
+    assert (facts[0].note, facts[0].siblings) == ("Enable suggestions for commands and flags",
+                                                  ("UseShortOptionHandling", "Name"))
+    # a program's own structs are no one's to set (package main)
+    assert facts_of_change("main.go", old.replace("package cli", "package main"),
+                           new.replace("package cli", "package main")) == []

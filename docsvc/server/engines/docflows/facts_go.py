@@ -5,6 +5,8 @@
   (``&cli.StringFlag{Name: "lang", Value: "en", EnvVars: []string{"APP_LANG"}}``);
 - environment variables (``os.Getenv``, ``os.LookupEnv``, ``viper.BindEnv``, struct tags
   ``env:"X" envDefault:"y"``);
+- the exported fields of exported structs users fill in (``cli.App{Suggest: true}``), with their doc
+  comment as their description;
 - settings: fields of configuration structs by the name their file format gives them (``yaml:``,
   ``toml:``, ``mapstructure:``, ``koanf:``, else ``json:``) with a ``default:`` tag and the field's
   doc comment as its description, in structs named
@@ -226,6 +228,9 @@ class _Reader(syntax.Reader):
         shows = quoted.group(1) if quoted else _PFLAG_SHOWS.get(match.group(1), match.group(1).lower())
         self.add("flag", f"--{name}", "go: flag/pflag definition", default, call, help_text,
                  shows=None if match.group(1) in _PFLAG_UNKNOWN else shows)
+        short = syntax.string(args[1]) if match.group(3) and len(args) > 1 else None
+        if short and re.fullmatch(r"[A-Za-z0-9]", short):  # StringP("output", "o", ...): -o, --output
+            self.items[-1] = replace(self.items[-1], short=f"-{short}")
 
     def _flag_literal(self, literal: Node) -> None:
         """``&cli.StringFlag{Name: "lang", Value: "en", Usage: "...", EnvVars: []string{"LANG"}}``."""
@@ -255,6 +260,8 @@ class _Reader(syntax.Reader):
             if "env" in tags and (env := tags["env"].split(",")[0]):
                 self.add("env", env, f"go: env tag of struct {name}", tags.get("envDefault"), field, owner=name)
             if not settings:
+                if self.public and top and _exported(name):
+                    self._field(name, field)
                 continue
             key = setting_key(field)
             for identifier in field.children_by_field_name("name"):
@@ -264,6 +271,16 @@ class _Reader(syntax.Reader):
                 self.add("config", key or syntax.text(identifier), f"go: field of settings struct {name}",
                          tags.get("default"), field, described, owner=name,
                          context=self.sections.get(name, ()), deprecated=deprecated)
+
+    def _field(self, struct: str, field: Node) -> None:
+        """An exported field of an exported struct of a package users import: what they set in a
+        struct literal (``cli.Command{Suggest: true}``, ``cobra.Command{ValidArgsFunction: f}``),
+        described by its doc comment, deprecated where that says so."""
+        for identifier in field.children_by_field_name("name"):
+            if _exported(syntax.text(identifier)):
+                described, deprecated = _undeprecated(syntax.doc_comment(field)[0])
+                self.add("config", syntax.text(identifier), f"go: field of exported struct {struct}", None, field,
+                         described, owner=struct, deprecated=deprecated)
 
     def _function(self, node: Node) -> None:
         name = syntax.text(node.child_by_field_name("name"))

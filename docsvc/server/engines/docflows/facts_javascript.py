@@ -9,7 +9,10 @@
   after ``||``/``??`` as the default;
 - settings: the members of an object of defaults (``const defaults = {timeout: 0}``), of exported
   interfaces and types named like options (``interface ServerOptions``, each with the description
-  and ``@default`` of its doc comment), and enum members;
+  and ``@default`` of its doc comment), and enum members, an exported union of string literals's
+  too (``type ApplicationHook = 'onReady' | 'onClose'``);
+- error and warning codes a factory defines with their message (``createError("FST_ERR_X", "msg")``,
+  ``createWarning({code: "FSTDEP010", message})``), grouped by the factory;
 - web routes: express/koa/fastify/hono calls (``app.get("/x", handler)``, ``fastify.route({method,
   url})``) and NestJS decorators (``@Controller("users")`` with ``@Get(":id")``);
 - exported functions, classes, constants, interfaces and types (``export``, ``export {a as b}``,
@@ -27,6 +30,7 @@ from __future__ import annotations
 import json
 import posixpath
 import re
+from dataclasses import replace
 from pathlib import PurePosixPath
 from typing import Callable, Iterable
 
@@ -48,6 +52,9 @@ _CLASSES = ("class_declaration", "abstract_class_declaration", "class")
 _HELP_KEYS = ("describe", "description", "desc", "help")
 _MEMBER = "js: member of the object an exported function returns"
 _JS_NAME = re.compile(r"[A-Za-z_$][\w$]*")
+# an error or warning code: FST_ERR_NOT_FOUND, ERR_INVALID_ARG, FSTDEP010 (capitals, then words or digits)
+_CODE = re.compile(r"[A-Z][A-Z0-9]*(?:_[A-Z0-9]+)+|[A-Z]{2,}\d{2,}")
+_CODE_FACTORY = re.compile(r"(?i)error|warning|deprecat")  # createError, createWarning, createDeprecation
 
 
 def javascript_items(text: str, path: str = "") -> list[Item] | None:
@@ -153,6 +160,27 @@ class _Reader(syntax.Reader):
                 self.add("route", f"{method.upper()} {url}", "js: fastify .route()", None, call)
         elif name == "get" and target == "Deno.env" and first:
             self.add("env", first, "js: Deno.env.get", None, call)
+        else:
+            self._code(f"{target}.{name}" if target else name, args, call)
+
+    def _code(self, factory: str, args: list[Node], call: Node) -> None:
+        """An error or warning code a factory defines with its message: ``createError("FST_ERR_X",
+        "message", 500)``, ``createWarning({code: "FSTDEP010", message: "..."})``,
+        ``warning.create("FastifyDeprecation", "FSTDEP001", "message")``. Users look codes up in
+        the docs (a table of codes, a section each); the factory groups a code with its siblings
+        (errors beside errors, warnings beside warnings)."""
+        if not _CODE_FACTORY.search(factory):
+            return
+        pairs = _pairs(args[0]) if len(args) == 1 else {}
+        if pairs:
+            code, message = syntax.string(pairs.get("code")), syntax.string(pairs.get("message"))
+        else:  # the code among the first two strings (a warning's name may come first), then its message
+            strings = [syntax.string(a) for a in args[:3]]
+            at = next((i for i, text in enumerate(strings[:2]) if text and _CODE.fullmatch(text)), None)
+            code = strings[at] if at is not None else None
+            message = strings[at + 1] if at is not None and at + 1 < len(strings) else None
+        if code and message and _CODE.fullmatch(code):
+            self.add("enum", code, f"js: code defined by {factory}()", None, call, message, owner=factory)
 
     def _named_flags(self, specs: dict[str, Node | None], node: Node, rule: str) -> None:
         """Options named without dashes, each with an object of its details (yargs, parseArgs):
@@ -176,7 +204,12 @@ class _Reader(syntax.Reader):
             default = None
         elif default is not None and default.type == "object":
             default = _pairs(default).get("default")
-        self.add("flag", longs[0], rule, default, node, help_text)
+        # the help screen prints the spec as written: the value placeholder (``<n>``, ``[dir]``; none
+        # for a flag that takes no value) and the short form beside the long one
+        placeholder = re.search(r"[<\[][^<>\[\]]*[>\]]", spec)
+        short = re.search(r"(?<![\w-])-[A-Za-z](?![\w-])", spec) if longs[0].startswith("--") else None
+        self.add("flag", longs[0], rule, default, node, help_text, shows=placeholder.group(0) if placeholder else "")
+        self.items[-1] = replace(self.items[-1], short=short.group(0) if short else None)
 
     def _commander_option(self, new: Node) -> None:
         args = syntax.arguments(new)
@@ -267,6 +300,9 @@ class _Reader(syntax.Reader):
                         self._parameters(syntax.text(target), value)
         elif kind in ("interface_declaration", "type_alias_declaration") and name:
             self.add("symbol", name, f"js: exported {kind.split('_')[0]}", None, node)
+            for member in _literal_union(node.child_by_field_name("value")):
+                self.add("enum", syntax.string(member) or "", f"js: member of string union type {name}", None,
+                         member, owner=name)
             if _OPTIONS_TYPE.search(name):
                 body = node.child_by_field_name("body") or node.child_by_field_name("value")
                 for member in body.named_children if body is not None else ():
@@ -365,6 +401,23 @@ class _Reader(syntax.Reader):
                     self.add("route", f"{_decorator_name(decorator).upper()} {route}", "js: NestJS route decorator",
                              None, member)
             pending = []
+
+
+def _literal_union(node: Node | None) -> list[Node]:
+    """The string literals a union type of them alone names (``'onRoute' | 'onReady' | 'onClose'``:
+    TypeScript's enum of names); none for a union with any other type (``string | 'auto'``)."""
+    if node is None or node.type != "union_type":
+        return []
+    parts, queue = [], [node]
+    while queue:
+        part = queue.pop(0)
+        if part.type == "union_type":
+            queue[:0] = part.named_children
+        elif part.type == "literal_type" and part.named_children and part.named_children[0].type == "string":
+            parts.append(part.named_children[0])
+        else:
+            return []
+    return parts if len(parts) >= 2 and all(_JS_NAME.fullmatch(syntax.string(p) or "") for p in parts) else []
 
 
 def _decorator_name(decorator: Node) -> str:

@@ -82,12 +82,14 @@ def _as_page_writes(word: str, old_words: list[str], page: list[re.Match], first
 def worded_like(help_text: str, sibling: str) -> str:
     """A help text written as the page writes a sibling's: the ``[boolean]`` tag some CLI
     frameworks start it with dropped, or moved to the end as ``(`boolean`)`` where the sibling ends
-    so; a capital first letter where the sibling starts with one."""
+    so; a capital first letter where the sibling starts with one, unless the text starts with a
+    camel- or snake-cased name."""
     tag = _TAG.match(help_text)
     text = help_text[tag.end():] if tag else help_text
     sibling = sibling.strip()
     if tag and re.search(r"\(`[^`]+`\)$", sibling):
         text += f" (`{tag.group().strip()[1:-1]}`)"
-    if sibling[:1].isupper() and text[:1].islower():
+    # (a name it starts with keeps its case: ``disableRequestLogging option is ...``)
+    if sibling[:1].isupper() and text[:1].islower() and not re.match(r"[a-z]+[A-Z_]\w*", text):
         text = text[:1].upper() + text[1:]
     return text

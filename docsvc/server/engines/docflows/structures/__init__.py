@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from .base import Draft, Page, Structure
+from .contents import Contents
 from .expected_output import ExpectedOutput
 from .generated import GeneratedReference
 from .help_blocks import HelpBlocks
@@ -30,6 +31,7 @@ STRUCTURES: tuple[Structure, ...] = (
     GeneratedReference(),  # a page the docs build makes from the code: no entry by hand; else
     _ENTRIES,  # a section of its own, where each sibling has one; else
     Siblings(shapers=(TableRows(), _ENTRIES)),  # a row, item, directive or option entry beside them
+    Contents(),  # then the entry's link in the page's table of contents
     HelpBlocks(),
     DeprecationMarks(),
     Requirements(),

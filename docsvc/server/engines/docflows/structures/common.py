@@ -32,7 +32,13 @@ def _about(line: str, name: str) -> bool:
     """Whether a block's first line is about ``name``: a row whose first cell is it, an item that
     starts with it, a directive that names it."""
     escaped = re.escape(name)
+    # a table of contents' link to its entry (``- [FST_ERR_X](#fst_err_x)``); a row whose first
+    # cell is the name with its anchor (``| <a id="x">FST_ERR_X</a> |``)
+    linked = rf"\[[`*_]*{escaped}[`*_]*\]\(#[^)\s]*\)\s*$"
+    anchored = rf"<a\s+(?:id|name)=\"[^\"]*\">[`*_]*{escaped}[`*_]*</a>"
     return bool(re.match(rf"^\s*\|\s*[`*_]*{escaped}[`*_]*\s*(\||[,/(=\s])", line)
+                or re.match(rf"^\s*\|\s*{anchored}\s*\|", line)
+                or re.match(rf"^\s*(?:[-*+]|\d+[.)])\s+{linked}", line)
                 # ``config.assetsInclude`` is about assetsInclude, not about config
                 or re.match(rf"^\s*(?:[-*+]|\d+[.)])\s+[`*_]*{escaped}(?![\w-]|\.\w)", line)
                 or re.match(rf"^\s*(?:\.\.\s+[\w:]+::|:::)\s+(\S*[.:])?{escaped}(?![\w-])\s*$", line)
@@ -61,9 +67,12 @@ def _chosen_few(fact: Fact, path: str, name: str, beside: str, said: Callable[[s
 
 def _loose(found: list[Block], lines: list[str], group: list[Block]) -> bool:
     """Whether a Markdown list is loose: a blank line between its items or inside one (outside
-    code), which is how CommonMark tells a list whose items stand apart."""
+    code), which is how CommonMark tells a list whose items stand apart; one stray blank line in a
+    long list of tight items is no style to follow (blank lines between half its items at least)."""
     code = {i for b in found if b.kind == "code" for i in range(b.start, b.end)}
-    return any(not lines[i].strip() and i not in code for i in range(group[0].start, group[-1].end))
+    blank = sum(1 for i in range(group[0].start, group[-1].end) if not lines[i].strip() and i not in code)
+    # a stray blank line in a long tight list (a table of contents) is a slip, not the list's style
+    return blank > 0 and blank * 2 >= len(group) - 1
 
 
 def _about_blocks(found: list[Block], lines: list[str], term: str) -> list[Block]:
@@ -172,10 +181,11 @@ def _after_description(lines: list[str], block: Block) -> int:
     return block.end
 
 
-def renamed_in(text: str, sibling: str, name: str, short: str | None = None) -> str:
+def renamed_in(text: str, sibling: str, name: str, short: str | None = None) -> str | None:
     """``text`` (a sibling's name cell or entry) with the sibling's name, and the short form written
     beside it (``--headers, -h``, ``-h, --headers``, ``--headers (-h)``), made the new name's: its
-    own short form where it has one, none where it has not (the sibling's is not the new one's)."""
+    own short form where it has one, none where it has not (the sibling's is not the new one's);
+    an anchor it carries made the new name's too (``anchored_as``; None when that cannot be said)."""
     escaped = re.escape(sibling)
     after = re.compile(rf"(?<![\w-]){escaped}(?P<sep>, ?| \()-\w(?P<close>\)?)(?![\w-])")
     before = re.compile(rf"(?<![\w-])-\w(?P<sep>, ?| ){escaped}(?![\w-])")
@@ -184,7 +194,36 @@ def renamed_in(text: str, sibling: str, name: str, short: str | None = None) -> 
             + text[match.end():]
     if (match := before.search(text)) is not None:
         return text[:match.start()] + (f"{short}{match.group('sep')}" if short else "") + name + text[match.end():]
+    if re.search(r"<a\s+(?:id|name)=", text):  # the anchor a row carries is the new name's too
+        return anchored_as(text, sibling, name)
     return _word(sibling).sub(name, text, count=1)
+
+
+_CONTENTS_LINK = re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+\[[^\[\]]+\]\(#[^)\s]+\)\s*$")
+
+
+def contents_link(line: str) -> bool:
+    """Whether the line is a table of contents' item: a link to an anchor on the page, nothing else."""
+    return _CONTENTS_LINK.match(line) is not None
+
+
+def _slug(text: str) -> str:
+    """A heading's anchor as GitHub and MkDocs make it: lower case, spaces as hyphens, other marks dropped."""
+    return re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
+
+
+def anchored_as(text: str, sibling: str, name: str) -> str | None:
+    """``text`` (a row's name cell, a table of contents' link) with the sibling's name and its
+    anchor made the new name's, the anchor spelled as the sibling's is (as written, lower case,
+    slugged); None when the sibling's anchor is none of those spellings of its name."""
+    out = _word(sibling).sub(name, text)
+    for anchor in re.findall(r"(?:\(#|(?:id|name)=\")([^)\"]+)", text):
+        form = next((f for f in (lambda x: x, str.lower, _slug) if f(sibling) == anchor), None)
+        if form is None:
+            return None
+        out = out.replace(f"#{name}" if anchor == sibling else f"#{anchor}", f"#{form(name)}")
+        out = out.replace(f'="{name}"' if anchor == sibling else f'="{anchor}"', f'="{form(name)}"')
+    return out
 
 
 def _name_markup(term: str) -> re.Pattern:

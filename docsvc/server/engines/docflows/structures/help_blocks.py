@@ -3,8 +3,9 @@ prints it (click, typer's plain form, argparse, optparse, cobra, commander: one 
 help text in a column).
 
 Carries: an option added to a command whose siblings the block lists. The new option gets its line
-as the framework prints it: the indentation of the siblings' lines (those without a short form,
-where some have none), the value it takes as the framework names it (``Item.shows``: ``TEXT``,
+as the framework prints it: its short form first where it has one and its siblings show theirs
+(``-p, --port``), else the indentation of the siblings' lines (those without a short form, where
+some have none), the value it takes as the framework names it (``Item.shows``: ``TEXT``,
 ``INTEGER``, ``[a|b]``, ``MAX_SIZE``; none for a flag), its help text from the code in the block's
 help column (with its default, where the siblings' lines say theirs: ``[default: 8080]``), wrapped
 as the framework wraps it (at 78 columns, or the block's widest line), on the next line when the
@@ -89,8 +90,12 @@ def _line_for(fact: Fact, lines: list[str], options: list[int], end: int) -> lis
     """The new option's entry, shaped like the block's entries."""
     parsed = [_OPTION.match(lines[i]) for i in options]
     bare = [m for m in parsed if not m.group("short")]
+    shortened = [m for m in parsed if m.group("short")]
     indent = (bare[0] if bare else parsed[0]).group("indent")
     head = indent + token(fact.name) + (" " + fact.shows if fact.shows else "")
+    if fact.short and shortened:  # its short form before it, as the siblings that have one show theirs
+        model = shortened[0]
+        head = model.group("indent") + fact.short + model.group("short")[2:] + head.lstrip()
     description, default = prose(fact.note), _default_said(fact, lines, options, end)
     if default:  # click sets its bracket two spaces off the help text; cobra and argparse one
         description = (description + ("  " if default.startswith("[") else " ") if description else "") + default

@@ -18,7 +18,7 @@ from ..planner import spoken, token
 from ..structure import MKDOCSTRINGS, Block, is_rst
 from .base import Draft, Page, Structure
 from .common import (NEAREST_SIBLINGS, _about_blocks, _chosen_few, _group_of, _home_depth, _loose, _noun, _place,
-                     _plainly_named, _said, addition, apart)
+                     _plainly_named, _said, addition, apart, contents_link)
 from .reference_entries import _autodoc_names
 from .version_marks import _directive_mark, _unmarked, _with_mark
 
@@ -48,6 +48,8 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft, release: str | N
     # the pull request adds just above it count once written in, as its nearest (two new options
     # keep their order in an alphabetical list).
     groups = documented(list(enumerate(fact.siblings))) or documented([(0, n) for n in fact.family])
+    # a table of contents links to the entries: no entry itself (``contents`` adds its link)
+    groups = {key: members for key, members in groups.items() if not contents_link(lines[key.start])}
     if groups:
         for key, members in documented([(0, n) for n in fact.follows if n not in fact.siblings]).items():
             groups.setdefault(key, []).extend(members)

@@ -16,17 +16,20 @@ import textwrap
 from ..quoting import worded_like
 from ..structure import Block
 from .base import Structure
-from .common import _SEPARATOR_ROW, _literal, _name_markup, renamed_in
+from .common import _SEPARATOR_ROW, _literal, _name_markup, anchored_as, renamed_in
 
 
 _DEFAULT_SAID = re.compile(r"\bDefault(?:s to)?:?\s*`")
 
 
-def _list_item(model: str, sibling: str, name: str, description: str, default: str | None) -> str:
+def _list_item(model: str, sibling: str, name: str, description: str, default: str | None) -> str | None:
     """A list item shaped like the sibling's item ``model``: the same marker, the name marked up
     the same, the same separator, the new name's own description, and its default said as the
     sibling says its own (``Default: `x`.``)."""
     prefix = re.match(r"^(\s*(?:[-*+]|\d+[.)])\s+)", model).group(1)
+    if _TOC_ITEM.fullmatch(model[len(prefix):]):  # a table of contents' link: the new name's, to its anchor
+        linked = anchored_as(model[len(prefix):], sibling, name)
+        return prefix + linked if linked else None
     styled = _name_markup(sibling).search(model)
     opening, separator = (styled.group(1), styled.group(3) or " — ") if styled else ("", " — ")
     closing = opening[::-1]  # the marks close as they open: `name`, **name**, __`name`__
@@ -66,6 +69,7 @@ def _wrapped_like(item: str, lines: list[str], block: Block) -> list[str]:
                          break_long_words=False, break_on_hyphens=False)
 
 
+_TOC_ITEM = re.compile(r"\[[^\[\]\n]+\]\(#[^)\s]+\)\s*")
 _BARE_ITEM = re.compile(r"\s*(?:[-*+]|\d+[.)])\s+[`*_]*[\w.$-]+[`*_]*\s*")
 
 
@@ -82,7 +86,7 @@ def _cells(row: str) -> list[str]:
 
 
 def _table_row(lines: list[str], index: int, sibling: str, name: str, description: str, default: str | None,
-               short: str | None = None) -> str:
+               short: str | None = None) -> str | None:
     """A row shaped like the sibling's: the name cell styled the same, description and default
     placed under the headers that name them."""
     header, aligned, sides = None, False, []
@@ -97,9 +101,11 @@ def _table_row(lines: list[str], index: int, sibling: str, name: str, descriptio
     for k, cell in enumerate(cells):
         title = header[k] if header and k < len(header) else ""
         if k == 0 or sibling in cell:
+            renamed = renamed_in(cell, sibling, name, short) if sibling in cell else name
+            if renamed is None:
+                return None  # an anchor not spelled from the sibling's name: the new one's is not known
             # the sibling's own value placeholder (`--host [host]`) is not the new option's
-            out.append(_PLACEHOLDER.sub("", renamed_in(cell, sibling, name, short), count=1) if sibling in cell
-                       else name)
+            out.append(_PLACEHOLDER.sub("", renamed, count=1) if sibling in cell else name)
         elif "default" in title:
             out.append(f"`{default}`" if default and "`" in cell else (default or "—"))
         elif any(word in title for word in ("description", "meaning", "help", "what", "purpose")) or \
@@ -128,10 +134,13 @@ class TableRows(Structure):
     def shape(self, block: Block, lines: list[str], sibling: str, name: str, description: str,
               default: str | None, short: str | None = None) -> list[str] | None:
         if block.kind == "row":
-            return [_table_row(lines, block.start, sibling, name, description, default, short)] if description \
-                else None
+            row = _table_row(lines, block.start, sibling, name, description, default, short) if description else None
+            return [row] if row else None
+        model = "\n".join(lines[block.start:block.end])
+        if _TOC_ITEM.fullmatch(model.strip()[len(re.match(r"[-*+]|\d+[.)]", model.strip()).group(0)):].strip()):
+            item = _list_item(model, sibling, name, description, None)  # a link needs no description
+            return [item] if item else None
         if not description and not _literal(default):
             return None
-        model = "\n".join(lines[block.start:block.end])
-        return _wrapped_like(_list_item(model, sibling, name, description, default if _literal(default) else None),
-                             lines, block)
+        item = _list_item(model, sibling, name, description, default if _literal(default) else None)
+        return _wrapped_like(item, lines, block) if item else None
