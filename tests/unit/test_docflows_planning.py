@@ -96,16 +96,3 @@ def test_a_test_only_change_stays_quiet_however_clearly_its_words_point(tmp_path
                    DOCS, "Shell completion for zsh profiles")
     assert (result.pages, result.worth_a_look) == ([], [])
 
-
-
-def test_a_page_naming_two_of_a_large_family_in_passing_is_not_planned_for_a_new_member():
-    from docsvc.server.engines.docflows.facts_model import Fact
-
-    codes = [f"FST_ERR_CODE_{n:02d}" for n in range(30)]
-    fact = Fact("enum", "added", "FST_ERR_NEW", "lib/errors.js", "js: code defined by createError()",
-                note="A new error.", siblings=tuple(codes))
-    pages = PageIndex({"docs/errors.md": "# Errors\n\n" + "".join(f"- `{c}`: what it means\n" for c in codes),
-                       "docs/server.md": f"# Server\n\nIt throws `{codes[0]}` or `{codes[1]}` when misused.\n",
-                       "docs/other.md": "# Other\n\nNothing here.\n"})
-    planned = plan([fact], pages.find, pages.read, total_pages=len(pages))
-    assert [p.path for p in planned.pages] == ["docs/errors.md"]

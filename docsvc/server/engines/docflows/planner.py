@@ -559,9 +559,6 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
     return Plan(ordered, unaffected, looks)
 
 
-LARGE_FAMILY = 10  # a page documents a new name's family when it names one in this many of its siblings
-
-
 def _plan_addition(fact: Fact, docs: _Docs, add, look) -> int:
     """Plan the pages that document the most siblings of an added name, as code and specifically;
     where none does, the one page that lists most of the names its registry call adds in other
@@ -571,8 +568,6 @@ def _plan_addition(fact: Fact, docs: _Docs, add, look) -> int:
     # A lone documented sibling is enough only for a small family of options; a module's API is
     # documented as a reference, where several of its names stand.
     need = 2 if fact.kind == "symbol" or len(set(siblings)) >= 3 else 1
-    # of a large family (70 error codes), a page that names two in passing is no list of them
-    need = max(need, len(set(siblings)) // LARGE_FAMILY)
     first, looks = MAX_CONCEPTUAL_PAGES, MAX_LOOKS
     another = f"another {fact.kind} of {fact.path}"
     if not by_page and fact.family:
