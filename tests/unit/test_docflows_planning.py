@@ -96,3 +96,10 @@ def test_a_test_only_change_stays_quiet_however_clearly_its_words_point(tmp_path
                    DOCS, "Shell completion for zsh profiles")
     assert (result.pages, result.worth_a_look) == ([], [])
 
+
+
+def test_an_example_programs_changed_names_are_no_evidence_of_a_page():
+    diff = [("examples/tutorial/flaskr/db.py", ["-    db = get_db()", "+    db = current_app.get_db_conn()"]),
+            ("src/flask/app.py", ["-    def open_resource(self):", "+    def open_resource(self, mode):"])]
+    assert set(name_changes(code_hunks(diff, examples=False)).counts) == {"open_resource"}
+    assert {"get_db", "get_db_conn", "open_resource"} <= set(name_changes(code_hunks(diff)).counts)

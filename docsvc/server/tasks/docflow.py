@@ -92,7 +92,7 @@ def run_generate(ctx: JobContext) -> dict:
     facts = facts_between(code, base, head, documented=documented, notes=notes)
     diff = diff_of(code, base, head)
     hunks = code_hunks(diff, documented)
-    names = name_changes(hunks)
+    names = name_changes(code_hunks(diff, documented, examples=False))
     read = pages.read
     links = linked_pages(links_near_changes(hunks), pages.texts, read)
     outputs = outputs_between(diff, code_changed=bool(hunks))

@@ -22,7 +22,7 @@ from typing import Callable, Iterable
 
 from .facts import CODE_SUFFIXES, speaks_to_users
 
-__all__ = ["NameChanges", "changed_code", "code_hunks", "diff_of", "name_changes", "names_in"]
+__all__ = ["NameChanges", "changed_code", "code_hunks", "diff_of", "is_example", "name_changes", "names_in"]
 
 _NAME = re.compile(r"""(?x)
     (?<![\w-])--[A-Za-z][\w-]+           # an option
@@ -32,6 +32,8 @@ _NAME = re.compile(r"""(?x)
   | \b[A-Z][a-z0-9]+[A-Z]\w*\b           # PascalCase with an inner capital
 """)
 MIN_LENGTH = 4  # shorter names (``x_y``, ``--ab``) say too little
+# A folder of example programs (``examples/tutorial``, FastAPI's and Typer's ``docs_src``)
+_EXAMPLES = re.compile(r"(?i)(^|/)_?(examples?|samples?|demos?|docs_src)/")
 
 
 def names_in(lines: list[str]) -> Counter[str]:
@@ -63,12 +65,23 @@ def changed_code(mirror, base: str, head: str, documented: Callable[[str], bool]
     return code_hunks(diff_of(mirror, base, head), documented)
 
 
-def code_hunks(diff: Iterable[tuple[str, list[str]]], documented: Callable[[str], bool] | None = None
-               ) -> list[list[str]]:
+def is_example(path: str) -> bool:
+    """Whether a file is an example program (under ``examples/``, ``docs_src/``, ...)."""
+    return _EXAMPLES.search(path) is not None
+
+
+def code_hunks(diff: Iterable[tuple[str, list[str]]], documented: Callable[[str], bool] | None = None,
+               examples: bool = True) -> list[list[str]]:
     """The hunks of the code files that speak to users (no tests, no infrastructure unless the
-    docs document it) among a diff's (``diff_of``)."""
+    docs document it) among a diff's (``diff_of``); without example programs' unless ``examples``.
+
+    An example's changed lines name what it calls of the project's API (``url_for``,
+    ``current_app``), which pages all over the docs speak of: no sign of which page the change is
+    about (flask's rewritten tutorial example planned 9 wrong pages of 10 on them). The pages that
+    show the example itself are found by its path (a changed file the docs name)."""
     return [hunk for path, hunk in diff
-            if PurePosixPath(path).suffix.lower() in CODE_SUFFIXES and speaks_to_users(path, documented)]
+            if PurePosixPath(path).suffix.lower() in CODE_SUFFIXES and speaks_to_users(path, documented)
+            and (examples or not is_example(path))]
 
 
 def name_changes(hunks: list[list[str]]) -> NameChanges:
