@@ -1668,3 +1668,26 @@ def test_a_new_name_is_not_planned_on_pages_about_deprecations_that_list_its_sib
     result, _ = planned(facts_of_change("src/main.py", old, new), pages)
     # the old names they list are siblings too, yet a new name is deprecated nowhere
     assert [p.path for p in result.pages] == ["docs/reference.md"]
+
+
+WARNINGS_PAGE = """# Warnings
+
+| Code | Description |
+| --- | --- |
+| `FSTDEP010` | Modifying the `reply.sent` property is deprecated. |
+| `FSTDEP013` | Variadic listen is deprecated. |
+| `FSTDEP019` | `reply.context` is deprecated. |
+"""
+
+
+def test_a_code_whose_registration_goes_plans_the_page_that_lists_it_for_review():
+    lines = ["-const FSTDEP010 = createDeprecation({", "-  code: 'FSTDEP010',", "-  FSTDEP010,",
+             "-    throw new FST_ERR_REP_SENT_VALUE()", "+    reply.hijack()"]
+    names = name_changes([lines])
+    # registered by its string: dropped; a code a changed line only stops raising: not
+    assert names.dropped == {"FSTDEP010"}
+    index = PageIndex({**PAGES, "docs/warnings.md": WARNINGS_PAGE, "docs/errors.md": ERRORS_PAGE})
+    result = plan([], index.find, index.read, total_pages=len(index), names=names, family=index.family)
+    assert [(p.path, p.mode) for p in result.pages] == [("docs/warnings.md", "related")]
+    assert result.pages[0].reasons == ["lists FSTDEP010 among 3 names of the FSTDEP family; the pull request's code "
+                                       "no longer holds it [changed lines]"]

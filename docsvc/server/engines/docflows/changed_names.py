@@ -1,6 +1,6 @@
 """The names a pull request's code changes: identifiers on the lines its user-facing code files
 lose or gain, lines it only moved left aside (``--flag``, ``ENV_VAR``, ``snake_case``, ``camelCase``,
-``PascalCase``).
+``PascalCase``, a numbered code ``FSTDEP010``).
 
 A second kind of evidence beside the facts: a release reworks behaviour the syntax tree does not
 show as an option or a setting (how ``default_map`` is read, what ``flag_value`` means), and the
@@ -30,7 +30,9 @@ _NAME = re.compile(r"""(?x)
   | \b[a-z][a-z0-9]*_[a-z0-9_]+\b        # snake_case
   | \b[a-z]+[A-Z]\w*\b                   # camelCase
   | \b[A-Z][a-z0-9]+[A-Z]\w*\b           # PascalCase with an inner capital
+  | \b[A-Z]{3,}\d{2,}\b                  # a numbered code: FSTDEP010, PLW0120
 """)
+_QUOTED = re.compile(r"""(['"`])([\w-]+)\1""")  # a whole string literal of one name
 MIN_LENGTH = 4  # shorter names (``x_y``, ``--ab``) say too little
 # A folder of example programs (``examples/tutorial``, FastAPI's and Typer's ``docs_src``)
 _EXAMPLES = re.compile(r"(?i)(^|/)_?(examples?|samples?|demos?|docs_src)/")
@@ -48,6 +50,9 @@ def names_in(lines: list[str]) -> Counter[str]:
 class NameChanges:
     counts: Counter[str]  # each name on the changed lines: how many lines it stands on
     gained: frozenset[str]  # the names only gained lines hold: new to the code, or newly used
+    # the names only lost lines hold, one of them as a whole string (``code: 'FSTDEP010'``): a code
+    # whose registration goes, not one a changed line merely stops raising
+    dropped: frozenset[str] = frozenset()
 
 
 CONTEXT = 2  # lines of context kept beside each change: what a changed statement links to (``linked_pages``)
@@ -89,7 +94,9 @@ def name_changes(hunks: list[list[str]]) -> NameChanges:
     lines = _not_moved([line for hunk in hunks for line in hunk if line[0] in "-+"])
     lost = names_in([line[1:] for line in lines if line[0] == "-"])
     gained = names_in([line[1:] for line in lines if line[0] == "+"])
-    return NameChanges(lost + gained, frozenset(gained.keys() - lost.keys()))
+    quoted = {m.group(2) for line in lines if line[0] == "-" for m in _QUOTED.finditer(line[1:])}
+    return NameChanges(lost + gained, frozenset(gained.keys() - lost.keys()),
+                       frozenset(name for name in lost.keys() - gained.keys() if name in quoted))
 
 
 def _not_moved(lines: list[str]) -> list[str]:

@@ -530,6 +530,7 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
         _plan_by_names(names.counts, docs, pages, add, look)
         if family is not None:
             _plan_by_family(names.gained, docs, family, add)
+            _plan_family_losses(names.dropped, family, add)
     outputs = list(outputs)
     _plan_by_output(outputs, docs, add)
     links = list(links)
@@ -731,6 +732,21 @@ def _plan_by_family(gained: Iterable[str], docs: _Docs, family: Callable[[str], 
                 add(path, "related", 0.55, f"lists {len(members)} names of the {prefix} family (such as "
                                            f"{min(members)}); the pull request adds {name} [changed lines]", None)
             break
+
+
+def _plan_family_losses(lost: Iterable[str], family: Callable[[str], dict[str, set[str]]], add) -> None:
+    """Plan for review the pages that list a code the pull request drops (``NameChanges.dropped``:
+    the warning ``FSTDEP010`` whose registration goes), among ``MIN_FAMILY`` names of its family at
+    least: its entry there describes what is gone. The narrowest family that lists it wins."""
+    for name in sorted(lost):
+        for prefix in family_prefixes(name):
+            lists = {path: members for path, members in family(prefix).items()
+                     if name in members and len(members) >= MIN_FAMILY and not is_release_page(path)}
+            for path, members in sorted(lists.items())[:MAX_CONCEPTUAL_PAGES]:
+                add(path, "related", 0.55, f"lists {name} among {len(members)} names of the {prefix} family; the pull "
+                                           f"request's code no longer holds it [changed lines]", None)
+            if lists:
+                break
 
 
 def _plan_by_names(names: Mapping[str, int], docs: _Docs, planned: dict[str, PlannedPage], add, look) -> None:
