@@ -1609,18 +1609,21 @@ def test_release_notes_are_suggested_for_what_users_type_or_set(facts, expected)
     assert suggested_release_notes(SimpleNamespace(data={"facts": facts})) == expected
 
 
-def test_a_new_method_is_worth_a_look_where_its_siblings_are_named_and_a_new_function_is_planned():
+def test_a_new_method_plans_the_page_naming_most_of_its_siblings_for_review_and_a_new_function_is_planned():
     old = ("package cli\n\ntype Command struct{}\n\nfunc (c *Command) FullName() string { return \"\" }\n\n"
            "func (c *Command) Names() []string { return nil }\n\nfunc (c *Command) HasName(n string) bool { return false }\n\n"
            "func Run() {}\n\nfunc Exit() {}\n")
     method = old + "\nfunc (c *Command) Path() string { return \"\" }\n"
     pages = instead_of_options("docs/commands.md", "# Commands\n\nCall `FullName`, `Names` and `HasName` on a "
                                                    "command, `Run` and `Exit` on the app.\n")
-    result, _ = planned(facts_of_change("command.go", old, method), pages)
-    # a method goes into the type's reference, which is made from the code
-    assert result.pages == []
+    guide = {**pages, "docs/guide.md": "# Guide\n\nA command's `FullName` and `Names`.\n"}
+    result, _ = planned(facts_of_change("command.go", old, method), guide)
+    # a method goes into the type's reference, the page that documents most of its siblings: for review
+    assert [(p.path, p.mode) for p in result.pages] == [("docs/commands.md", "related")]
+    assert "it documents most of the type's methods" in result.pages[0].reasons[0]
+    # a guide naming fewer of them is worth a look
     assert [(look["path"], "a new method" in look["reason"]) for look in result.worth_a_look] == [
-        ("docs/commands.md", True)]
+        ("docs/guide.md", True)]
     # a function beside documented functions is planned
     result, _ = planned(facts_of_change("command.go", old, old + "\nfunc Serve() {}\n"), pages)
     assert [(p.path, p.mode) for p in result.pages] == [("docs/commands.md", "conceptual")]

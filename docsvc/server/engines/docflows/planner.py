@@ -10,7 +10,7 @@ evidence. Per change:
 - default changed: the pages that speak of the name with its old value beside it (direct);
 - added: the pages that document siblings of the new name (other options of the same command,
   other settings of the same class or file) in such a structure (conceptual; for a new method of
-  a type, worth a look only); a new setting, the
+  a type, the one page documenting most of its methods, for review); a new setting, the
   pages that document its namesake of another kind (``--strict-markers`` for ``strict_markers``:
   related, for review);
 - a file the docs name by its path (an included example, a linked script): renamed or deleted,
@@ -577,16 +577,23 @@ def _plan_addition(fact: Fact, docs: _Docs, add, look) -> int:
         return 0
     ranked = sorted(by_page.items(), key=lambda kv: (-sum(docs.weight(s) for s, _ in kv[1]), kv[0]))
     # A new method of a type (Go's ``Command.Path``, a member of what ``fastify()`` returns) goes into
-    # the type's reference, which is made from the code; the pages naming its siblings are guides
-    # that call a few of them in passing (measured on fastify's pull requests: 2 right pages of 7).
+    # the type's reference: the one page that documents most of its siblings, for review (no fact
+    # says how the page lists methods). The pages after it are guides that call a few of them in
+    # passing (all of them planned, on fastify's pull requests: 2 right pages of 7; the first only,
+    # on the held-out projects' 2026-12-06: 2 of 2).
     method = member_of(fact) is not None
     hits = ranked_first = looked = 0
     name = docs.term(fact.name)
     for path, found in ranked:
         sibling, ev = found[0]
         reason = f"documents {sibling} (line {ev.line}), {another}; {name} is new beside it [{fact.rule}]"
-        if not method and len(found) >= need and ranked_first < first:
+        if len(found) >= need and ranked_first < (1 if method else first):
             ranked_first += 1
+            if method:
+                add(path, "related", 0.5, reason + "; of the pages, it documents most of the type's methods: "
+                                                   "for review", None)
+                hits += 1
+                continue
             # The old keys a page about deprecations lists are siblings too, yet a new name is
             # deprecated nowhere. Its place among the first still counts: the pages after it
             # document fewer siblings than it does (promoted, they were wrong 4 times in 4).
@@ -597,7 +604,7 @@ def _plan_addition(fact: Fact, docs: _Docs, add, look) -> int:
             hits += 1
         elif looked < looks:  # the pages further down name fewer siblings: a long list is read by no one
             looked += 1
-            look(path, reason + (" — a new method: its reference is made from the code" if method
+            look(path, reason + (" — a new method: another page documents more of its type's methods" if method
                                  else " — too few of its siblings documented here" if len(found) < need
                                  else " — other pages document more of its siblings"))
     return hits
