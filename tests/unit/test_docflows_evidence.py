@@ -1694,3 +1694,33 @@ def test_a_code_whose_registration_goes_plans_the_page_that_lists_it_for_review(
     assert [(p.path, p.mode) for p in result.pages] == [("docs/warnings.md", "related")]
     assert result.pages[0].reasons == ["lists FSTDEP010 among 3 names of the FSTDEP family; the pull request's code "
                                        "no longer holds it [changed lines]"]
+
+
+CONFIG_PAGE = """# Configuration
+
+.. py:data:: TEMPLATES_AUTO_RELOAD
+
+    Reload templates when they are changed.
+
+.. py:data:: MAX_COOKIE_SIZE
+
+    Warn if cookie headers are larger than this many bytes.
+"""
+
+
+def test_a_new_key_beside_documented_keys_in_the_code_plans_their_page_for_review():
+    hunk = ['             "TEMPLATES_AUTO_RELOAD": None,', '             "MAX_COOKIE_SIZE": 4093,',
+            '+            "PROVIDE_AUTOMATIC_OPTIONS": True,', "         }", "     )"]
+    names = name_changes([hunk])
+    assert names.beside == {"PROVIDE_AUTOMATIC_OPTIONS": {"TEMPLATES_AUTO_RELOAD", "MAX_COOKIE_SIZE"}}
+    index = PageIndex({**PAGES, "docs/config.rst": CONFIG_PAGE,
+                       "docs/templates.md": "# Templates\n\nSet `TEMPLATES_AUTO_RELOAD` to reload them.\n"})
+    result = plan([], index.find, index.read, total_pages=len(index), names=names)
+    # the page documenting two of its neighbours, not the one naming a single one
+    assert [(p.path, p.mode) for p in result.pages] == [("docs/config.rst", "related")]
+    assert result.pages[0].reasons == ["documents MAX_COOKIE_SIZE, TEMPLATES_AUTO_RELOAD, beside which the pull "
+                                       "request's code adds PROVIDE_AUTOMATIC_OPTIONS [changed lines]"]
+    # a new key the docs name already is the changed names' business
+    documented = PageIndex({**index.texts, "docs/options.md": "# Options\n\n`PROVIDE_AUTOMATIC_OPTIONS` is on.\n"})
+    assert "docs/config.rst" not in [p.path for p in plan([], documented.find, documented.read,
+                                                          total_pages=len(documented), names=names).pages]

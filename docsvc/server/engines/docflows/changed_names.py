@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Mapping
 
 from .facts import CODE_SUFFIXES, speaks_to_users
 
-__all__ = ["NameChanges", "changed_code", "code_hunks", "diff_of", "is_example", "name_changes", "names_in"]
+__all__ = ["NameChanges", "beside", "changed_code", "code_hunks", "diff_of", "is_example", "name_changes", "names_in"]
 
 _NAME = re.compile(r"""(?x)
     (?<![\w-])--[A-Za-z][\w-]+           # an option
@@ -53,6 +53,9 @@ class NameChanges:
     # the names only lost lines hold, one of them as a whole string (``code: 'FSTDEP010'``): a code
     # whose registration goes, not one a changed line merely stops raising
     dropped: frozenset[str] = frozenset()
+    # a setting-shaped name a gained line holds (``--flag``, ``A_KEY``) -> the names of its shape on
+    # the unchanged lines beside it: its neighbours in a table of settings (``beside``)
+    beside: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
 
 CONTEXT = 2  # lines of context kept beside each change: what a changed statement links to (``linked_pages``)
@@ -96,7 +99,29 @@ def name_changes(hunks: list[list[str]]) -> NameChanges:
     gained = names_in([line[1:] for line in lines if line[0] == "+"])
     quoted = {m.group(2) for line in lines if line[0] == "-" for m in _QUOTED.finditer(line[1:])}
     return NameChanges(lost + gained, frozenset(gained.keys() - lost.keys()),
-                       frozenset(name for name in lost.keys() - gained.keys() if name in quoted))
+                       frozenset(name for name in lost.keys() - gained.keys() if name in quoted),
+                       {name: near for hunk in hunks for name, near in beside(hunk).items()})
+
+
+_SETTING_SHAPES = (re.compile(r"(?<![\w-])--[A-Za-z][\w-]+"), re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b"))
+
+
+def beside(hunk: list[str], reach: int = CONTEXT) -> dict[str, frozenset[str]]:
+    """The setting-shaped names a hunk's gained lines hold (an option ``--flag``, a key
+    ``MAX_COOKIE_SIZE``), each with the names of the same shape on the unchanged lines within
+    ``reach`` of it: the entries of the table, dict or list it joins (``"PROVIDE_AUTOMATIC_OPTIONS":
+    True,`` below ``"MAX_COOKIE_SIZE": 4093,``), which the docs list where the new one belongs."""
+    found: dict[str, set[str]] = {}
+    for i, line in enumerate(hunk):
+        if not line.startswith("+"):
+            continue
+        near = [other[1:] for other in hunk[max(0, i - reach - 1):i + reach + 2] if other.startswith(" ")]
+        for shape in _SETTING_SHAPES:
+            for name in shape.findall(line[1:]):
+                neighbours = {n for text in near for n in shape.findall(text) if n != name}
+                if neighbours:
+                    found.setdefault(name, set()).update(neighbours)
+    return {name: frozenset(near) for name, near in found.items()}
 
 
 def _not_moved(lines: list[str]) -> list[str]:

@@ -531,6 +531,7 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
         if family is not None:
             _plan_by_family(names.gained, docs, family, add)
             _plan_family_losses(names.dropped, family, add)
+        _plan_by_neighbours(names.beside, docs, add)
     outputs = list(outputs)
     _plan_by_output(outputs, docs, add)
     links = list(links)
@@ -754,6 +755,31 @@ def _plan_family_losses(lost: Iterable[str], family: Callable[[str], dict[str, s
                                            f"request's code no longer holds it [changed lines]", None)
             if lists:
                 break
+
+
+MIN_NEIGHBOURS = 2  # of a new setting's neighbours in the code, a page documents this many at least
+
+
+def _plan_by_neighbours(beside: Mapping[str, frozenset[str]], docs: _Docs, add) -> None:
+    """Plan for review the page that documents most of a new setting's neighbours in the code
+    (``NameChanges.beside``: the keys around ``"PROVIDE_AUTOMATIC_OPTIONS": True`` in a dict of
+    defaults), ``MIN_NEIGHBOURS`` of them at least, as code and specifically, when no page names it
+    yet: the list it joins. For review: no fact says what it is or how the page lists it."""
+    for name, near in sorted(beside.items()):
+        if docs.pages(name):
+            continue  # documented already: the names on the changed lines cover it
+        by_page: dict[str, list[str]] = {}
+        for other in sorted(near):
+            if not docs.specific(other):
+                continue
+            for path, ev in docs.pages(other).items():
+                if ev.as_code and not is_release_page(path):
+                    by_page.setdefault(path, []).append(other)
+        ranked = sorted(((len(found), path, found) for path, found in by_page.items() if len(found) >= MIN_NEIGHBOURS),
+                        key=lambda t: (-t[0], t[1]))
+        for _, path, found in ranked[:1]:
+            add(path, "related", 0.55, f"documents {', '.join(found[:3])}, beside which the pull request's code adds "
+                                       f"{name} [changed lines]", None)
 
 
 def _plan_by_names(names: Mapping[str, int], docs: _Docs, planned: dict[str, PlannedPage], add, look) -> None:
