@@ -1020,6 +1020,18 @@ def test_a_reworded_help_text_is_reworded_where_the_docs_quote_it():
         "# Usage\n\n- `--port`: TCP port the server listens on.\n"
 
 
+def test_a_reworded_help_text_a_help_screen_wraps_over_its_lines_plans_the_page_for_review():
+    old = ('import click\n@click.option("--forwarded-allow-ips", help="Comma seperated list of IPs to trust with '
+           'proxy headers.")\ndef main(): ...\n')
+    new = old.replace("seperated", "separated")
+    page = ("# Usage\n\n```\nOptions:\n  --forwarded-allow-ips TEXT      Comma seperated list of IPs to trust with\n"
+            "                                  proxy headers.\n  --help  Show this message and exit.\n```\n")
+    result, index = planned(facts_of_change("app/cli.py", old, new), instead_of_options("docs/usage.md", page))
+    assert [(p.path, p.mode) for p in result.pages] == [("docs/usage.md", "related")]
+    assert "over the lines from 5" in result.pages[0].reasons[0]
+    assert "docs/usage.md" not in write(result, index.read).files  # one line of it reworded would be wrong
+
+
 def test_a_reworded_help_text_changes_its_changed_words_where_the_docs_quote_it_in_their_own_markup():
     page = ("# CLI\n\n| Options | |\n| --- | --- |\n| `--port <port>` | Specify port (`number`) |\n"
             "| `--loader <loader>` | Use `bundle` to bundle the config with esbuild, or `native` to load it "

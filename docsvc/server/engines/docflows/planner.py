@@ -511,9 +511,16 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
             name = docs.term(fact.name)
             for path, ev in docs.about(fact, name).items():
                 where = quoted_line(read(path) or "", prose(fact.old))
-                if where and not is_release_page(path):
+                if is_release_page(path):
+                    continue
+                if where:
                     add(path, "direct", 0.8, f"documents {name} (line {where}) in the words of its help text; the "
                                              f"pull request rewords it [{fact.rule}]", fact)
+                    hits += 1
+                elif (where := wrapped_quote_line(read(path) or "", prose(fact.old))) is not None:
+                    # A help screen wraps the text over its lines: for review, the Writer rewords one line.
+                    add(path, "related", 0.55, f"quotes {name}'s help text over the lines from {where}; the pull "
+                                               f"request rewords it [{fact.rule}]", None)
                     hits += 1
         elif fact.kind == "deprecation":
             for path in dict.fromkeys(p for word in _DEPRECATION_WORDS for p in docs.find(word)):
@@ -834,6 +841,21 @@ def _plan_by_output(outputs: Iterable[OutputChange], docs: _Docs, add) -> None:
 def quoted_line(text: str, words: str) -> int | None:
     """The line (1-based) that quotes ``words`` (a help text), markup aside (``quoting``)."""
     return next((n for n, line in enumerate(text.split("\n"), 1) if find_quote(line, words)), None)
+
+
+WRAPPED_LINES = 4  # a help text a help screen wraps, over this many lines at most
+
+
+def wrapped_quote_line(text: str, words: str) -> int | None:
+    """The line (1-based) where a quote of ``words`` starts that goes on over the next lines (a
+    help screen's column of wrapped help text), read as one line, ``WRAPPED_LINES`` at most."""
+    lines = text.split("\n")
+    for n in range(len(lines)):
+        joined = " ".join(line.strip() for line in lines[n:n + WRAPPED_LINES])
+        span = find_quote(joined, words)
+        if span and span[0] < len(lines[n].split()):
+            return n + 1
+    return None
 
 
 def _value_near(lines: list[str], n: int, value: str) -> bool:
