@@ -103,3 +103,18 @@ def test_an_example_programs_changed_names_are_no_evidence_of_a_page():
             ("src/flask/app.py", ["-    def open_resource(self):", "+    def open_resource(self, mode):"])]
     assert set(name_changes(code_hunks(diff, examples=False)).counts) == {"open_resource"}
     assert {"get_db", "get_db_conn", "open_resource"} <= set(name_changes(code_hunks(diff)).counts)
+
+
+def test_a_dotted_name_the_title_says_counts_as_changed_when_the_code_changes_its_last_part():
+    from collections import Counter
+
+    from docsvc.server.engines.docflows.changed_names import NameChanges
+
+    docs = {**DOCS, "docs/config.md": "# Config\n\nLoad a file with `config.from_file`.\n"}
+    index = PageIndex(docs)
+    names = NameChanges(Counter({"from_file": 2}), frozenset())
+    result = plan([], index.find, index.read, total_pages=len(index), names=names,
+                  said=said_in("clean up config.from_file docs", ""), words=index.bm25)
+    assert [(p.path, p.mode) for p in result.pages] == [("docs/config.md", "related")]
+    assert result.pages[0].reasons[0].startswith("the pull request's title names config.from_file, which the page "
+                                                 "documents (line 3); the code changes it too")

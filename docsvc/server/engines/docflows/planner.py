@@ -914,7 +914,8 @@ def _plan_by_words(said: Said, words: Bm25, docs: _Docs, code: set[str], names: 
         if not docs.specific(term):
             continue
         where = "title" if name in said.in_title else "body"
-        changed = bool({name, term, token(name)} & code)
+        # `config.from_file` in the words, `from_file` on the changed lines: the same name
+        changed = bool({name, term, token(name), token(name).rsplit(".", 1)[-1]} & code)
         for path, ev in docs.pages(term).items():
             if is_release_page(path) or not (ev.as_code or "/" in term):
                 continue
