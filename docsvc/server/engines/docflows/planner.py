@@ -34,7 +34,11 @@ edited, since no fact says what to write; with one fewer it is worth a look. The
 title and body (``words``): the one page their words single out is planned for review too; the
 others they point at are worth a look. A new code-like
 name no page mentions yet (an error code ``FST_ERR_X_Y``, a warning ``FSTDEP014``) plans, for
-review, the pages that list at least ``MIN_FAMILY`` codes of its family (``FST_ERR_X_``, ``FSTDEP``).
+review, the pages that list at least ``MIN_FAMILY`` codes of its family (``FST_ERR_X_``, ``FSTDEP``);
+a code the pull request drops (its registration goes), the pages that list it among its family.
+A new option or ``ALL_CAPS`` key no page names yet plans, for review, the page documenting its
+neighbours in the code (the dict of defaults it joins); a reworded help text that a help screen
+wraps over its lines, the page showing it.
 
 A weaker match (a specific token in prose, a default whose old value is not beside it, too few
 siblings) is listed as "worth a look" with its reason, one entry a page, and is not edited; a
