@@ -118,3 +118,17 @@ def test_a_dotted_name_the_title_says_counts_as_changed_when_the_code_changes_it
     assert [(p.path, p.mode) for p in result.pages] == [("docs/config.md", "related")]
     assert result.pages[0].reasons[0].startswith("the pull request's title names config.from_file, which the page "
                                                  "documents (line 3); the code changes it too")
+
+
+def test_a_new_file_beside_the_files_a_page_shows_plans_that_page_for_review():
+    docs = {**DOCS, "docs/optional.md": "# Optional\n\n{* docs_src/optional/tutorial000_py39.py hl[4] *}\n",
+            "docs/links.md": "# Links\n\nSee docs_src/optional/tutorial000_py39.py on GitHub.\n"}  # named, not shown
+    index = PageIndex(docs)
+    result = plan([], index.find, index.read, total_pages=len(index),
+                  added=["docs_src/optional/tutorial000_an_py39.py", "tests/test_optional/test_tutorial000.py"])
+    assert [(p.path, p.mode) for p in result.pages] == [("docs/optional.md", "related")]
+    assert result.pages[0].reasons == ["shows a file of docs_src/optional/ (line 3), where the pull request adds "
+                                       "tutorial000_an_py39.py [git: file added]"]
+    # a folder many pages show files of tells none apart
+    many = PageIndex({**docs, **{f"docs/more{n}.md": f"# More\n\n{{* docs_src/optional/t{n}.py *}}\n" for n in range(3)}})
+    assert plan([], many.find, many.read, total_pages=len(many), added=["docs_src/optional/new.py"]).pages == []

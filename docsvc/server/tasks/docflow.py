@@ -99,8 +99,10 @@ def run_generate(ctx: JobContext) -> dict:
     del diff
 
     ctx.progress(f"planning the docs change for {len(facts)} fact(s) and {len(names.counts)} changed name(s)")
+    added = [path for status, _, path in code.changed_files(base, head) if status == "A"]
     planned = plan(facts, pages.find, read, total_pages=len(pages), names=names, family=pages.family,
-                   links=links, outputs=outputs, said=said_in(pr.get("title"), pr.get("body")), words=pages.bm25)
+                   links=links, outputs=outputs, said=said_in(pr.get("title"), pr.get("body")), words=pages.bm25,
+                   added=added)
     rounds: list[dict[str, Any]] = [{
         "round": 1, "stage": "Information Architect", "at": utcnow().isoformat(),
         "summary": f"{len(planned.pages)} page(s) planned" if planned.pages else planned.verdict,

@@ -58,6 +58,7 @@ from typing import Callable, Iterable, Mapping
 from .changed_names import NameChanges
 from .deprecations import is_deprecations_page, speaks_of_deprecations
 from .expected_output import OutputChange, example_lines, shown_at
+from .facts import is_test_file
 from .facts_model import MOVED, WARNS, Fact, member_of, owner_of, token, written_as
 from .linked_pages import Link
 from .quoting import find_quote
@@ -410,14 +411,16 @@ class _Docs:
 def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable[[str], str | None],
          total_pages: int | None = None, names: NameChanges | None = None,
          family: Callable[[str], dict[str, set[str]]] | None = None, links: Iterable[Link] = (),
-         outputs: Iterable[OutputChange] = (), said: Said | None = None, words: Bm25 | None = None) -> Plan:
+         outputs: Iterable[OutputChange] = (), said: Said | None = None, words: Bm25 | None = None,
+         added: Iterable[str] = ()) -> Plan:
     """``find(term)`` gives candidate pages from the docs; ``read(path)`` their text;
     ``total_pages`` how many pages the docs hold (for how common a token is); ``names`` the
     identifiers on the code's changed lines (``changed_names``); ``family(prefix)`` the pages
     naming a family of codes (``PageIndex.family``); ``links`` the pages the changed code links
     to (``linked_pages``); ``outputs`` the output the tests' expectations lose (``expected_output``);
     ``said`` what the pull request's title and body say (``words.said_in``) and ``words`` the BM25
-    statistics of the docs (``PageIndex.bm25``) to weigh its words with."""
+    statistics of the docs (``PageIndex.bm25``) to weigh its words with; ``added`` the files the
+    pull request adds (``_plan_by_new_files``)."""
     facts = list(facts)
     docs = _Docs(find, read, total_pages or 0)
     if not total_pages:  # without a count, every page any term reaches stands for the docs
@@ -545,6 +548,7 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
         _plan_by_neighbours(names.beside, docs, add)
     outputs = list(outputs)
     _plan_by_output(outputs, docs, add)
+    _plan_by_new_files(added, docs, add)
     links = list(links)
     for link in links:
         if is_release_page(link.page):
@@ -813,6 +817,30 @@ def _plan_by_names(names: Mapping[str, int], docs: _Docs, planned: dict[str, Pla
             add(path, "related", 0.5, reason, None)
         else:
             look(path, reason + " — too few to plan it")
+
+
+def _plan_by_new_files(added: Iterable[str], docs: _Docs, add) -> None:
+    """Plan for review the pages that show (include, embed) files of the folder a new file joins
+    (an example ``docs_src/arguments/optional/tutorial000_an_py39.py`` beside the
+    ``tutorial000_py39.py`` a page includes): the page may show the new one too. Not a folder
+    ``MIN_SHOWN`` pages or more show files of: the docs' common folder of examples tells none apart."""
+    for path in sorted(set(added)):
+        folder = path.rpartition("/")[0]
+        if not folder or is_test_file(path):
+            continue
+        shown: dict[str, int] = {}
+        for page in dict.fromkeys(docs.find(folder + "/")):
+            if is_release_page(page):
+                continue
+            lines = (docs.read(page) or "").split("\n")
+            line = next((n for n, text in enumerate(lines, 1) if _EMBED.search(text) and
+                         re.search(rf"{re.escape(folder)}/[^/\s]+(?:\s|$|[^\w/.-])", text)), None)
+            if line is not None:
+                shown[page] = line
+        if len(shown) < MIN_SHOWN:
+            for page, line in sorted(shown.items()):
+                add(page, "related", 0.5, f"shows a file of {folder}/ (line {line}), where the pull request adds "
+                                          f"{path.rpartition('/')[2]} [git: file added]", None)
 
 
 def _plan_by_output(outputs: Iterable[OutputChange], docs: _Docs, add) -> None:
