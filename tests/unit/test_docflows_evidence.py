@@ -1020,6 +1020,18 @@ def test_a_reworded_help_text_is_reworded_where_the_docs_quote_it():
         "# Usage\n\n- `--port`: TCP port the server listens on.\n"
 
 
+def test_a_reworded_help_text_a_help_screen_wraps_over_its_lines_plans_the_page_for_review():
+    old = ('import click\n@click.option("--forwarded-allow-ips", help="Comma seperated list of IPs to trust with '
+           'proxy headers.")\ndef main(): ...\n')
+    new = old.replace("seperated", "separated")
+    page = ("# Usage\n\n```\nOptions:\n  --forwarded-allow-ips TEXT      Comma seperated list of IPs to trust with\n"
+            "                                  proxy headers.\n  --help  Show this message and exit.\n```\n")
+    result, index = planned(facts_of_change("app/cli.py", old, new), instead_of_options("docs/usage.md", page))
+    assert [(p.path, p.mode) for p in result.pages] == [("docs/usage.md", "related")]
+    assert "over the lines from 5" in result.pages[0].reasons[0]
+    assert "docs/usage.md" not in write(result, index.read).files  # one line of it reworded would be wrong
+
+
 def test_a_reworded_help_text_changes_its_changed_words_where_the_docs_quote_it_in_their_own_markup():
     page = ("# CLI\n\n| Options | |\n| --- | --- |\n| `--port <port>` | Specify port (`number`) |\n"
             "| `--loader <loader>` | Use `bundle` to bundle the config with esbuild, or `native` to load it "
@@ -1609,18 +1621,21 @@ def test_release_notes_are_suggested_for_what_users_type_or_set(facts, expected)
     assert suggested_release_notes(SimpleNamespace(data={"facts": facts})) == expected
 
 
-def test_a_new_method_is_worth_a_look_where_its_siblings_are_named_and_a_new_function_is_planned():
+def test_a_new_method_plans_the_page_naming_most_of_its_siblings_for_review_and_a_new_function_is_planned():
     old = ("package cli\n\ntype Command struct{}\n\nfunc (c *Command) FullName() string { return \"\" }\n\n"
            "func (c *Command) Names() []string { return nil }\n\nfunc (c *Command) HasName(n string) bool { return false }\n\n"
            "func Run() {}\n\nfunc Exit() {}\n")
     method = old + "\nfunc (c *Command) Path() string { return \"\" }\n"
     pages = instead_of_options("docs/commands.md", "# Commands\n\nCall `FullName`, `Names` and `HasName` on a "
                                                    "command, `Run` and `Exit` on the app.\n")
-    result, _ = planned(facts_of_change("command.go", old, method), pages)
-    # a method goes into the type's reference, which is made from the code
-    assert result.pages == []
+    guide = {**pages, "docs/guide.md": "# Guide\n\nA command's `FullName` and `Names`.\n"}
+    result, _ = planned(facts_of_change("command.go", old, method), guide)
+    # a method goes into the type's reference, the page that documents most of its siblings: for review
+    assert [(p.path, p.mode) for p in result.pages] == [("docs/commands.md", "related")]
+    assert "it documents most of the type's methods" in result.pages[0].reasons[0]
+    # a guide naming fewer of them is worth a look
     assert [(look["path"], "a new method" in look["reason"]) for look in result.worth_a_look] == [
-        ("docs/commands.md", True)]
+        ("docs/guide.md", True)]
     # a function beside documented functions is planned
     result, _ = planned(facts_of_change("command.go", old, old + "\nfunc Serve() {}\n"), pages)
     assert [(p.path, p.mode) for p in result.pages] == [("docs/commands.md", "conceptual")]
@@ -1668,3 +1683,56 @@ def test_a_new_name_is_not_planned_on_pages_about_deprecations_that_list_its_sib
     result, _ = planned(facts_of_change("src/main.py", old, new), pages)
     # the old names they list are siblings too, yet a new name is deprecated nowhere
     assert [p.path for p in result.pages] == ["docs/reference.md"]
+
+
+WARNINGS_PAGE = """# Warnings
+
+| Code | Description |
+| --- | --- |
+| `FSTDEP010` | Modifying the `reply.sent` property is deprecated. |
+| `FSTDEP013` | Variadic listen is deprecated. |
+| `FSTDEP019` | `reply.context` is deprecated. |
+"""
+
+
+def test_a_code_whose_registration_goes_plans_the_page_that_lists_it_for_review():
+    lines = ["-const FSTDEP010 = createDeprecation({", "-  code: 'FSTDEP010',", "-  FSTDEP010,",
+             "-    throw new FST_ERR_REP_SENT_VALUE()", "+    reply.hijack()"]
+    names = name_changes([lines])
+    # registered by its string: dropped; a code a changed line only stops raising: not
+    assert names.dropped == {"FSTDEP010"}
+    index = PageIndex({**PAGES, "docs/warnings.md": WARNINGS_PAGE, "docs/errors.md": ERRORS_PAGE})
+    result = plan([], index.find, index.read, total_pages=len(index), names=names, family=index.family)
+    assert [(p.path, p.mode) for p in result.pages] == [("docs/warnings.md", "related")]
+    assert result.pages[0].reasons == ["lists FSTDEP010 among 3 names of the FSTDEP family; the pull request's code "
+                                       "no longer holds it [changed lines]"]
+
+
+CONFIG_PAGE = """# Configuration
+
+.. py:data:: TEMPLATES_AUTO_RELOAD
+
+    Reload templates when they are changed.
+
+.. py:data:: MAX_COOKIE_SIZE
+
+    Warn if cookie headers are larger than this many bytes.
+"""
+
+
+def test_a_new_key_beside_documented_keys_in_the_code_plans_their_page_for_review():
+    hunk = ['             "TEMPLATES_AUTO_RELOAD": None,', '             "MAX_COOKIE_SIZE": 4093,',
+            '+            "PROVIDE_AUTOMATIC_OPTIONS": True,', "         }", "     )"]
+    names = name_changes([hunk])
+    assert names.beside == {"PROVIDE_AUTOMATIC_OPTIONS": {"TEMPLATES_AUTO_RELOAD", "MAX_COOKIE_SIZE"}}
+    index = PageIndex({**PAGES, "docs/config.rst": CONFIG_PAGE,
+                       "docs/templates.md": "# Templates\n\nSet `TEMPLATES_AUTO_RELOAD` to reload them.\n"})
+    result = plan([], index.find, index.read, total_pages=len(index), names=names)
+    # the page documenting two of its neighbours, not the one naming a single one
+    assert [(p.path, p.mode) for p in result.pages] == [("docs/config.rst", "related")]
+    assert result.pages[0].reasons == ["documents MAX_COOKIE_SIZE, TEMPLATES_AUTO_RELOAD, beside which the pull "
+                                       "request's code adds PROVIDE_AUTOMATIC_OPTIONS [changed lines]"]
+    # a new key the docs name already is the changed names' business
+    documented = PageIndex({**index.texts, "docs/options.md": "# Options\n\n`PROVIDE_AUTOMATIC_OPTIONS` is on.\n"})
+    assert "docs/config.rst" not in [p.path for p in plan([], documented.find, documented.read,
+                                                          total_pages=len(documented), names=names).pages]

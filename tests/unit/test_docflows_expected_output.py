@@ -35,9 +35,20 @@ def test_what_a_test_expects_is_in_its_strings_and_its_data_files():
     ]
     assert output_changes(hunks) == [
         OutputChange("[NAME]", "[name]", "tests/test_cli.py"),
-        OutputChange("name TEXT`", "name <str>`", "tests/assets/help.md"),
+        OutputChange("name TEXT", "name <str>", "tests/assets/help.md"),
         OutputChange(".tar.gz written", ".tgz written", "pkg/archive_test.go"),
     ]
+
+
+def test_a_quote_mark_beside_the_span_is_the_tests_code_not_context():
+    hunks = [("tests/test_help.py", [
+        '-    assert "Usage: main.py create [OPTIONS] USERNAME" in result.output',
+        '+    assert "Usage: main.py create [OPTIONS] {username}" in result.output',
+        "-    assert result.output == 'NAME'",  # the whole string: the quotes stay, a bare NAME is anybody's
+        "+    assert result.output == 'name'",
+    ])]
+    assert output_changes(hunks) == [OutputChange("] USERNAME", "] {username}", "tests/test_help.py"),
+                                     OutputChange("'NAME'", "'name'", "tests/test_help.py")]
 
 
 def _pages() -> PageIndex:

@@ -96,3 +96,39 @@ def test_a_test_only_change_stays_quiet_however_clearly_its_words_point(tmp_path
                    DOCS, "Shell completion for zsh profiles")
     assert (result.pages, result.worth_a_look) == ([], [])
 
+
+
+def test_an_example_programs_changed_names_are_no_evidence_of_a_page():
+    diff = [("examples/tutorial/flaskr/db.py", ["-    db = get_db()", "+    db = current_app.get_db_conn()"]),
+            ("src/flask/app.py", ["-    def open_resource(self):", "+    def open_resource(self, mode):"])]
+    assert set(name_changes(code_hunks(diff, examples=False)).counts) == {"open_resource"}
+    assert {"get_db", "get_db_conn", "open_resource"} <= set(name_changes(code_hunks(diff)).counts)
+
+
+def test_a_dotted_name_the_title_says_counts_as_changed_when_the_code_changes_its_last_part():
+    from collections import Counter
+
+    from docsvc.server.engines.docflows.changed_names import NameChanges
+
+    docs = {**DOCS, "docs/config.md": "# Config\n\nLoad a file with `config.from_file`.\n"}
+    index = PageIndex(docs)
+    names = NameChanges(Counter({"from_file": 2}), frozenset())
+    result = plan([], index.find, index.read, total_pages=len(index), names=names,
+                  said=said_in("clean up config.from_file docs", ""), words=index.bm25)
+    assert [(p.path, p.mode) for p in result.pages] == [("docs/config.md", "related")]
+    assert result.pages[0].reasons[0].startswith("the pull request's title names config.from_file, which the page "
+                                                 "documents (line 3); the code changes it too")
+
+
+def test_a_new_file_beside_the_files_a_page_shows_plans_that_page_for_review():
+    docs = {**DOCS, "docs/optional.md": "# Optional\n\n{* docs_src/optional/tutorial000_py39.py hl[4] *}\n",
+            "docs/links.md": "# Links\n\nSee docs_src/optional/tutorial000_py39.py on GitHub.\n"}  # named, not shown
+    index = PageIndex(docs)
+    result = plan([], index.find, index.read, total_pages=len(index),
+                  added=["docs_src/optional/tutorial000_an_py39.py", "tests/test_optional/test_tutorial000.py"])
+    assert [(p.path, p.mode) for p in result.pages] == [("docs/optional.md", "related")]
+    assert result.pages[0].reasons == ["shows a file of docs_src/optional/ (line 3), where the pull request adds "
+                                       "tutorial000_an_py39.py [git: file added]"]
+    # a folder many pages show files of tells none apart
+    many = PageIndex({**docs, **{f"docs/more{n}.md": f"# More\n\n{{* docs_src/optional/t{n}.py *}}\n" for n in range(3)}})
+    assert plan([], many.find, many.read, total_pages=len(many), added=["docs_src/optional/new.py"]).pages == []

@@ -92,15 +92,17 @@ def run_generate(ctx: JobContext) -> dict:
     facts = facts_between(code, base, head, documented=documented, notes=notes)
     diff = diff_of(code, base, head)
     hunks = code_hunks(diff, documented)
-    names = name_changes(hunks)
+    names = name_changes(code_hunks(diff, documented, examples=False))
     read = pages.read
     links = linked_pages(links_near_changes(hunks), pages.texts, read)
     outputs = outputs_between(diff, code_changed=bool(hunks))
     del diff
 
     ctx.progress(f"planning the docs change for {len(facts)} fact(s) and {len(names.counts)} changed name(s)")
+    added = [path for status, _, path in code.changed_files(base, head) if status == "A"]
     planned = plan(facts, pages.find, read, total_pages=len(pages), names=names, family=pages.family,
-                   links=links, outputs=outputs, said=said_in(pr.get("title"), pr.get("body")), words=pages.bm25)
+                   links=links, outputs=outputs, said=said_in(pr.get("title"), pr.get("body")), words=pages.bm25,
+                   added=added)
     rounds: list[dict[str, Any]] = [{
         "round": 1, "stage": "Information Architect", "at": utcnow().isoformat(),
         "summary": f"{len(planned.pages)} page(s) planned" if planned.pages else planned.verdict,

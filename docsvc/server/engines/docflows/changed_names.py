@@ -1,6 +1,6 @@
 """The names a pull request's code changes: identifiers on the lines its user-facing code files
 lose or gain, lines it only moved left aside (``--flag``, ``ENV_VAR``, ``snake_case``, ``camelCase``,
-``PascalCase``).
+``PascalCase``, a numbered code ``FSTDEP010``).
 
 A second kind of evidence beside the facts: a release reworks behaviour the syntax tree does not
 show as an option or a setting (how ``default_map`` is read, what ``flag_value`` means), and the
@@ -16,13 +16,13 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import PurePosixPath
-from typing import Callable, Iterable
+from typing import Callable, Iterable, Mapping
 
 from .facts import CODE_SUFFIXES, speaks_to_users
 
-__all__ = ["NameChanges", "changed_code", "code_hunks", "diff_of", "name_changes", "names_in"]
+__all__ = ["NameChanges", "beside", "changed_code", "code_hunks", "diff_of", "is_example", "name_changes", "names_in"]
 
 _NAME = re.compile(r"""(?x)
     (?<![\w-])--[A-Za-z][\w-]+           # an option
@@ -30,8 +30,12 @@ _NAME = re.compile(r"""(?x)
   | \b[a-z][a-z0-9]*_[a-z0-9_]+\b        # snake_case
   | \b[a-z]+[A-Z]\w*\b                   # camelCase
   | \b[A-Z][a-z0-9]+[A-Z]\w*\b           # PascalCase with an inner capital
+  | \b[A-Z]{3,}\d{2,}\b                  # a numbered code: FSTDEP010, PLW0120
 """)
+_QUOTED = re.compile(r"""(['"`])([\w-]+)\1""")  # a whole string literal of one name
 MIN_LENGTH = 4  # shorter names (``x_y``, ``--ab``) say too little
+# A folder of example programs (``examples/tutorial``, FastAPI's and Typer's ``docs_src``)
+_EXAMPLES = re.compile(r"(?i)(^|/)_?(examples?|samples?|demos?|docs_src)/")
 
 
 def names_in(lines: list[str]) -> Counter[str]:
@@ -46,6 +50,12 @@ def names_in(lines: list[str]) -> Counter[str]:
 class NameChanges:
     counts: Counter[str]  # each name on the changed lines: how many lines it stands on
     gained: frozenset[str]  # the names only gained lines hold: new to the code, or newly used
+    # the names only lost lines hold, one of them as a whole string (``code: 'FSTDEP010'``): a code
+    # whose registration goes, not one a changed line merely stops raising
+    dropped: frozenset[str] = frozenset()
+    # a setting-shaped name a gained line holds (``--flag``, ``A_KEY``) -> the names of its shape on
+    # the unchanged lines beside it: its neighbours in a table of settings (``beside``)
+    beside: Mapping[str, frozenset[str]] = field(default_factory=dict)
 
 
 CONTEXT = 2  # lines of context kept beside each change: what a changed statement links to (``linked_pages``)
@@ -63,12 +73,23 @@ def changed_code(mirror, base: str, head: str, documented: Callable[[str], bool]
     return code_hunks(diff_of(mirror, base, head), documented)
 
 
-def code_hunks(diff: Iterable[tuple[str, list[str]]], documented: Callable[[str], bool] | None = None
-               ) -> list[list[str]]:
+def is_example(path: str) -> bool:
+    """Whether a file is an example program (under ``examples/``, ``docs_src/``, ...)."""
+    return _EXAMPLES.search(path) is not None
+
+
+def code_hunks(diff: Iterable[tuple[str, list[str]]], documented: Callable[[str], bool] | None = None,
+               examples: bool = True) -> list[list[str]]:
     """The hunks of the code files that speak to users (no tests, no infrastructure unless the
-    docs document it) among a diff's (``diff_of``)."""
+    docs document it) among a diff's (``diff_of``); without example programs' unless ``examples``.
+
+    An example's changed lines name what it calls of the project's API (``url_for``,
+    ``current_app``), which pages all over the docs speak of: no sign of which page the change is
+    about (flask's rewritten tutorial example planned 9 wrong pages of 10 on them). The pages that
+    show the example itself are found by its path (a changed file the docs name)."""
     return [hunk for path, hunk in diff
-            if PurePosixPath(path).suffix.lower() in CODE_SUFFIXES and speaks_to_users(path, documented)]
+            if PurePosixPath(path).suffix.lower() in CODE_SUFFIXES and speaks_to_users(path, documented)
+            and (examples or not is_example(path))]
 
 
 def name_changes(hunks: list[list[str]]) -> NameChanges:
@@ -76,7 +97,31 @@ def name_changes(hunks: list[list[str]]) -> NameChanges:
     lines = _not_moved([line for hunk in hunks for line in hunk if line[0] in "-+"])
     lost = names_in([line[1:] for line in lines if line[0] == "-"])
     gained = names_in([line[1:] for line in lines if line[0] == "+"])
-    return NameChanges(lost + gained, frozenset(gained.keys() - lost.keys()))
+    quoted = {m.group(2) for line in lines if line[0] == "-" for m in _QUOTED.finditer(line[1:])}
+    return NameChanges(lost + gained, frozenset(gained.keys() - lost.keys()),
+                       frozenset(name for name in lost.keys() - gained.keys() if name in quoted),
+                       {name: near for hunk in hunks for name, near in beside(hunk).items()})
+
+
+_SETTING_SHAPES = (re.compile(r"(?<![\w-])--[A-Za-z][\w-]+"), re.compile(r"\b[A-Z][A-Z0-9]*_[A-Z0-9_]+\b"))
+
+
+def beside(hunk: list[str], reach: int = CONTEXT) -> dict[str, frozenset[str]]:
+    """The setting-shaped names a hunk's gained lines hold (an option ``--flag``, a key
+    ``MAX_COOKIE_SIZE``), each with the names of the same shape on the unchanged lines within
+    ``reach`` of it: the entries of the table, dict or list it joins (``"PROVIDE_AUTOMATIC_OPTIONS":
+    True,`` below ``"MAX_COOKIE_SIZE": 4093,``), which the docs list where the new one belongs."""
+    found: dict[str, set[str]] = {}
+    for i, line in enumerate(hunk):
+        if not line.startswith("+"):
+            continue
+        near = [other[1:] for other in hunk[max(0, i - reach - 1):i + reach + 2] if other.startswith(" ")]
+        for shape in _SETTING_SHAPES:
+            for name in shape.findall(line[1:]):
+                neighbours = {n for text in near for n in shape.findall(text) if n != name}
+                if neighbours:
+                    found.setdefault(name, set()).update(neighbours)
+    return {name: frozenset(near) for name, near in found.items()}
 
 
 def _not_moved(lines: list[str]) -> list[str]:

@@ -34,6 +34,7 @@ _STRING = re.compile(r"""(['"`])(?:\\.|(?!\1).)*\1""")  # one line's string lite
 _KEY = re.compile(r"""(\w+)['"]?\s*(?::=|[:=])\s*$""")
 # ... and the keys that hold what a test expects rather than what it feeds the program
 _EXPECTING = re.compile(r"(?i)expect|want|output|stdout|stderr|result|message|msg|err|golden|snapshot|match")
+_QUOTES = ("'", '"', "`")
 _ADDRESS = re.compile(r"""(?:[A-Za-z][\w+.-]*://|[\w.-]+@[\w.-]+:)[^\s'"`<>]*""")  # a URL, a git@host: address
 MIN_SPAN = 4  # characters of the lost span, at least
 ALIKE = 0.5  # how alike (difflib's ratio of their tokens) a lost line and its replacement are, at least
@@ -103,7 +104,21 @@ def _spans(old: str, new: str, path: str, code: bool) -> Iterator[OutputChange]:
             continue  # the test's code, not what it expects
         if any(x <= lost[0] and lost[1] <= y for x, y in (m.span() for m in _ADDRESS.finditer(old))):
             continue  # a test's host or link: its fixture, as often as not
-        yield OutputChange(_between(old, a, i1 - 1, i2 + 1), _between(new, b, j1 - 1, j2 + 1), path)
+        before, after = _context(a, i1, i2)
+        new_before, new_after = _context(b, j1, j2) if j1 < j2 else (1, 1)
+        yield OutputChange(_between(old, a, i1 - before, i2 + after), _between(new, b, j1 - new_before, j2 + new_after),
+                           path)
+
+
+def _context(tokens: list[re.Match], first: int, end: int) -> tuple[int, int]:
+    """How many tokens of context to keep before and after ``tokens[first:end]``: one on each
+    side, but for a quote mark, which closes or opens the test's string or a data file's inline
+    code rather than stands in the output (``] USERNAME"`` is shown as ``[OPTIONS] USERNAME``,
+    ``name TEXT`` `` ` `` as ``--name TEXT``); a span between two quote marks keeps both, for a bare
+    ``NAME`` tells no example apart."""
+    before = int(first > 0 and tokens[first - 1].group() not in _QUOTES)
+    after = int(end < len(tokens) and tokens[end].group() not in _QUOTES)
+    return (before, after) if before or after else (1, 1)
 
 
 def _expected(before: str) -> bool:

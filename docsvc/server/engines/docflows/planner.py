@@ -10,7 +10,7 @@ evidence. Per change:
 - default changed: the pages that speak of the name with its old value beside it (direct);
 - added: the pages that document siblings of the new name (other options of the same command,
   other settings of the same class or file) in such a structure (conceptual; for a new method of
-  a type, worth a look only); a new setting, the
+  a type, the one page documenting most of its methods, for review); a new setting, the
   pages that document its namesake of another kind (``--strict-markers`` for ``strict_markers``:
   related, for review);
 - a file the docs name by its path (an included example, a linked script): renamed or deleted,
@@ -34,7 +34,11 @@ edited, since no fact says what to write; with one fewer it is worth a look. The
 title and body (``words``): the one page their words single out is planned for review too; the
 others they point at are worth a look. A new code-like
 name no page mentions yet (an error code ``FST_ERR_X_Y``, a warning ``FSTDEP014``) plans, for
-review, the pages that list at least ``MIN_FAMILY`` codes of its family (``FST_ERR_X_``, ``FSTDEP``).
+review, the pages that list at least ``MIN_FAMILY`` codes of its family (``FST_ERR_X_``, ``FSTDEP``);
+a code the pull request drops (its registration goes), the pages that list it among its family.
+A new option or ``ALL_CAPS`` key no page names yet plans, for review, the page documenting its
+neighbours in the code (the dict of defaults it joins); a reworded help text that a help screen
+wraps over its lines, the page showing it.
 
 A weaker match (a specific token in prose, a default whose old value is not beside it, too few
 siblings) is listed as "worth a look" with its reason, one entry a page, and is not edited; a
@@ -54,6 +58,7 @@ from typing import Callable, Iterable, Mapping
 from .changed_names import NameChanges
 from .deprecations import is_deprecations_page, speaks_of_deprecations
 from .expected_output import OutputChange, example_lines, shown_at
+from .facts import is_test_file
 from .facts_model import MOVED, WARNS, Fact, member_of, owner_of, token, written_as
 from .linked_pages import Link
 from .quoting import find_quote
@@ -408,14 +413,16 @@ class _Docs:
 def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable[[str], str | None],
          total_pages: int | None = None, names: NameChanges | None = None,
          family: Callable[[str], dict[str, set[str]]] | None = None, links: Iterable[Link] = (),
-         outputs: Iterable[OutputChange] = (), said: Said | None = None, words: Bm25 | None = None) -> Plan:
+         outputs: Iterable[OutputChange] = (), said: Said | None = None, words: Bm25 | None = None,
+         added: Iterable[str] = ()) -> Plan:
     """``find(term)`` gives candidate pages from the docs; ``read(path)`` their text;
     ``total_pages`` how many pages the docs hold (for how common a token is); ``names`` the
     identifiers on the code's changed lines (``changed_names``); ``family(prefix)`` the pages
     naming a family of codes (``PageIndex.family``); ``links`` the pages the changed code links
     to (``linked_pages``); ``outputs`` the output the tests' expectations lose (``expected_output``);
     ``said`` what the pull request's title and body say (``words.said_in``) and ``words`` the BM25
-    statistics of the docs (``PageIndex.bm25``) to weigh its words with."""
+    statistics of the docs (``PageIndex.bm25``) to weigh its words with; ``added`` the files the
+    pull request adds (``_plan_by_new_files``)."""
     facts = list(facts)
     docs = _Docs(find, read, total_pages or 0)
     if not total_pages:  # without a count, every page any term reaches stands for the docs
@@ -513,9 +520,16 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
             name = docs.term(fact.name)
             for path, ev in docs.about(fact, name).items():
                 where = quoted_line(read(path) or "", prose(fact.old))
-                if where and not is_release_page(path):
+                if is_release_page(path):
+                    continue
+                if where:
                     add(path, "direct", 0.8, f"documents {name} (line {where}) in the words of its help text; the "
                                              f"pull request rewords it [{fact.rule}]", fact)
+                    hits += 1
+                elif (where := wrapped_quote_line(read(path) or "", prose(fact.old))) is not None:
+                    # A help screen wraps the text over its lines: for review, the Writer rewords one line.
+                    add(path, "related", 0.55, f"quotes {name}'s help text over the lines from {where}; the pull "
+                                               f"request rewords it [{fact.rule}]", None)
                     hits += 1
         elif fact.kind == "deprecation":
             for path in dict.fromkeys(p for word in _DEPRECATION_WORDS for p in docs.find(word)):
@@ -532,8 +546,11 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
         _plan_by_names(names.counts, docs, pages, add, look)
         if family is not None:
             _plan_by_family(names.gained, docs, family, add)
+            _plan_family_losses(names.dropped, family, add)
+        _plan_by_neighbours(names.beside, docs, add)
     outputs = list(outputs)
     _plan_by_output(outputs, docs, add)
+    _plan_by_new_files(added, docs, add)
     links = list(links)
     for link in links:
         if is_release_page(link.page):
@@ -578,16 +595,23 @@ def _plan_addition(fact: Fact, docs: _Docs, add, look) -> int:
         return 0
     ranked = sorted(by_page.items(), key=lambda kv: (-sum(docs.weight(s) for s, _ in kv[1]), kv[0]))
     # A new method of a type (Go's ``Command.Path``, a member of what ``fastify()`` returns) goes into
-    # the type's reference, which is made from the code; the pages naming its siblings are guides
-    # that call a few of them in passing (measured on fastify's pull requests: 2 right pages of 7).
+    # the type's reference: the one page that documents most of its siblings, for review (no fact
+    # says how the page lists methods). The pages after it are guides that call a few of them in
+    # passing (all of them planned, on fastify's pull requests: 2 right pages of 7; the first only,
+    # on the held-out projects' 2026-12-06: 2 of 2).
     method = member_of(fact) is not None
     hits = ranked_first = looked = 0
     name = docs.term(fact.name)
     for path, found in ranked:
         sibling, ev = found[0]
         reason = f"documents {sibling} (line {ev.line}), {another}; {name} is new beside it [{fact.rule}]"
-        if not method and len(found) >= need and ranked_first < first:
+        if len(found) >= need and ranked_first < (1 if method else first):
             ranked_first += 1
+            if method:
+                add(path, "related", 0.5, reason + "; of the pages, it documents most of the type's methods: "
+                                                   "for review", None)
+                hits += 1
+                continue
             # The old keys a page about deprecations lists are siblings too, yet a new name is
             # deprecated nowhere. Its place among the first still counts: the pages after it
             # document fewer siblings than it does (promoted, they were wrong 4 times in 4).
@@ -598,7 +622,7 @@ def _plan_addition(fact: Fact, docs: _Docs, add, look) -> int:
             hits += 1
         elif looked < looks:  # the pages further down name fewer siblings: a long list is read by no one
             looked += 1
-            look(path, reason + (" — a new method: its reference is made from the code" if method
+            look(path, reason + (" — a new method: another page documents more of its type's methods" if method
                                  else " — too few of its siblings documented here" if len(found) < need
                                  else " — other pages document more of its siblings"))
     return hits
@@ -735,6 +759,46 @@ def _plan_by_family(gained: Iterable[str], docs: _Docs, family: Callable[[str], 
             break
 
 
+def _plan_family_losses(lost: Iterable[str], family: Callable[[str], dict[str, set[str]]], add) -> None:
+    """Plan for review the pages that list a code the pull request drops (``NameChanges.dropped``:
+    the warning ``FSTDEP010`` whose registration goes), among ``MIN_FAMILY`` names of its family at
+    least: its entry there describes what is gone. The narrowest family that lists it wins."""
+    for name in sorted(lost):
+        for prefix in family_prefixes(name):
+            lists = {path: members for path, members in family(prefix).items()
+                     if name in members and len(members) >= MIN_FAMILY and not is_release_page(path)}
+            for path, members in sorted(lists.items())[:MAX_CONCEPTUAL_PAGES]:
+                add(path, "related", 0.55, f"lists {name} among {len(members)} names of the {prefix} family; the pull "
+                                           f"request's code no longer holds it [changed lines]", None)
+            if lists:
+                break
+
+
+MIN_NEIGHBOURS = 2  # of a new setting's neighbours in the code, a page documents this many at least
+
+
+def _plan_by_neighbours(beside: Mapping[str, frozenset[str]], docs: _Docs, add) -> None:
+    """Plan for review the page that documents most of a new setting's neighbours in the code
+    (``NameChanges.beside``: the keys around ``"PROVIDE_AUTOMATIC_OPTIONS": True`` in a dict of
+    defaults), ``MIN_NEIGHBOURS`` of them at least, as code and specifically, when no page names it
+    yet: the list it joins. For review: no fact says what it is or how the page lists it."""
+    for name, near in sorted(beside.items()):
+        if docs.pages(name):
+            continue  # documented already: the names on the changed lines cover it
+        by_page: dict[str, list[str]] = {}
+        for other in sorted(near):
+            if not docs.specific(other):
+                continue
+            for path, ev in docs.pages(other).items():
+                if ev.as_code and not is_release_page(path):
+                    by_page.setdefault(path, []).append(other)
+        ranked = sorted(((len(found), path, found) for path, found in by_page.items() if len(found) >= MIN_NEIGHBOURS),
+                        key=lambda t: (-t[0], t[1]))
+        for _, path, found in ranked[:1]:
+            add(path, "related", 0.55, f"documents {', '.join(found[:3])}, beside which the pull request's code adds "
+                                       f"{name} [changed lines]", None)
+
+
 def _plan_by_names(names: Mapping[str, int], docs: _Docs, planned: dict[str, PlannedPage], add, look) -> None:
     """Plan for review the pages not planned yet that speak, as code, of several specific names
     the change touches: one shared name is chance, several are the page's subject."""
@@ -755,6 +819,30 @@ def _plan_by_names(names: Mapping[str, int], docs: _Docs, planned: dict[str, Pla
             add(path, "related", 0.5, reason, None)
         else:
             look(path, reason + " — too few to plan it")
+
+
+def _plan_by_new_files(added: Iterable[str], docs: _Docs, add) -> None:
+    """Plan for review the pages that show (include, embed) files of the folder a new file joins
+    (an example ``docs_src/arguments/optional/tutorial000_an_py39.py`` beside the
+    ``tutorial000_py39.py`` a page includes): the page may show the new one too. Not a folder
+    ``MIN_SHOWN`` pages or more show files of: the docs' common folder of examples tells none apart."""
+    for path in sorted(set(added)):
+        folder = path.rpartition("/")[0]
+        if not folder or is_test_file(path):
+            continue
+        shown: dict[str, int] = {}
+        for page in dict.fromkeys(docs.find(folder + "/")):
+            if is_release_page(page):
+                continue
+            lines = (docs.read(page) or "").split("\n")
+            line = next((n for n, text in enumerate(lines, 1) if _EMBED.search(text) and
+                         re.search(rf"{re.escape(folder)}/[^/\s]+(?:\s|$|[^\w/.-])", text)), None)
+            if line is not None:
+                shown[page] = line
+        if len(shown) < MIN_SHOWN:
+            for page, line in sorted(shown.items()):
+                add(page, "related", 0.5, f"shows a file of {folder}/ (line {line}), where the pull request adds "
+                                          f"{path.rpartition('/')[2]} [git: file added]", None)
 
 
 def _plan_by_output(outputs: Iterable[OutputChange], docs: _Docs, add) -> None:
@@ -787,6 +875,21 @@ def _plan_by_output(outputs: Iterable[OutputChange], docs: _Docs, add) -> None:
 def quoted_line(text: str, words: str) -> int | None:
     """The line (1-based) that quotes ``words`` (a help text), markup aside (``quoting``)."""
     return next((n for n, line in enumerate(text.split("\n"), 1) if find_quote(line, words)), None)
+
+
+WRAPPED_LINES = 4  # a help text a help screen wraps, over this many lines at most
+
+
+def wrapped_quote_line(text: str, words: str) -> int | None:
+    """The line (1-based) where a quote of ``words`` starts that goes on over the next lines (a
+    help screen's column of wrapped help text), read as one line, ``WRAPPED_LINES`` at most."""
+    lines = text.split("\n")
+    for n in range(len(lines)):
+        joined = " ".join(line.strip() for line in lines[n:n + WRAPPED_LINES])
+        span = find_quote(joined, words)
+        if span and span[0] < len(lines[n].split()):
+            return n + 1
+    return None
 
 
 def _value_near(lines: list[str], n: int, value: str) -> bool:
@@ -845,7 +948,8 @@ def _plan_by_words(said: Said, words: Bm25, docs: _Docs, code: set[str], names: 
         if not docs.specific(term):
             continue
         where = "title" if name in said.in_title else "body"
-        changed = bool({name, term, token(name)} & code)
+        # `config.from_file` in the words, `from_file` on the changed lines: the same name
+        changed = bool({name, term, token(name), token(name).rsplit(".", 1)[-1]} & code)
         for path, ev in docs.pages(term).items():
             if is_release_page(path) or not (ev.as_code or "/" in term):
                 continue
