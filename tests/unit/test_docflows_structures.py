@@ -961,3 +961,9 @@ def test_a_removed_option_s_entry_with_a_value_placeholder_goes_whole():
     draft = _written("docs/cli.rst", page, Fact("flag", "removed", "--name", "cli.py",
                                                 "python: click/typer/argparse option"))
     assert draft.files["docs/cli.rst"] == "Options\n=======\n\n--count INTEGER   How many.\n"
+
+
+def test_a_tutorial_whose_sections_come_back_to_a_function_gets_no_section_for_a_new_one():
+    tutorial = UTILS.replace("Click supports launching editors through :func:`edit`.",
+                             "Now :func:`getchar` again, in a longer example.")
+    assert "docs/utils.rst" not in _written("docs/utils.rst", tutorial, _function("pause", PAUSE_DOC)).files

@@ -125,6 +125,13 @@ def _example(lines: list[str], found: list[Block], section: Block, sibling: str,
     return []
 
 
+def _one_each(sections: list[tuple[Block, str]], mark: str) -> bool:
+    """Whether the page's sections at this level are one a function: two or more introduce a
+    sibling each, none the same one as another (a tutorial's sections come back to a function)."""
+    terms = [t for b, t in sections if b.mark == mark]
+    return len(terms) >= 2 and len(set(terms)) == len(terms)
+
+
 class FunctionSections(Structure):
     name = "function sections"
     carries = "a new Python function: a section of its own where each of its siblings has one introducing it"
@@ -151,7 +158,7 @@ class FunctionSections(Structure):
         above = [spoken(s, said) for s in fact.follows]
         model_term = next((t for t in above if t in by_term), None) or next(t for t in terms if t in by_term)
         model = by_term[model_term]
-        if sum(b.mark == model.mark for b in by_term.values()) < 2:
+        if not _one_each(sections, model.mark):
             return False
         first, literal, version = docstring_parts(fact.doc or "")
         if not first:
