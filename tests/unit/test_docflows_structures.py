@@ -1009,3 +1009,112 @@ def test_a_cobra_flag_with_a_shorthand_gets_it_in_its_help_line(tmp_path):
     assert lines[lines.index("Flags:") + 1:][:4] == [
         "  -h, --help            help for app", '  -o, --output string   where to write (default "out")',
         "  -l, --lang string     the language", "      --verbose         print more"]
+
+
+UTILS = """Utilities
+=========
+
+Screen Clearing
+---------------
+
+.. versionadded:: 2.0
+
+To clear the terminal screen you can use the :func:`clear` function.
+
+Example::
+
+    import click
+
+    click.clear()
+
+
+Getting Characters
+------------------
+
+.. versionadded:: 2.0
+
+For this click provides the :func:`getchar` function which reads a character.
+
+Example::
+
+    import click
+
+    c = click.getchar()
+
+
+Launching Editors
+-----------------
+
+Click supports launching editors through :func:`edit`.
+"""
+
+PAUSE_DOC = """This command stops execution and waits for the user to press any
+key to continue.
+
+.. versionadded:: 2.1
+
+:param info: the info string to print before pausing."""
+
+
+def _function(name: str, doc: str, bare: bool = True) -> Fact:
+    return Fact("symbol", "added", name, "click/termui.py", "python: public function",
+                siblings=("getchar", "clear", "edit"), follows=("getchar", "clear"), doc=doc, bare=bare)
+
+
+def test_a_new_function_gets_a_section_like_its_siblings_after_the_one_above_it_in_the_code():
+    draft = _written("docs/utils.rst", UTILS, _function("pause", PAUSE_DOC))
+    lines = draft.files["docs/utils.rst"].split("\n")
+    at = lines.index("``pause``")
+    # after getchar's section (the function above it), before the next heading, titled as code
+    assert lines.index("Getting Characters") < at < lines.index("Launching Editors")
+    assert lines[at + 1] == "-" * len("``pause``")
+    # the version its docstring gives, where the siblings' sections carry a mark; its first paragraph
+    assert lines[at + 3] == ".. versionadded:: 2.1"
+    assert lines[at + 5:at + 7] == ["This command stops execution and waits for the user to press any",
+                                    "key to continue."]
+    # the sibling's example, calling the new function (which takes no argument)
+    assert lines[at + 8:at + 12] == ["Example::", "", "    import click", ""] and lines[at + 12] == "    click.pause()"
+    assert ":param info:" not in draft.files["docs/utils.rst"]
+
+
+def test_a_new_function_s_section_takes_its_docstring_s_example_and_none_it_must_invent():
+    doc = "This function combines :func:`echo` and :func:`style`::\n\n    click.secho('Hi', fg='green')"
+    md = "# Utils\n\n## Clearing\n\nUse the `clear()` function.\n\n## Characters\n\nUse `getchar()` to read one.\n"
+    draft = _written("docs/utils.md", md, _function("secho", doc, bare=False))
+    text = draft.files["docs/utils.md"]
+    assert "## `secho`\n\nThis function combines `echo` and `style`:\n\n```python\nclick.secho('Hi', fg='green')\n```" \
+        in text
+    # a function without a docstring, or a page whose sections do not each introduce a sibling: nothing
+    assert "docs/utils.md" not in _written("docs/utils.md", md, _function("secho", "")).files
+    single = "# Utils\n\n## Clearing\n\nUse the `clear()` function.\n\n## Other\n\nNothing.\n"
+    assert "docs/utils.md" not in _written("docs/utils.md", single, _function("secho", doc)).files
+
+
+def test_a_function_s_docstring_and_whether_it_takes_no_argument_are_read_from_the_code():
+    from docsvc.server.engines.docflows.facts_python import python_items
+
+    items = {i.name: i for i in python_items('def pause(info="x"):\n    """Wait.\n\n    More."""\n\n'
+                                             'def secho(text, **styles):\n    pass\n', "click/termui.py")}
+    assert (items["pause"].doc, items["pause"].bare) == ("Wait.\n\nMore.", True)
+    assert (items["secho"].doc, items["secho"].bare) == ("", False)
+
+
+def test_an_option_line_with_a_value_placeholder_is_about_that_option():
+    from docsvc.server.engines.docflows.structures.common import _about
+
+    assert all(_about(line, "--name") for line in ["--name TEXT  Who.", "  -n, --name TEXT  Who.",
+                                                   "--name=<value>  Who.", "--name [a|b]  Who."])
+    assert not any(_about(line, "--name") for line in ["--names TEXT  Who.", "--name is the option"])
+
+
+def test_a_removed_option_s_entry_with_a_value_placeholder_goes_whole():
+    page = "Options\n=======\n\n--name TEXT   Who to greet.\n--count INTEGER   How many.\n"
+    draft = _written("docs/cli.rst", page, Fact("flag", "removed", "--name", "cli.py",
+                                                "python: click/typer/argparse option"))
+    assert draft.files["docs/cli.rst"] == "Options\n=======\n\n--count INTEGER   How many.\n"
+
+
+def test_a_tutorial_whose_sections_come_back_to_a_function_gets_no_section_for_a_new_one():
+    tutorial = UTILS.replace("Click supports launching editors through :func:`edit`.",
+                             "Now :func:`getchar` again, in a longer example.")
+    assert "docs/utils.rst" not in _written("docs/utils.rst", tutorial, _function("pause", PAUSE_DOC)).files

@@ -188,7 +188,7 @@ def _facts_of_items(path: str, old_items: list[Item], new_items: list[Item], new
                           note=item.signature or None,
                           siblings=tuple(o.name for o in kin if o not in added and not o.deprecated),
                           follows=follows, context=item.context, shows=item.shows,
-                          short=item.short))
+                          short=item.short, doc=item.doc or None, bare=item.bare))
     return sorted(facts, key=lambda f: (f.line or 0, _CHANGE_ORDER[f.change], f.kind, f.name))
 
 

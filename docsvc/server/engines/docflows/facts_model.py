@@ -63,6 +63,8 @@ class Fact:
     family: tuple[str, ...] = ()  # added through a registry call: what the same call names in other files
     shows: str | None = None  # an option: how a help screen shows the value it takes (Item.shows)
     short: str | None = None  # an option: its short form (``-m``), when it has one (Item.short)
+    doc: str | None = None  # an added Python function: its docstring (Item.doc)
+    bare: bool = False  # an added Python function: it can be called with no argument (Item.bare)
 
     def describe(self) -> str:
         if self.change == "renamed":
@@ -106,6 +108,8 @@ class Item:
     shows: str | None = None
     deprecated: bool = False  # an option its definition declares deprecated (click's ``deprecated=True``)
     short: str | None = None  # an option's short form beside its long one (``-m`` of ``--meta``)
+    doc: str = ""  # a function's docstring, cleaned (a new one's section is made from it)
+    bare: bool = False  # a function every parameter of which has a default: ``f()`` calls it
 
     @property
     def compared(self) -> str | None:

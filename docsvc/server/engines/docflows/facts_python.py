@@ -351,7 +351,10 @@ class _Reader(ast.NodeVisitor):
                     method = (methods[0] if methods else "GET").upper()
                 self.add("route", f"{method} {path}", "python: route decorator", None, node.lineno, "", "")
         if self._public(node.name):
-            self.add("symbol", node.name, "python: public function", None, node.lineno, "", "")
+            args = node.args
+            bare = len(args.defaults) == len(args.posonlyargs + args.args) and all(args.kw_defaults)
+            self.add("symbol", node.name, "python: public function", None, node.lineno, "", "",
+                     doc=ast.get_docstring(node) or "", bare=bare)
             self._parameters(node.name, node)
         self._depth += 1
         self._functions += 1

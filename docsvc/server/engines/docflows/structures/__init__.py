@@ -6,6 +6,7 @@ from __future__ import annotations
 from .base import Draft, Page, Structure
 from .contents import Contents
 from .expected_output import ExpectedOutput
+from .function_sections import FunctionSections
 from .generated import GeneratedReference
 from .help_blocks import HelpBlocks
 from .included_lines import IncludedLines
@@ -30,6 +31,7 @@ STRUCTURES: tuple[Structure, ...] = (
     Removals(),
     GeneratedReference(),  # a page the docs build makes from the code: no entry by hand; else
     _ENTRIES,  # a section of its own, where each sibling has one; else
+    FunctionSections(),  # a new function's section, where each sibling function's section introduces it; else
     Siblings(shapers=(TableRows(), _ENTRIES)),  # a row, item, directive or option entry beside them
     Contents(),  # then the entry's link in the page's table of contents
     HelpBlocks(),

@@ -28,6 +28,11 @@ def _word(term: str) -> re.Pattern:
     return re.compile(rf"(?<![\w-]){re.escape(term)}(?![\w-])")
 
 
+_SHORT = r"(?:-\w,\s*)?"  # an option's short form before its long one
+# the value an option line shows it takes: ``TEXT``, ``<file>``, ``[a|b]``, ``=NAME``
+_PLACEHOLDER = r"(?:[ =](?:[A-Z][A-Z0-9_]*|<[^<>]+>|\[[^\[\]]+\]))?"
+
+
 def _about(line: str, name: str) -> bool:
     """Whether a block's first line is about ``name``: a row whose first cell is it, an item that
     starts with it, a directive that names it."""
@@ -42,7 +47,9 @@ def _about(line: str, name: str) -> bool:
                 # ``config.assetsInclude`` is about assetsInclude, not about config
                 or re.match(rf"^\s*(?:[-*+]|\d+[.)])\s+[`*_]*{escaped}(?![\w-]|\.\w)", line)
                 or re.match(rf"^\s*(?:\.\.\s+[\w:]+::|:::)\s+(\S*[.:])?{escaped}(?![\w-])\s*$", line)
-                or re.match(rf"^\s*{escaped}(?![\w-])(\s*,\s*-\S+)*(\s{{2,}}|$)", line))
+                # an option line: ``--name``, ``-n, --name``, ``--name TEXT``, ``--name=<value>``, then its help
+                or re.match(rf"^\s*{_SHORT if name.startswith('--') else ''}{escaped}(?![\w-])(\s*,\s*-\S+)*"
+                            rf"{_PLACEHOLDER}(\s{{2,}}|$)", line))
 
 
 def _noun(block: Block) -> str:
