@@ -61,10 +61,10 @@ def _path(world, read):
 
 
 @pytest.mark.parametrize("read", READS)
-def test_an_authenticated_read_takes_one_thread_trip_and_one_connection(world, read, monkeypatch):
-    """The key's lookup runs in the route's own thread, on the route's connection: it used to take a
-    thread and a connection of its own, then the route another of each."""
-    trips, checkouts = [], []
+def test_an_authenticated_read_takes_one_connection_and_on_sqlite_no_thread(world, read, monkeypatch):
+    """The key's lookup and the read run on one connection of the reads' own engine, never the
+    app's (the request threads'). On SQLite on the event loop, no thread trip; on PostgreSQL one."""
+    trips, checkouts = [], {"reads": 0, "app": 0}
     real = anyio.to_thread.run_sync
 
     async def counted(func, *args, **kwargs):
@@ -72,29 +72,36 @@ def test_an_authenticated_read_takes_one_thread_trip_and_one_connection(world, r
         return await real(func, *args, **kwargs)
 
     monkeypatch.setattr(anyio.to_thread, "run_sync", counted)
-    engine = world["app"].state.sessions.kw["bind"]
-    listener = lambda *args: checkouts.append(1)  # noqa: E731
+    engines = {"reads": world["app"].state.reader.engine, "app": world["app"].state.sessions.kw["bind"]}
+    listeners = {name: lambda *args, name=name: checkouts.__setitem__(name, checkouts[name] + 1) for name in engines}
     get(world, _path(world, read))  # warm: the last use stamped, caches filled
     trips.clear()
-    event.listen(engine, "checkout", listener)
+    for name, engine in engines.items():
+        event.listen(engine, "checkout", listeners[name])
     try:
         answer = get(world, _path(world, read))
     finally:
-        event.remove(engine, "checkout", listener)
+        for name, engine in engines.items():
+            event.remove(engine, "checkout", listeners[name])
     assert answer.status_code == 200, answer.text
-    assert (len(trips), len(checkouts)) == (1, 1)
+    on_postgresql = world["db"].url.startswith("postgresql")
+    assert (len(trips), checkouts) == (1 if on_postgresql else 0, {"reads": 1, "app": 0})
 
 
 def _isolation_of_statements(world, call) -> set:
-    """The isolation level of the connections the statements of ``call()`` ran on."""
+    """Whether the connections the statements of ``call()`` ran on (of the app's engine and the
+    reads' own) were in autocommit ("AUTOCOMMIT") or not (None): as the driver's connection says."""
     seen = set()
-    engine = world["app"].state.sessions.kw["bind"]
-    listener = lambda conn, *rest: seen.add(conn.get_execution_options().get("isolation_level"))  # noqa: E731
-    event.listen(engine, "before_cursor_execute", listener)
+    engines = {world["app"].state.sessions.kw["bind"], world["app"].state.reader.engine}
+    listener = lambda conn, *rest: seen.add(  # noqa: E731
+        "AUTOCOMMIT" if getattr(conn.connection.dbapi_connection, "autocommit", None) is True else None)
+    for engine in engines:
+        event.listen(engine, "before_cursor_execute", listener)
     try:
         call()
     finally:
-        event.remove(engine, "before_cursor_execute", listener)
+        for engine in engines:
+            event.remove(engine, "before_cursor_execute", listener)
     return seen
 
 
@@ -103,8 +110,9 @@ def test_a_read_takes_no_transaction_and_a_write_does(world, read):
     """On PostgreSQL the hot reads run each statement on its own (no BEGIN and ROLLBACK, two of a
     read's five or six round trips); a route that writes keeps its transaction. SQLite's driver
     runs a SELECT outside a transaction anyway: its connections are left as they are."""
-    alone = {"AUTOCOMMIT"} if world["db"].url.startswith("postgresql") else {None}
-    assert _isolation_of_statements(world, lambda: get(world, _path(world, read))) == alone
+    get(world, _path(world, read))  # the key's last use stamped (a write, of its own)
+    seen = _isolation_of_statements(world, lambda: get(world, _path(world, read)))
+    assert seen == ({"AUTOCOMMIT"} if world["db"].url.startswith("postgresql") else {None})
     item_id = get(world, "/api/v1/items/captures").json()[0]["id"]
     patch = lambda: world["client"].patch(f"/api/v1/items/captures/{item_id}", json={"title": "Renamed"},  # noqa: E731
                                           headers={"Authorization": f"Bearer {world['db'].key}"})
@@ -114,7 +122,7 @@ def test_a_read_takes_no_transaction_and_a_write_does(world, read):
 
 def test_the_item_listing_is_one_statement_and_pages_as_before(world):
     statements = []
-    engine = world["app"].state.sessions.kw["bind"]
+    engine = world["app"].state.reader.engine
     listener = lambda conn, cursor, statement, *rest: statements.append(statement)  # noqa: E731
     event.listen(engine, "before_cursor_execute", listener)
     try:

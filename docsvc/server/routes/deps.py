@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import functools
 import inspect
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Callable, TypeVar
 
 import anyio
 from fastapi import Depends, Query, Request, Response, params
@@ -15,11 +15,14 @@ from fastapi.datastructures import DefaultPlaceholder
 from fastapi.dependencies.utils import get_typed_return_annotation
 from fastapi.routing import APIRoute
 from fastapi.utils import is_body_allowed_for_status_code
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from .. import jsoncodec
 from ..problems import Problem
-from ..services.accounts import Caller, bearer_token, caller_of_key
+from ..services.accounts import Caller, bearer_token, caller_of_key, look_up_key, stamp_last_use
+
+T = TypeVar("T")
 
 
 class JSONBody(JSONResponse):
@@ -101,6 +104,33 @@ async def get_caller(request: Request, session: Session = Depends(get_session)) 
         request.scope[_PENDING_CALLER] = pending
         return pending
     return await anyio.to_thread.run_sync(pending.resolve_apart)
+
+
+async def hot_read(request: Request, pending: PendingCaller, fn: Callable[..., T], *args: Any) -> T:
+    """``fn(connection, caller, *args)``, a short read, with the key's lookup before it on the same
+    connection, run by the app's ``db.reader.Reader``: on the event loop, no thread (on a read of a
+    few rows a trip through the thread pool cost more CPU than the read). For an async route taking
+    ``caller: PendingCaller = Depends(get_caller)``. ``fn`` must only read: the key's stamp of last
+    use, when due (once a minute), is written afterwards in a thread."""
+    due: list[int] = []
+
+    def look_then_read(connection: Connection) -> T:
+        caller, stamp = look_up_key(connection, pending.token)
+        pending.caller = caller
+        if stamp is not None:
+            due.append(stamp)
+        return fn(connection, caller, *args)
+
+    try:
+        return await request.app.state.reader.run(look_then_read)
+    finally:
+        if due:
+            await anyio.to_thread.run_sync(_stamp, request.app.state.sessions, due[0])
+
+
+def _stamp(sessions, key_id: int) -> None:
+    with sessions() as session:
+        stamp_last_use(session, key_id)
 
 
 JSON_TYPE = "application/json"
