@@ -290,3 +290,38 @@ def test_requests_share_a_few_threads_and_slow_work_has_its_own(world, monkeypat
 
 async def _tokens() -> float:
     return anyio.to_thread.current_default_thread_limiter().total_tokens
+
+
+@pytest.mark.parametrize("path, module, name", [
+    ("/api/v1/docflows/1/approve", "docflows", "approve"),
+    ("/api/v1/oas/scans/1/pull-request", "api_specs", "open_pull_requests"),
+])
+def test_reads_answer_while_pull_requests_are_opened(world, monkeypatch, path, module, name):
+    """An approval or a scan's pull request waits for a code host up to its deadline (45 s): held,
+    as many as the request threads, they take the slow threads alone, and reads still answer."""
+    import importlib
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from docsvc.server import app as app_module
+
+    held, release = threading.Semaphore(0), threading.Event()
+
+    def slow(*args):
+        held.release()
+        release.wait(30)
+        return {"opened": True}
+
+    monkeypatch.setattr(importlib.import_module(f"docsvc.server.services.{module}"), name, slow)
+    auth = {"Authorization": f"Bearer {world['db'].key}"}
+    with ThreadPoolExecutor(app_module.REQUEST_THREADS) as pool, ThreadPoolExecutor(1) as reader:
+        posts = [pool.submit(world["client"].post, path, json={}, headers=auth)
+                 for _ in range(app_module.REQUEST_THREADS)]
+        try:
+            assert all(held.acquire(timeout=10) for _ in range(app_module.SLOW_THREADS))
+            assert not held.acquire(timeout=0.5)  # the others wait for a slow thread, holding no request thread
+            for read in ("/api/v1/me", "/api/v1/me/work", "/api/v1/releases"):  # sync routes and a hot read
+                assert reader.submit(get, world, read).result(timeout=10).status_code == 200
+        finally:
+            release.set()
+        assert [post.result(timeout=30).status_code for post in posts] == [200] * app_module.REQUEST_THREADS

@@ -66,12 +66,13 @@ class PendingCaller:
     before it runs, as before, unless it takes the ``PendingCaller`` itself (its parameter
     annotated so) to resolve it in a thread of its own."""
 
-    __slots__ = ("session", "token", "caller")
+    __slots__ = ("session", "token", "caller", "sessions")
 
-    def __init__(self, session: Session, token: str) -> None:
-        self.session = session
+    def __init__(self, session: Session | None, token: str, sessions=None) -> None:
+        self.session = session  # None (``get_key``): ``resolve_apart`` makes one of ``sessions``
         self.token = token
         self.caller: Caller | None = None
+        self.sessions = sessions
 
     def resolve(self) -> Caller:
         """The caller (401 for an unknown or revoked key), looked up once; blocking: call it in a thread."""
@@ -86,6 +87,12 @@ class PendingCaller:
         threads (40) and connections (15) together, every thread then waited for a connection and
         every connection for a thread, until the pool's timeout failed them
         (tests/integration/test_request_burst.py)."""
+        if self.session is None:
+            with self.sessions() as self.session:
+                try:
+                    return self.resolve()
+                finally:
+                    self.session = None
         try:
             return self.resolve()
         finally:
@@ -110,7 +117,7 @@ async def hot_read(request: Request, pending: PendingCaller, fn: Callable[..., T
     """``fn(connection, caller, *args)``, a short read, with the key's lookup before it on the same
     connection, run by the app's ``db.reader.Reader``: on the event loop, no thread (on a read of a
     few rows a trip through the thread pool cost more CPU than the read). For an async route taking
-    ``caller: PendingCaller = Depends(get_caller)``. ``fn`` must only read: the key's stamp of last
+    ``caller: PendingCaller = Depends(get_key)``. ``fn`` must only read: the key's stamp of last
     use, when due (once a minute), is written afterwards in a thread."""
     due: list[int] = []
 
@@ -128,9 +135,25 @@ async def hot_read(request: Request, pending: PendingCaller, fn: Callable[..., T
             await anyio.to_thread.run_sync(_stamp, request.app.state.sessions, due[0])
 
 
+def slow_threads(request: Request) -> anyio.CapacityLimiter | None:
+    """The threads for blocking work that may take long (OCR, a code host's pull request, an
+    ls-remote): ``app.SLOW_THREADS`` of their own, so that such requests never hold every request's
+    thread. Made by the app's lifespan; None (anyio's default threads) without it."""
+    return getattr(request.app.state, "slow_threads", None)
+
+
 def _stamp(sessions, key_id: int) -> None:
     with sessions() as session:
         stamp_last_use(session, key_id)
+
+
+async def get_key(request: Request) -> PendingCaller:
+    """The request's API key, read from ``Authorization`` (401 without one) but not yet looked up,
+    and no Session made: for an async route that reads with ``hot_read``, which looks the key up on
+    the read's own connection. Its parameter is annotated ``PendingCaller``."""
+    pending = PendingCaller(None, bearer_token(request.headers.get("authorization")), request.app.state.sessions)
+    request.scope[_PENDING_CALLER] = pending
+    return pending
 
 
 JSON_TYPE = "application/json"
@@ -221,10 +244,12 @@ def _key_before_parameters(handle):
 
 def _resolving_caller(endpoint):
     """``endpoint``, looking up the ``PendingCaller`` of each of its ``Depends(get_caller)``
-    parameters before it runs, and whether it has any: a sync endpoint in its own thread, an
-    async one in a thread first. A parameter annotated ``PendingCaller`` is left to the endpoint."""
+    parameters before it runs, and whether it has any (or a ``Depends(get_key)``): a sync endpoint
+    in its own thread, an async one in a thread first. A parameter annotated ``PendingCaller`` is
+    left to the endpoint."""
     taking = {name: parameter.annotation for name, parameter in inspect.signature(endpoint).parameters.items()
-              if isinstance(parameter.default, params.Depends) and parameter.default.dependency is get_caller}
+              if isinstance(parameter.default, params.Depends)
+              and parameter.default.dependency in (get_caller, get_key)}
     names = [name for name, annotation in taking.items() if annotation not in (PendingCaller, "PendingCaller")]
     if not names:
         return endpoint, bool(taking)

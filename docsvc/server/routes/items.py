@@ -11,7 +11,7 @@ from ..services import docflows
 from ..services import items as service
 from ..services.accounts import Caller
 from ..services.views import item_view
-from .deps import JSONBody, JSONBodyRoute, Page, PendingCaller, get_caller, get_session, hot_read, paging
+from .deps import JSONBody, JSONBodyRoute, Page, PendingCaller, get_caller, get_key, get_session, hot_read, paging
 from .fields import Name, Note
 
 router = APIRouter(tags=["items"], route_class=JSONBodyRoute)
@@ -36,7 +36,7 @@ async def list_items(
     writer_id: str | None = None,
     status: str | None = None,
     page: Page = Depends(paging),
-    caller: PendingCaller = Depends(get_caller),
+    caller: PendingCaller = Depends(get_key),
 ):
     items, total = await hot_read(request, caller, functools.partial(
         service.list_items, tool=tool, release_id=release_id, writer_id=writer_id, status=status, limit=page.limit,

@@ -9,7 +9,7 @@ from sqlalchemy.engine import Connection
 from ..jobs.queue import job_view
 from ..services.jobs import get_job as visible_job
 from ..services.accounts import Caller
-from .deps import JSONBody, JSONBodyRoute, PendingCaller, get_caller, hot_read
+from .deps import JSONBody, JSONBodyRoute, PendingCaller, get_key, hot_read
 
 router = APIRouter(tags=["jobs"], route_class=JSONBodyRoute)
 
@@ -21,7 +21,7 @@ router = APIRouter(tags=["jobs"], route_class=JSONBodyRoute)
 #
 # The route is async and a held poll is a coroutine: it holds no thread (AnyIO's pool of 40 answers
 # every sync route, and polls that slept in it stalled the API for everyone) and no database
-# connection (its session is rolled back before it waits). The wake-up is jobs/watch.py's: the end
+# connection (its reads give theirs back before it waits). The wake-up is jobs/watch.py's: the end
 # of a job run here, else a read of the shared database every 20 ms for all held polls at once.
 # One key holds at most ``JobWatch.max_held_per_key`` polls at once; beyond that the answer comes
 # at once, with ``X-Docsvc-Waited: 0.000`` and the poll hint, and the client polls again after its
@@ -46,7 +46,7 @@ def _look(connection: Connection, caller: Caller, job_id: str) -> _Seen:
 
 
 @router.get("/jobs/{job_id}")
-async def get_job(job_id: str, request: Request, caller: PendingCaller = Depends(get_caller),
+async def get_job(job_id: str, request: Request, caller: PendingCaller = Depends(get_key),
                   wait: float = Query(0.0, ge=0.0, description="hold an unfinished job's answer up to this many "
                                                                f"seconds (at most {MAX_WAIT:g})")):
     seen = await hot_read(request, caller, _look, job_id)

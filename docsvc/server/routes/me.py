@@ -7,7 +7,7 @@ from ..db.tables import User
 from ..services.accounts import Caller
 from ..services.work import work_summary
 from ..services.views import user_view
-from .deps import JSONBodyRoute, PendingCaller, get_caller, get_session, hot_read
+from .deps import JSONBodyRoute, PendingCaller, get_caller, get_key, get_session, hot_read
 
 router = APIRouter(tags=["me"], route_class=JSONBodyRoute)
 
@@ -18,5 +18,5 @@ def me(caller: Caller = Depends(get_caller), session: Session = Depends(get_sess
 
 
 @router.get("/me/work")
-async def my_work(request: Request, caller: PendingCaller = Depends(get_caller)):
+async def my_work(request: Request, caller: PendingCaller = Depends(get_key)):
     return await hot_read(request, caller, work_summary)
