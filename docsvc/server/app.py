@@ -122,7 +122,6 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
                   openapi_url=f"{API_PREFIX}/openapi.json", docs_url=f"{API_PREFIX}/docs", redoc_url=None)
     app.state.settings = settings
     app.state.sessions = sessions
-    app.state.read_sessions = make_sessionmaker(engine, reads_only=True)  # routes marked deps.reads_only
     app.state.reader = reader
     app.state.store = FileStore(settings.data_dir)
     app.state.pool = pool

@@ -11,9 +11,10 @@ load cost more CPU than the read itself (benchmarks/api_profile.py, api_load.py)
 - PostgreSQL: in a request thread (a round trip on the loop would stall every other request while
   the server answers), on an engine whose connections are in autocommit from the start (each
   statement a transaction of its own, no BEGIN and ROLLBACK round trips): switching a pooled
-  connection to autocommit at checkout and back at return, as ``make_sessionmaker(reads_only=True)``
-  does, cost a third of a read's CPU. SQLAlchemy's asyncio engine on psycopg's async connections
-  was measured too: it cost more CPU per request than the thread it saves.
+  connection to autocommit at checkout and back at return (an engine's ``execution_options``), as
+  the reads' sessions did before, cost a third of a read's CPU. SQLAlchemy's asyncio engine on
+  psycopg's async connections was measured too: it cost more CPU per request than the thread it
+  saves. So did the read on the loop, blocking it for each round trip (and p99 went to seconds).
 - An in-memory SQLite database (one per thread) keeps to the app's engine, in a thread.
 
 What runs here must only read, and only what takes a few milliseconds at most: anything that

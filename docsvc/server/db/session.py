@@ -121,15 +121,8 @@ def refuse_dropped(_dbapi_conn, record, _proxy) -> None:
         raise DisconnectionError("the server closed the connection")
 
 
-def make_sessionmaker(engine: Engine, *, reads_only: bool = False) -> sessionmaker[Session]:
-    """Sessions on ``engine``. ``reads_only``: for requests that only read, each statement in a
-    transaction of its own (autocommit): on PostgreSQL that spares a read its BEGIN and ROLLBACK,
-    two of its five or six round trips. A statement still sees only committed data (each one a
-    snapshot of its own, as under READ COMMITTED). Not on SQLite, whose driver runs a SELECT
-    outside a transaction already, and where switching a connection to autocommit and back
-    costs a PRAGMA each time."""
-    if reads_only and engine.dialect.name != "sqlite":
-        engine = engine.execution_options(isolation_level="AUTOCOMMIT")
+def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
+    """Sessions on ``engine`` (the hot reads take a connection of their own: ``reader.py``)."""
     return sessionmaker(engine, expire_on_commit=False)
 
 

@@ -37,22 +37,12 @@ async def get_session(request: Request) -> AsyncIterator[Session]:
     """The request's session. Made and closed on the event loop: making one does no I/O, and a
     sync dependency would cost the request two more trips through the thread pool (to enter and
     to leave), as much CPU as the query it serves (the load profile in benchmarks/api_load.py).
-    A route marked ``reads_only`` gets one that takes no transaction."""
-    state = request.app.state
-    session = (state.read_sessions if getattr(request.scope.get("route"), "reads_only", False) else state.sessions)()
+    The hot reads take none (``get_key``, ``hot_read``)."""
+    session = request.app.state.sessions()
     try:
         yield session
     finally:
         session.close()
-
-
-def reads_only(endpoint):
-    """Marks a route that only reads (the API key's stamp of last use aside: one statement): its
-    session runs each statement in a transaction of its own (``make_sessionmaker(reads_only=True)``).
-    Under ``@router.get(...)``. A route that writes must never be marked: its writes would not be
-    all or nothing."""
-    endpoint.reads_only = True
-    return endpoint
 
 
 class PendingCaller:
@@ -202,7 +192,6 @@ class JSONBodyRoute(APIRoute):
         # json_body has decided the media type by the time FastAPI looks: it must use what was read
         # (its strict mode would refuse a body without a Content-Type, which json_body accepts).
         kwargs["strict_content_type"] = False
-        self.reads_only = getattr(endpoint, "reads_only", False)
         endpoint, self.resolves_caller = _resolving_caller(endpoint)
         if (isinstance(kwargs.get("response_class", DefaultPlaceholder(None)), DefaultPlaceholder)
                 and _unmodelled(endpoint, kwargs.get("response_model", DefaultPlaceholder(None)))):
