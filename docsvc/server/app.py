@@ -17,6 +17,7 @@ from .. import __version__
 from ..endpoints import ENDPOINTS
 from . import handoff, health, logredact
 from .contract import install as install_contract
+from .db.reader import Reader
 from .db.session import make_engine, make_sessionmaker
 from .idempotency import IdempotencyMiddleware
 from .limits import BodyLimitMiddleware
@@ -83,6 +84,7 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
     logredact.install()  # the access log shows no share key or token of a request's URL
     engine = make_engine(settings.database_url)
     sessions = make_sessionmaker(engine)
+    reader = Reader(settings.database_url, engine)  # the hot reads' (routes.deps.hot_read)
     handoff.jobs_run_here(settings.job_workers > 0)
     # ``run`` keeps its job workers in a process of their own: linked to them (jobs/wake.py).
     link = wake.ApiLink(settings.job_wake) if settings.job_wake else None
@@ -113,13 +115,14 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
                 pool.stop()
             if link is not None:
                 link.close()
+            reader.close()
             engine.dispose()
 
     app = FastAPI(title="docsvc local service", version=__version__, lifespan=lifespan, default_response_class=JSONBody,
                   openapi_url=f"{API_PREFIX}/openapi.json", docs_url=f"{API_PREFIX}/docs", redoc_url=None)
     app.state.settings = settings
     app.state.sessions = sessions
-    app.state.read_sessions = make_sessionmaker(engine, reads_only=True)  # routes marked deps.reads_only
+    app.state.reader = reader
     app.state.store = FileStore(settings.data_dir)
     app.state.pool = pool
     app.state.job_watch = watch

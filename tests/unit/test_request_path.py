@@ -61,10 +61,10 @@ def _path(world, read):
 
 
 @pytest.mark.parametrize("read", READS)
-def test_an_authenticated_read_takes_one_thread_trip_and_one_connection(world, read, monkeypatch):
-    """The key's lookup runs in the route's own thread, on the route's connection: it used to take a
-    thread and a connection of its own, then the route another of each."""
-    trips, checkouts = [], []
+def test_an_authenticated_read_takes_one_connection_and_on_sqlite_no_thread(world, read, monkeypatch):
+    """The key's lookup and the read run on one connection of the reads' own engine, never the
+    app's (the request threads'). On SQLite on the event loop, no thread trip; on PostgreSQL one."""
+    trips, checkouts = [], {"reads": 0, "app": 0}
     real = anyio.to_thread.run_sync
 
     async def counted(func, *args, **kwargs):
@@ -72,29 +72,36 @@ def test_an_authenticated_read_takes_one_thread_trip_and_one_connection(world, r
         return await real(func, *args, **kwargs)
 
     monkeypatch.setattr(anyio.to_thread, "run_sync", counted)
-    engine = world["app"].state.sessions.kw["bind"]
-    listener = lambda *args: checkouts.append(1)  # noqa: E731
+    engines = {"reads": world["app"].state.reader.engine, "app": world["app"].state.sessions.kw["bind"]}
+    listeners = {name: lambda *args, name=name: checkouts.__setitem__(name, checkouts[name] + 1) for name in engines}
     get(world, _path(world, read))  # warm: the last use stamped, caches filled
     trips.clear()
-    event.listen(engine, "checkout", listener)
+    for name, engine in engines.items():
+        event.listen(engine, "checkout", listeners[name])
     try:
         answer = get(world, _path(world, read))
     finally:
-        event.remove(engine, "checkout", listener)
+        for name, engine in engines.items():
+            event.remove(engine, "checkout", listeners[name])
     assert answer.status_code == 200, answer.text
-    assert (len(trips), len(checkouts)) == (1, 1)
+    on_postgresql = world["db"].url.startswith("postgresql")
+    assert (len(trips), checkouts) == (1 if on_postgresql else 0, {"reads": 1, "app": 0})
 
 
 def _isolation_of_statements(world, call) -> set:
-    """The isolation level of the connections the statements of ``call()`` ran on."""
+    """Whether the connections the statements of ``call()`` ran on (of the app's engine and the
+    reads' own) were in autocommit ("AUTOCOMMIT") or not (None): as the driver's connection says."""
     seen = set()
-    engine = world["app"].state.sessions.kw["bind"]
-    listener = lambda conn, *rest: seen.add(conn.get_execution_options().get("isolation_level"))  # noqa: E731
-    event.listen(engine, "before_cursor_execute", listener)
+    engines = {world["app"].state.sessions.kw["bind"], world["app"].state.reader.engine}
+    listener = lambda conn, *rest: seen.add(  # noqa: E731
+        "AUTOCOMMIT" if getattr(conn.connection.dbapi_connection, "autocommit", None) is True else None)
+    for engine in engines:
+        event.listen(engine, "before_cursor_execute", listener)
     try:
         call()
     finally:
-        event.remove(engine, "before_cursor_execute", listener)
+        for engine in engines:
+            event.remove(engine, "before_cursor_execute", listener)
     return seen
 
 
@@ -103,8 +110,9 @@ def test_a_read_takes_no_transaction_and_a_write_does(world, read):
     """On PostgreSQL the hot reads run each statement on its own (no BEGIN and ROLLBACK, two of a
     read's five or six round trips); a route that writes keeps its transaction. SQLite's driver
     runs a SELECT outside a transaction anyway: its connections are left as they are."""
-    alone = {"AUTOCOMMIT"} if world["db"].url.startswith("postgresql") else {None}
-    assert _isolation_of_statements(world, lambda: get(world, _path(world, read))) == alone
+    get(world, _path(world, read))  # the key's last use stamped (a write, of its own)
+    seen = _isolation_of_statements(world, lambda: get(world, _path(world, read)))
+    assert seen == ({"AUTOCOMMIT"} if world["db"].url.startswith("postgresql") else {None})
     item_id = get(world, "/api/v1/items/captures").json()[0]["id"]
     patch = lambda: world["client"].patch(f"/api/v1/items/captures/{item_id}", json={"title": "Renamed"},  # noqa: E731
                                           headers={"Authorization": f"Bearer {world['db'].key}"})
@@ -114,7 +122,7 @@ def test_a_read_takes_no_transaction_and_a_write_does(world, read):
 
 def test_the_item_listing_is_one_statement_and_pages_as_before(world):
     statements = []
-    engine = world["app"].state.sessions.kw["bind"]
+    engine = world["app"].state.reader.engine
     listener = lambda conn, cursor, statement, *rest: statements.append(statement)  # noqa: E731
     event.listen(engine, "before_cursor_execute", listener)
     try:
@@ -282,3 +290,38 @@ def test_requests_share_a_few_threads_and_slow_work_has_its_own(world, monkeypat
 
 async def _tokens() -> float:
     return anyio.to_thread.current_default_thread_limiter().total_tokens
+
+
+@pytest.mark.parametrize("path, module, name", [
+    ("/api/v1/docflows/1/approve", "docflows", "approve"),
+    ("/api/v1/oas/scans/1/pull-request", "api_specs", "open_pull_requests"),
+])
+def test_reads_answer_while_pull_requests_are_opened(world, monkeypatch, path, module, name):
+    """An approval or a scan's pull request waits for a code host up to its deadline (45 s): held,
+    as many as the request threads, they take the slow threads alone, and reads still answer."""
+    import importlib
+    import threading
+    from concurrent.futures import ThreadPoolExecutor
+
+    from docsvc.server import app as app_module
+
+    held, release = threading.Semaphore(0), threading.Event()
+
+    def slow(*args):
+        held.release()
+        release.wait(30)
+        return {"opened": True}
+
+    monkeypatch.setattr(importlib.import_module(f"docsvc.server.services.{module}"), name, slow)
+    auth = {"Authorization": f"Bearer {world['db'].key}"}
+    with ThreadPoolExecutor(app_module.REQUEST_THREADS) as pool, ThreadPoolExecutor(1) as reader:
+        posts = [pool.submit(world["client"].post, path, json={}, headers=auth)
+                 for _ in range(app_module.REQUEST_THREADS)]
+        try:
+            assert all(held.acquire(timeout=10) for _ in range(app_module.SLOW_THREADS))
+            assert not held.acquire(timeout=0.5)  # the others wait for a slow thread, holding no request thread
+            for read in ("/api/v1/me", "/api/v1/me/work", "/api/v1/releases"):  # sync routes and a hot read
+                assert reader.submit(get, world, read).result(timeout=10).status_code == 200
+        finally:
+            release.set()
+        assert [post.result(timeout=30).status_code for post in posts] == [200] * app_module.REQUEST_THREADS

@@ -63,7 +63,10 @@ POOL_SIZE = 20
 SQLITE_POOL_SIZE = 15
 
 
-def make_engine(url: str) -> Engine:
+def make_engine(url: str, *, autocommit: bool = False) -> Engine:
+    """An engine on ``url``. ``autocommit``: on PostgreSQL, connections that run each statement in
+    a transaction of their own from the start (``reader.py``'s); SQLite's driver runs a SELECT
+    outside a transaction anyway."""
     from .. import jsoncodec
 
     url = normalize_url(url)
@@ -92,12 +95,13 @@ def make_engine(url: str) -> Engine:
     # smaller pool were closed as they came back, so a busy service opened (and PostgreSQL forked
     # a backend for) about one new connection per ten requests. No pre-ping either (a round trip
     # per checkout, two per request): a connection the server closed is found without one.
-    engine = create_engine(url, pool_size=POOL_SIZE, max_overflow=0, **codec)
-    event.listen(engine, "checkout", _refuse_dropped)
+    isolation = {"isolation_level": "AUTOCOMMIT"} if autocommit else {}
+    engine = create_engine(url, pool_size=POOL_SIZE, max_overflow=0, **codec, **isolation)
+    event.listen(engine, "checkout", refuse_dropped)
     return engine
 
 
-def _refuse_dropped(dbapi_conn, _record, _proxy) -> None:
+def refuse_dropped(_dbapi_conn, record, _proxy) -> None:
     """Refuse a pooled connection the server has closed (pg_terminate_backend, a restart, an idle
     timeout, a proxy): the pool then opens a new one in its place, and the request never sees it.
 
@@ -106,24 +110,19 @@ def _refuse_dropped(dbapi_conn, _record, _proxy) -> None:
     A healthy idle connection has nothing to read (nothing here LISTENs); if it ever had, it is only
     replaced. A peer that vanished without a word (a host gone off the network) is not seen here:
     the first statement fails, SQLAlchemy invalidates the pool's older connections, and the next
-    request gets new ones, as it did with a pre-ping that fails the same way."""
-    if dbapi_conn.closed or dbapi_conn.broken:
+    request gets new ones, as it did with a pre-ping that fails the same way. The connection is
+    psycopg's, sync or async (``reader.py``'s pool is checked alike)."""
+    psycopg_conn = record.driver_connection
+    if psycopg_conn.closed or psycopg_conn.broken:
         raise DisconnectionError("the connection was closed")
     poller = select.poll()
-    poller.register(dbapi_conn.pgconn.socket, select.POLLIN | select.POLLPRI)
+    poller.register(psycopg_conn.pgconn.socket, select.POLLIN | select.POLLPRI)
     if poller.poll(0):
         raise DisconnectionError("the server closed the connection")
 
 
-def make_sessionmaker(engine: Engine, *, reads_only: bool = False) -> sessionmaker[Session]:
-    """Sessions on ``engine``. ``reads_only``: for requests that only read, each statement in a
-    transaction of its own (autocommit): on PostgreSQL that spares a read its BEGIN and ROLLBACK,
-    two of its five or six round trips. A statement still sees only committed data (each one a
-    snapshot of its own, as under READ COMMITTED). Not on SQLite, whose driver runs a SELECT
-    outside a transaction already, and where switching a connection to autocommit and back
-    costs a PRAGMA each time."""
-    if reads_only and engine.dialect.name != "sqlite":
-        engine = engine.execution_options(isolation_level="AUTOCOMMIT")
+def make_sessionmaker(engine: Engine) -> sessionmaker[Session]:
+    """Sessions on ``engine`` (the hot reads take a connection of their own: ``reader.py``)."""
     return sessionmaker(engine, expire_on_commit=False)
 
 

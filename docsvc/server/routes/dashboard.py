@@ -1,20 +1,32 @@
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends, Request
-from sqlalchemy.orm import Session
+import functools
 
-from ..services.accounts import Caller
-from ..services.dashboard import dashboard as compute
-from .deps import JSONBodyRoute, get_caller, get_session, reads_only
+import anyio.to_thread
+from fastapi import APIRouter, Depends, Request
+
+from ..services.dashboard import moved, read
+from .deps import JSONBodyRoute, PendingCaller, get_key, hot_read, slow_threads
 
 router = APIRouter(tags=["dashboard"], route_class=JSONBodyRoute)
 
 
 @router.get("/dashboard")
-@reads_only
-def dashboard(request: Request, release_id: str | None = None, writer_id: str | None = None,
-              tool: str | None = None, caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
+async def dashboard(request: Request, release_id: str | None = None, writer_id: str | None = None,
+                    tool: str | None = None, caller: PendingCaller = Depends(get_key)):
     """The dashboard's numbers; ``release_id`` an id or ``none``, ``writer_id`` an id, ``none``,
-    ``me`` or ``all`` (the default)."""
-    return compute(session, caller, release_id=release_id, writer_id=writer_id, tool=tool,
-                   egress=request.app.state.settings.egress)
+    ``me`` or ``all`` (the default). Read on the event loop (``hot_read``); the open suggestions'
+    pull requests, when there are any, are looked at (an ls-remote each) on the slow threads."""
+    answer, suggestions = await hot_read(request, caller, functools.partial(
+        read, release_id=release_id, writer_id=writer_id, tool=tool))
+    if suggestions:
+        state = request.app.state
+        answer["attention"]["new_commits"] = await anyio.to_thread.run_sync(
+            _moved, state.sessions, caller.caller.org_id, suggestions, state.settings.egress,
+            limiter=slow_threads(request))
+    return answer
+
+
+def _moved(sessions, org_id: int, suggestions, egress):
+    with sessions() as session:
+        return moved(session, org_id, suggestions, egress)

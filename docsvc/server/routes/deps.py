@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import functools
 import inspect
-from typing import Any, AsyncIterator
+from typing import Any, AsyncIterator, Callable, TypeVar
 
 import anyio
 from fastapi import Depends, Query, Request, Response, params
@@ -15,11 +15,14 @@ from fastapi.datastructures import DefaultPlaceholder
 from fastapi.dependencies.utils import get_typed_return_annotation
 from fastapi.routing import APIRoute
 from fastapi.utils import is_body_allowed_for_status_code
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from .. import jsoncodec
 from ..problems import Problem
-from ..services.accounts import Caller, bearer_token, caller_of_key
+from ..services.accounts import Caller, bearer_token, caller_of_key, look_up_key, stamp_last_use
+
+T = TypeVar("T")
 
 
 class JSONBody(JSONResponse):
@@ -34,22 +37,12 @@ async def get_session(request: Request) -> AsyncIterator[Session]:
     """The request's session. Made and closed on the event loop: making one does no I/O, and a
     sync dependency would cost the request two more trips through the thread pool (to enter and
     to leave), as much CPU as the query it serves (the load profile in benchmarks/api_load.py).
-    A route marked ``reads_only`` gets one that takes no transaction."""
-    state = request.app.state
-    session = (state.read_sessions if getattr(request.scope.get("route"), "reads_only", False) else state.sessions)()
+    The hot reads take none (``get_key``, ``hot_read``)."""
+    session = request.app.state.sessions()
     try:
         yield session
     finally:
         session.close()
-
-
-def reads_only(endpoint):
-    """Marks a route that only reads (the API key's stamp of last use aside: one statement): its
-    session runs each statement in a transaction of its own (``make_sessionmaker(reads_only=True)``).
-    Under ``@router.get(...)``. A route that writes must never be marked: its writes would not be
-    all or nothing."""
-    endpoint.reads_only = True
-    return endpoint
 
 
 class PendingCaller:
@@ -63,12 +56,13 @@ class PendingCaller:
     before it runs, as before, unless it takes the ``PendingCaller`` itself (its parameter
     annotated so) to resolve it in a thread of its own."""
 
-    __slots__ = ("session", "token", "caller")
+    __slots__ = ("session", "token", "caller", "sessions")
 
-    def __init__(self, session: Session, token: str) -> None:
-        self.session = session
+    def __init__(self, session: Session | None, token: str, sessions=None) -> None:
+        self.session = session  # None (``get_key``): ``resolve_apart`` makes one of ``sessions``
         self.token = token
         self.caller: Caller | None = None
+        self.sessions = sessions
 
     def resolve(self) -> Caller:
         """The caller (401 for an unknown or revoked key), looked up once; blocking: call it in a thread."""
@@ -83,6 +77,12 @@ class PendingCaller:
         threads (40) and connections (15) together, every thread then waited for a connection and
         every connection for a thread, until the pool's timeout failed them
         (tests/integration/test_request_burst.py)."""
+        if self.session is None:
+            with self.sessions() as self.session:
+                try:
+                    return self.resolve()
+                finally:
+                    self.session = None
         try:
             return self.resolve()
         finally:
@@ -101,6 +101,49 @@ async def get_caller(request: Request, session: Session = Depends(get_session)) 
         request.scope[_PENDING_CALLER] = pending
         return pending
     return await anyio.to_thread.run_sync(pending.resolve_apart)
+
+
+async def hot_read(request: Request, pending: PendingCaller, fn: Callable[..., T], *args: Any) -> T:
+    """``fn(connection, caller, *args)``, a short read, with the key's lookup before it on the same
+    connection, run by the app's ``db.reader.Reader``: on the event loop, no thread (on a read of a
+    few rows a trip through the thread pool cost more CPU than the read). For an async route taking
+    ``caller: PendingCaller = Depends(get_key)``. ``fn`` must only read: the key's stamp of last
+    use, when due (once a minute), is written afterwards in a thread."""
+    due: list[int] = []
+
+    def look_then_read(connection: Connection) -> T:
+        caller, stamp = look_up_key(connection, pending.token)
+        pending.caller = caller
+        if stamp is not None:
+            due.append(stamp)
+        return fn(connection, caller, *args)
+
+    try:
+        return await request.app.state.reader.run(look_then_read)
+    finally:
+        if due:
+            await anyio.to_thread.run_sync(_stamp, request.app.state.sessions, due[0])
+
+
+def slow_threads(request: Request) -> anyio.CapacityLimiter | None:
+    """The threads for blocking work that may take long (OCR, a code host's pull request, an
+    ls-remote): ``app.SLOW_THREADS`` of their own, so that such requests never hold every request's
+    thread. Made by the app's lifespan; None (anyio's default threads) without it."""
+    return getattr(request.app.state, "slow_threads", None)
+
+
+def _stamp(sessions, key_id: int) -> None:
+    with sessions() as session:
+        stamp_last_use(session, key_id)
+
+
+async def get_key(request: Request) -> PendingCaller:
+    """The request's API key, read from ``Authorization`` (401 without one) but not yet looked up,
+    and no Session made: for an async route that reads with ``hot_read``, which looks the key up on
+    the read's own connection. Its parameter is annotated ``PendingCaller``."""
+    pending = PendingCaller(None, bearer_token(request.headers.get("authorization")), request.app.state.sessions)
+    request.scope[_PENDING_CALLER] = pending
+    return pending
 
 
 JSON_TYPE = "application/json"
@@ -149,7 +192,6 @@ class JSONBodyRoute(APIRoute):
         # json_body has decided the media type by the time FastAPI looks: it must use what was read
         # (its strict mode would refuse a body without a Content-Type, which json_body accepts).
         kwargs["strict_content_type"] = False
-        self.reads_only = getattr(endpoint, "reads_only", False)
         endpoint, self.resolves_caller = _resolving_caller(endpoint)
         if (isinstance(kwargs.get("response_class", DefaultPlaceholder(None)), DefaultPlaceholder)
                 and _unmodelled(endpoint, kwargs.get("response_model", DefaultPlaceholder(None)))):
@@ -191,10 +233,12 @@ def _key_before_parameters(handle):
 
 def _resolving_caller(endpoint):
     """``endpoint``, looking up the ``PendingCaller`` of each of its ``Depends(get_caller)``
-    parameters before it runs, and whether it has any: a sync endpoint in its own thread, an
-    async one in a thread first. A parameter annotated ``PendingCaller`` is left to the endpoint."""
+    parameters before it runs, and whether it has any (or a ``Depends(get_key)``): a sync endpoint
+    in its own thread, an async one in a thread first. A parameter annotated ``PendingCaller`` is
+    left to the endpoint."""
     taking = {name: parameter.annotation for name, parameter in inspect.signature(endpoint).parameters.items()
-              if isinstance(parameter.default, params.Depends) and parameter.default.dependency is get_caller}
+              if isinstance(parameter.default, params.Depends)
+              and parameter.default.dependency in (get_caller, get_key)}
     names = [name for name, annotation in taking.items() if annotation not in (PendingCaller, "PendingCaller")]
     if not names:
         return endpoint, bool(taking)

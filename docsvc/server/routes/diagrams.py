@@ -6,7 +6,7 @@ from sqlalchemy.orm import Session
 from ..problems import Problem
 from ..services import diagrams as service
 from ..services.accounts import Caller
-from .deps import JSONBodyRoute, get_caller, get_session
+from .deps import JSONBodyRoute, get_caller, get_session, slow_threads
 
 router = APIRouter(tags=["diagrams"], route_class=JSONBodyRoute)
 
@@ -24,7 +24,6 @@ async def generate(request: Request, description: str | None = Form(None), image
     image = (image_file.filename, await image_file.read()) if image_file is not None else None
     # OCR runs a subprocess for up to a minute: off the event loop, and on threads of its own so
     # that a few such requests never hold every request's thread (app.REQUEST_THREADS).
-    slow = getattr(request.app.state, "slow_threads", None)  # made by the app's lifespan
     return await anyio.to_thread.run_sync(lambda: service.generate(
         session, caller, request.app.state.store, description, image,
-        request.app.state.settings.max_image_pixels), limiter=slow)
+        request.app.state.settings.max_image_pixels), limiter=slow_threads(request))

@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import anyio.to_thread
 from fastapi import APIRouter, Depends, Request
 from pydantic import BaseModel, ConfigDict, Field
 from fastapi.responses import PlainTextResponse
@@ -10,7 +11,7 @@ from ..problems import Problem, as_id, invalid, is_int
 from ..services import docflows as service
 from ..services.accounts import Caller
 from .fields import LongText, Name, Note
-from .deps import JSONBodyRoute, get_caller, get_session, json_body
+from .deps import JSONBodyRoute, get_caller, get_session, json_body, slow_threads
 from .jobs import accepted
 
 router = APIRouter(tags=["docflows"], route_class=JSONBodyRoute)
@@ -96,10 +97,14 @@ class ApproveBody(BaseModel):
 
 
 @router.post("/docflows/{item_id:int}/approve")
-def approve(item_id: int, body: ApproveBody, request: Request, caller: Caller = Depends(get_caller),
-            session: Session = Depends(get_session)):
+async def approve(item_id: int, body: ApproveBody, request: Request, caller: Caller = Depends(get_caller),
+                  session: Session = Depends(get_session)):
+    """Pushes the branch and opens the pull request on the code host (up to its deadline, 45 s): on
+    the slow threads (``deps.slow_threads``), so that approvals never hold every request's thread."""
     settings = request.app.state.settings
-    return service.approve(session, caller, item_id, body.model_dump(), settings.data_dir, settings.egress)
+    return await anyio.to_thread.run_sync(
+        lambda: service.approve(session, caller, item_id, body.model_dump(), settings.data_dir, settings.egress),
+        limiter=slow_threads(request))
 
 
 class CheckOneBody(BaseModel):

@@ -1,5 +1,7 @@
 from __future__ import annotations
 
+import functools
+
 from fastapi import APIRouter, Depends, Request, Response
 from fastapi.responses import JSONResponse
 from pydantic import BaseModel, ConfigDict, StrictInt
@@ -9,7 +11,7 @@ from ..services import docflows
 from ..services import items as service
 from ..services.accounts import Caller
 from ..services.views import item_view
-from .deps import JSONBody, JSONBodyRoute, Page, get_caller, get_session, paging, reads_only
+from .deps import JSONBody, JSONBodyRoute, Page, PendingCaller, get_caller, get_key, get_session, hot_read, paging
 from .fields import Name, Note
 
 router = APIRouter(tags=["items"], route_class=JSONBodyRoute)
@@ -27,18 +29,18 @@ class ItemPatch(BaseModel):
 
 
 @router.get("/items/{tool}")
-@reads_only
-def list_items(
+async def list_items(
+    request: Request,
     tool: str,
     release_id: str | None = None,
     writer_id: str | None = None,
     status: str | None = None,
     page: Page = Depends(paging),
-    caller: Caller = Depends(get_caller),
-    session: Session = Depends(get_session),
+    caller: PendingCaller = Depends(get_key),
 ):
-    items, total = service.list_items(session, caller, tool, release_id=release_id, writer_id=writer_id,
-                                      status=status, limit=page.limit, offset=page.offset)
+    items, total = await hot_read(request, caller, functools.partial(
+        service.list_items, tool=tool, release_id=release_id, writer_id=writer_id, status=status, limit=page.limit,
+        offset=page.offset))
     # The items are JSON values already (``views.item_fields``): answered as they are, without a
     # walk to check them (``deps._answered_as_json``) that cost a tenth of the listing's CPU.
     response = JSONBody(items)

@@ -3,13 +3,13 @@ from __future__ import annotations
 import time
 from typing import NamedTuple
 
-import anyio
 from fastapi import APIRouter, Depends, Query, Request
-from sqlalchemy.orm import Session
+from sqlalchemy.engine import Connection
 
 from ..jobs.queue import job_view
 from ..services.jobs import get_job as visible_job
-from .deps import JSONBody, JSONBodyRoute, PendingCaller, get_caller, get_session, reads_only
+from ..services.accounts import Caller
+from .deps import JSONBody, JSONBodyRoute, PendingCaller, get_key, hot_read
 
 router = APIRouter(tags=["jobs"], route_class=JSONBodyRoute)
 
@@ -21,7 +21,7 @@ router = APIRouter(tags=["jobs"], route_class=JSONBodyRoute)
 #
 # The route is async and a held poll is a coroutine: it holds no thread (AnyIO's pool of 40 answers
 # every sync route, and polls that slept in it stalled the API for everyone) and no database
-# connection (its session is rolled back before it waits). The wake-up is jobs/watch.py's: the end
+# connection (its reads give theirs back before it waits). The wake-up is jobs/watch.py's: the end
 # of a job run here, else a read of the shared database every 20 ms for all held polls at once.
 # One key holds at most ``JobWatch.max_held_per_key`` polls at once; beyond that the answer comes
 # at once, with ``X-Docsvc-Waited: 0.000`` and the poll hint, and the client polls again after its
@@ -36,25 +36,20 @@ class _Seen(NamedTuple):
     hint: str
 
 
-def _look(session: Session, caller: PendingCaller, job_id: str) -> _Seen:
+def _look(connection: Connection, caller: Caller, job_id: str) -> _Seen:
     """The job as the caller may see it (404 for another organisation's or another user's chat
-    job), read in a short transaction with the key's lookup: the connection goes back to the pool
-    before any wait."""
-    try:
-        job = visible_job(session, caller.resolve(), job_id)
-        unfinished = job.state in ("queued", "running")
-        return _Seen(job_view(job), unfinished, poll_hint(job) if unfinished else "")
-    finally:
-        session.rollback()  # also ends SQLite's snapshot, which would never see the change
+    job), read with the key's lookup (``hot_read``): the connection goes back to the pool before
+    any wait, and each read sees the job as it is then."""
+    job = visible_job(connection, caller, job_id)
+    unfinished = job.state in ("queued", "running")
+    return _Seen(job_view(job), unfinished, poll_hint(job) if unfinished else "")
 
 
 @router.get("/jobs/{job_id}")
-@reads_only
-async def get_job(job_id: str, request: Request, caller: PendingCaller = Depends(get_caller),
-                  session: Session = Depends(get_session),
+async def get_job(job_id: str, request: Request, caller: PendingCaller = Depends(get_key),
                   wait: float = Query(0.0, ge=0.0, description="hold an unfinished job's answer up to this many "
                                                                f"seconds (at most {MAX_WAIT:g})")):
-    seen = await anyio.to_thread.run_sync(_look, session, caller, job_id)
+    seen = await hot_read(request, caller, _look, job_id)
     headers = {}
     if wait > 0:
         started = time.monotonic()
@@ -65,7 +60,7 @@ async def get_job(job_id: str, request: Request, caller: PendingCaller = Depends
                 while holding and seen.unfinished and (remaining := end - time.monotonic()) > 0:
                     await watch.until_ended(job_id, remaining)
                     # Read again, ended or not: a hold that ran out answers the job's latest progress.
-                    seen = await anyio.to_thread.run_sync(_look, session, caller, job_id)
+                    seen = await hot_read(request, caller, _look, job_id)
         headers["X-Docsvc-Waited"] = f"{time.monotonic() - started:.3f}"
     if seen.unfinished:
         headers["Retry-After"] = seen.hint

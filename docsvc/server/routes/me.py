@@ -1,13 +1,13 @@
 from __future__ import annotations
 
-from fastapi import APIRouter, Depends
+from fastapi import APIRouter, Depends, Request
 from sqlalchemy.orm import Session
 
 from ..db.tables import User
 from ..services.accounts import Caller
 from ..services.work import work_summary
 from ..services.views import user_view
-from .deps import JSONBodyRoute, get_caller, get_session, reads_only
+from .deps import JSONBodyRoute, PendingCaller, get_caller, get_key, get_session, hot_read
 
 router = APIRouter(tags=["me"], route_class=JSONBodyRoute)
 
@@ -18,6 +18,5 @@ def me(caller: Caller = Depends(get_caller), session: Session = Depends(get_sess
 
 
 @router.get("/me/work")
-@reads_only
-def my_work(caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
-    return work_summary(session, caller)
+async def my_work(request: Request, caller: PendingCaller = Depends(get_key)):
+    return await hot_read(request, caller, work_summary)

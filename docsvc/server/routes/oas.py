@@ -6,7 +6,7 @@ from sqlalchemy.orm import Session
 from ..problems import invalid
 from ..services import api_specs as service
 from ..services.accounts import Caller
-from .deps import JSONBodyRoute, get_caller, get_session, json_body, small_form
+from .deps import JSONBodyRoute, get_caller, get_session, json_body, slow_threads, small_form
 from .jobs import accepted
 
 router = APIRouter(tags=["api-readiness"], route_class=JSONBodyRoute)
@@ -50,10 +50,13 @@ def _form_bool(value) -> bool | str:
 async def pull_request(scan_id: int, request: Request, caller: Caller = Depends(get_caller),
                        session: Session = Depends(get_session)):
     """``targets`` (``source``/``docs``); for docs ``integration_id`` and ``file_path``; optional
-    ``source_file_path``, ``spec`` (``corrected`` default, or ``prepped``), ``commit_message``."""
+    ``source_file_path``, ``spec`` (``corrected`` default, or ``prepped``), ``commit_message``.
+    Pushes and opens pull requests on code hosts (up to their deadline, 45 s): on the slow threads
+    (``deps.slow_threads``), so that these never hold every request's thread."""
     import anyio
 
     body = await json_body(request)
     settings = request.app.state.settings
     return await anyio.to_thread.run_sync(
-        lambda: service.open_pull_requests(session, caller, scan_id, body, settings.data_dir, settings.egress))
+        lambda: service.open_pull_requests(session, caller, scan_id, body, settings.data_dir, settings.egress),
+        limiter=slow_threads(request))

@@ -12,6 +12,7 @@ import secrets
 from dataclasses import dataclass
 
 from sqlalchemy import bindparam, select, update
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from ..db.tables import ApiKey, Organization, User, utcnow
@@ -107,7 +108,7 @@ def revoke_key(session: Session, key_id: int) -> ApiKey:
     return record
 
 
-_LAST_USED_RESOLUTION = dt.timedelta(minutes=1)
+_LAST_USED = dt.timedelta(minutes=1)  # the resolution of a key's stamp of last use
 
 
 def bearer_token(authorization: str | None) -> str:
@@ -137,15 +138,27 @@ _STAMP_LAST_USE = update(_keys).where(_keys.c.id == bindparam("key_id")).values(
 def caller_of_key(session: Session, token: str) -> Caller:
     """The caller whose API key is ``token``, or 401 for an unknown or revoked one. Looked up in
     the database on every call (no cache): a revoked or deleted key stops working at once."""
+    caller, stamp = look_up_key(session, token)
+    if stamp is not None:
+        stamp_last_use(session, stamp)
+    return caller
+
+
+def look_up_key(session: Session | Connection, token: str) -> tuple[Caller, int | None]:
+    """``caller_of_key``'s lookup alone, which only reads: the caller, and the key's id when its
+    last use is due to be stamped (``stamp_last_use``), else None."""
     row = session.execute(_CALLER_OF_KEY, {"key_hash": hash_key(token)}).first()
     if row is None:
         raise Problem(401, "Unknown or revoked API key", headers={"WWW-Authenticate": "Bearer"})
     key_id, last, user_id, org_id, role, name, email = row
-    now = utcnow()
-    if last is None or now - (last if last.tzinfo else last.replace(tzinfo=dt.timezone.utc)) > _LAST_USED_RESOLUTION:
-        session.execute(_STAMP_LAST_USE, {"key_id": key_id, "now": now})
-        session.commit()
-    return Caller(user_id=user_id, org_id=org_id, role=role, name=name, email=email)
+    due = last is None or utcnow() - (last if last.tzinfo else last.replace(tzinfo=dt.timezone.utc)) > _LAST_USED
+    return Caller(user_id=user_id, org_id=org_id, role=role, name=name, email=email), key_id if due else None
+
+
+def stamp_last_use(session: Session, key_id: int) -> None:
+    """Stamp the key's last use (at most once a minute: ``look_up_key`` says when), committed."""
+    session.execute(_STAMP_LAST_USE, {"key_id": key_id, "now": utcnow()})
+    session.commit()
 
 
 def authenticate(session: Session, authorization: str | None) -> Caller:

@@ -29,16 +29,16 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from sqlalchemy import Row, Select, bindparam, func, select
+from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from ...endpoints import TOOLS, WORK_STATUSES
 from ..db.session import rfc3339
-from ..db.tables import Item, Release, ReleaseDateChange, User
+from ..db.tables import Integration, Item, Release, ReleaseDateChange, User
 from ...egress import Egress
-from ..problems import Problem, as_id, not_found
-from .accounts import Caller, org_member
+from ..problems import Problem, as_id, is_int, not_found
+from .accounts import Caller
 from .items import ITEMS, OPEN_STATUSES, ORG_ID, USER_ID, is_open, tag_conditions, tag_shape, visible_to
-from .releases import org_release
 
 UNASSIGNED = "Unassigned"
 
@@ -69,18 +69,19 @@ def _query_value(value: str | None, name: str, words: tuple[str, ...]) -> int | 
     raise Problem(422, f"{name} must be {allowed}, got {value!r}", errors=[{"loc": ["query", name], "msg": allowed}])
 
 
-def parse_filters(session: Session, caller: Caller, release_id: str | None, writer_id: str | None,
-                  tool: str | None) -> Filters:
-    """Check the query; unknown release or writer ids (other organisations' too) are 404."""
+def parse_filters(caller: Caller, release_id: str | None, writer_id: str | None, tool: str | None,
+                  names: dict[int, str], releases: list) -> Filters:
+    """Check the query; unknown release or writer ids (other organisations' too) are 404: a release
+    must be among the organisation's ``releases``, a writer among its users (``names``)."""
     release = _query_value(release_id, "release_id", ("none",))
     writer = _query_value(writer_id, "writer_id", ("none", "me", "all"))
-    if isinstance(release, int) and org_release(session, caller.org_id, release) is None:
+    if isinstance(release, int) and not any(r.id == release for r in releases):
         raise not_found("Release", release)
     if writer == "all":
         writer = None
     elif writer == "me":
         writer = caller.user_id
-    elif isinstance(writer, int) and org_member(session, caller.org_id, writer) is None:
+    elif isinstance(writer, int) and writer not in names:
         raise not_found("User", writer)
     if tool is not None and tool not in TOOLS:
         raise Problem(422, f"tool must be one of {', '.join(TOOLS)}, got {tool!r}",
@@ -163,24 +164,29 @@ def _release_summary(release: Release | Row, by_status: dict[str, int], today: d
             "progress": progress(by_status), "past_target": past_target(release, today)}
 
 
-def _timeline(session: Session, release: Release | Row, by_status: dict[str, int], today: dt.date) -> dict[str, Any]:
-    changes = session.execute(
-        select(ReleaseDateChange, User.name).outerjoin(User, User.id == ReleaseDateChange.changed_by_id)
-        .where(ReleaseDateChange.release_id == release.id)
-        .order_by(ReleaseDateChange.changed_at, ReleaseDateChange.id)
-    ).all()
+_CHANGES, _CHANGER = ReleaseDateChange.__table__.c, User.__table__.alias("changer")
+# A release's date changes, oldest first, with the name of who made each.
+_DATE_CHANGES = (select(_CHANGES.old_date, _CHANGES.new_date, _CHANGES.changed_at, _CHANGER.c.name.label("changed_by"),
+                        _CHANGES.reason)
+                 .select_from(ReleaseDateChange.__table__.outerjoin(_CHANGER, _CHANGER.c.id == _CHANGES.changed_by_id))
+                 .where(_CHANGES.release_id == bindparam("release_id"))
+                 .order_by(_CHANGES.changed_at, _CHANGES.id))
+
+
+def _timeline(session: Session | Connection, release: Row, by_status: dict[str, int], today: dt.date) -> dict[str, Any]:
+    changes = session.execute(_DATE_CHANGES, {"release_id": release.id}).all()
     # The first record sets the first date (old None); a release dated before its history was
     # kept starts with a move, whose old date is the first one.
-    first = (changes[0][0].old_date or changes[0][0].new_date) if changes else release.target_date
+    first = (changes[0].old_date or changes[0].new_date) if changes else release.target_date
     return {**_release_summary(release, by_status, today),
             "first_planned_date": first.isoformat() if first else None,
             "date_changes": [{"old_date": c.old_date.isoformat() if c.old_date else None,
                               "new_date": c.new_date.isoformat() if c.new_date else None,
-                              "changed_at": rfc3339(c.changed_at), "changed_by": name, "reason": c.reason}
-                             for c, name in changes]}
+                              "changed_at": rfc3339(c.changed_at), "changed_by": c.changed_by, "reason": c.reason}
+                             for c in changes]}
 
 
-def _by_release(session: Session, caller: Caller) -> dict[int, dict[str, int]]:
+def _by_release(session: Session | Connection, caller: Caller) -> dict[int, dict[str, int]]:
     """Status counts of each release's items (all of them: progress is the release's own)."""
     out: dict[int, dict[str, int]] = {}
     for release_id, status, n in session.execute(_BY_RELEASE, {"org_id": caller.org_id, "user_id": caller.user_id}):
@@ -194,10 +200,10 @@ def _item_ref(item, **extra: Any) -> dict[str, Any]:
             "release_name": item.release_name, **extra}
 
 
-def _attention(session: Session, caller: Caller, filters: Filters, releases: list,
-               today: dt.date, egress: Egress | None = None) -> dict[str, list[dict[str, Any]]]:
-    from .docflows import new_commits
-
+def _attention(session: Session | Connection, caller: Caller, filters: Filters, releases: list,
+               today: dt.date) -> tuple[dict[str, list[dict[str, Any]]], list[Row]]:
+    """The attention lists but ``new_commits``, and the open suggestions it is to be computed of
+    (``moved``): that takes an ls-remote each, which ``read`` must not make."""
     open_items = session.execute(_statements(*_shape(filters))[1], _bound(caller, filters)).all()
     blocked = [_item_ref(i, note=i.status_note) for i in open_items if i.work_status == "blocked"]
     requested = []
@@ -206,17 +212,35 @@ def _attention(session: Session, caller: Caller, filters: Filters, releases: lis
         if request:
             by = request.get("by") if isinstance(request, dict) else None
             requested.append(_item_ref(item, requested_by=by))
-    # One ls-remote per open suggestion: the same check GET /docflows/<id> makes (on the item itself).
-    moved = [_item_ref(i) for i in open_items if i.tool == "docflows" and (i.data or {}).get("integration_id")
-             and not (i.data or {}).get("dismissed") and new_commits(session.get(Item, i.id), egress)]
+    suggestions = [i for i in open_items if i.tool == "docflows" and (i.data or {}).get("integration_id")
+                   and not (i.data or {}).get("dismissed")]
     late = [{"id": r.id, "name": r.name, "status": r.status, "target_date": r.target_date.isoformat(),
              "days_late": (today - r.target_date).days} for r in releases if past_target(r, today)]
-    return {"blocked": blocked, "new_commits": moved, "changes_requested": requested, "releases_past_target": late}
+    return {"blocked": blocked, "new_commits": [], "changes_requested": requested, "releases_past_target": late}, \
+        suggestions
 
 
-def dashboard(session: Session, caller: Caller, *, release_id: str | None = None, writer_id: str | None = None,
-              tool: str | None = None, today: dt.date | None = None, egress: Egress | None = None) -> dict[str, Any]:
-    filters = parse_filters(session, caller, release_id, writer_id, tool)
+def moved(session: Session, org_id: int, suggestions: list[Row], egress: Egress | None = None) -> list[dict[str, Any]]:
+    """The attention list ``new_commits``: those of ``read``'s open ``suggestions`` whose pull
+    request's head moved, by the check GET /docflows/<id> makes (``docflows.new_commits``): their
+    integrations read in one query, then one ls-remote each. Blocking: in a thread."""
+    from .docflows import head_moved
+
+    ids = [i.data["integration_id"] if is_int(i.data["integration_id"]) else None for i in suggestions]
+    found = {integration.id: integration for integration in session.scalars(
+        select(Integration).where(Integration.id.in_({n for n in ids if n is not None}), Integration.org_id == org_id))}
+    return [_item_ref(i) for i, n in zip(suggestions, ids) if head_moved(i.data, found.get(n), egress)]
+
+
+def read(session: Session | Connection, caller: Caller, *, release_id: str | None = None,
+         writer_id: str | None = None, tool: str | None = None,
+         today: dt.date | None = None) -> tuple[dict[str, Any], list[Row]]:
+    """The dashboard's answer, but for ``attention.new_commits`` (left empty), and the open
+    suggestions to fill it from (``moved``). Only reads: the route runs it on the event loop."""
+    org = {"org_id": caller.org_id}
+    names = dict(session.execute(_NAMES, org).all())
+    releases = session.execute(_ORG_RELEASES, org).all()
+    filters = parse_filters(caller, release_id, writer_id, tool, names, releases)
     today = today or dt.datetime.now(dt.timezone.utc).date()
     # The counts by tool, by status and by writer, from one query grouped by all three.
     by_tool: Counter[str] = Counter()
@@ -227,11 +251,9 @@ def dashboard(session: Session, caller: Caller, *, release_id: str | None = None
         by_status[status] += n
         by_writer[writer, status] += n
     writer_counts = [(writer, status, n) for (writer, status), n in by_writer.items()]
-    org = {"org_id": caller.org_id}
-    names = dict(session.execute(_NAMES, org).all())
     per_release = _by_release(session, caller)
-    releases = session.execute(_ORG_RELEASES, org).all()
     picked = next((r for r in releases if r.id == filters.release), None) if isinstance(filters.release, int) else None
+    attention, suggestions = _attention(session, caller, filters, [picked] if picked else releases, today)
     return {
         "filters": {**filters.view(), "writer_name": names.get(filters.writer) if isinstance(filters.writer, int)
                     else None},
@@ -241,5 +263,14 @@ def dashboard(session: Session, caller: Caller, *, release_id: str | None = None
                    "by_status": {s: by_status.get(s, 0) for s in WORK_STATUSES}},
         "releases": [] if picked else [_release_summary(r, per_release.get(r.id, {}), today) for r in releases],
         "writers": work_rows(writer_counts, names),
-        "attention": _attention(session, caller, filters, [picked] if picked else releases, today, egress),
-    }
+        "attention": attention,
+    }, suggestions
+
+
+def dashboard(session: Session, caller: Caller, *, release_id: str | None = None, writer_id: str | None = None,
+              tool: str | None = None, today: dt.date | None = None, egress: Egress | None = None) -> dict[str, Any]:
+    """The dashboard's answer (``read``, then ``moved``), in one go."""
+    answer, suggestions = read(session, caller, release_id=release_id, writer_id=writer_id, tool=tool, today=today)
+    if suggestions:
+        answer["attention"]["new_commits"] = moved(session, caller.org_id, suggestions, egress)
+    return answer

@@ -278,14 +278,22 @@ def new_commits(item: Item, egress: Egress | None = None) -> bool:
     """Whether the pull request's head moved since the draft: as its code host's webhook told, else
     as its branch is now (one ls-remote, no fetch)."""
     from ..db.session import object_session_or_none
-    from ..engines.git import GitError, ls_remote_head
 
+    session = object_session_or_none(item)
     data = item.data or {}
     if _host_moved(data):
         return True
+    return head_moved(data, suggestion_integration(session, item) if session is not None else None, egress)
+
+
+def head_moved(data: dict, integration: Integration | None, egress: Egress | None = None) -> bool:
+    """``new_commits`` of a suggestion's data and integration: the code host's word, else one
+    ls-remote of the pull request's branch (blocking: never on the event loop)."""
+    from ..engines.git import GitError, ls_remote_head
+
+    if _host_moved(data):
+        return True
     branch = stored_pr(data).get("head_branch")
-    session = object_session_or_none(item)
-    integration = suggestion_integration(session, item) if session is not None else None
     if not branch or integration is None:
         return False
     try:
