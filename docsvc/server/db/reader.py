@@ -54,6 +54,7 @@ class Reader:
         else:
             self.engine = app_engine
         self._own = self.engine is not app_engine
+        self.plans: dict[int, tuple[Executable, _Plan | None]] = {}  # ``Direct``'s, of this engine's dialect
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         if self.on_loop:
@@ -67,7 +68,7 @@ class Reader:
     def read(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(connection, *args)`` here and now (blocking)."""
         with self.engine.connect() as connection:
-            return fn(Direct(connection), *args)
+            return fn(Direct(connection, self.plans), *args)
 
     def close(self) -> None:
         if self._own:
@@ -86,13 +87,14 @@ class _Plan(NamedTuple):
     processors: tuple | None
 
 
-_plans: dict[tuple[str, int], _Plan | None] = {}  # by dialect and statement; None: SQLAlchemy runs it
 _MAX_PLANS = 512  # the hot reads' statements are a few dozen shapes
 
 
 def _plan(dialect: Dialect, statement: Executable) -> _Plan | None:
     """``statement``'s plan, or None when it needs what only SQLAlchemy's execution does: bind
-    processors, parameters expanded or rendered at execution, escaped names, or it returns no rows."""
+    processors, parameters expanded or rendered at execution, escaped names, or it is no SELECT."""
+    if not hasattr(statement, "selected_columns"):  # not a SELECT
+        return None
     compiled = statement.compile(dialect=dialect)
     if (not compiled._result_columns or compiled._bind_processors or compiled.literal_execute_params
             or compiled.post_compile_params or compiled.escaped_bind_names
@@ -144,21 +146,21 @@ class Direct:
     and a statement the driver fails (to wrap the error as SQLAlchemy does and drop a connection
     the server closed) run through SQLAlchemy's ``Connection`` as before."""
 
-    __slots__ = ("connection",)
+    __slots__ = ("connection", "plans")
 
-    def __init__(self, connection: Connection) -> None:
+    def __init__(self, connection: Connection, plans: dict) -> None:
         self.connection = connection
+        self.plans = plans  # by the statement's id: (the statement, kept so its id stays its own; its plan)
 
     def execute(self, statement: Executable, params: dict[str, Any] | None = None):
         dialect = self.connection.dialect
-        key = (dialect.name, id(statement))
         try:
-            plan = _plans[key]
+            plan = self.plans[id(statement)][1]
         except KeyError:
-            if len(_plans) >= _MAX_PLANS:  # a statement built per call: never planned, never kept
+            if len(self.plans) >= _MAX_PLANS:  # statements built per call: not planned, not kept
                 return self.connection.execute(statement, params)
-            plan = _plans[key] = _plan(dialect, statement)
-            _keep.append(statement)  # kept alive, so that its id is never another statement's
+            plan = _plan(dialect, statement)
+            self.plans[id(statement)] = (statement, plan)
         if plan is None or self.connection._has_events or self.connection.engine._has_events:
             return self.connection.execute(statement, params)
         values = {**plan.fixed, **params} if params else plan.fixed
@@ -180,5 +182,3 @@ class Direct:
     def __getattr__(self, name: str):
         return getattr(self.connection, name)
 
-
-_keep: list = []  # the statements planned (their ids key ``_plans``)
