@@ -88,6 +88,35 @@ def test_an_authenticated_read_takes_one_connection_and_on_sqlite_no_thread(worl
     assert (len(trips), checkouts) == (1 if on_postgresql else 0, {"reads": 1, "app": 0})
 
 
+@pytest.mark.parametrize("read", READS)
+def test_a_read_runs_on_the_drivers_cursor_and_answers_as_through_sqlalchemy(world, read, monkeypatch):
+    """The hot reads' statements go to the driver's cursor (``db.reader.Direct``), not through
+    SQLAlchemy's execution; with an event listener on the engine (tracing) they go through it, and
+    the answer is the same either way."""
+    from sqlalchemy.engine import Connection
+
+    get(world, _path(world, read))  # warm: the last use stamped
+    real, through = Connection.execute, []
+
+    def counted(self, *args, **kwargs):
+        through.append(args[0])
+        return real(self, *args, **kwargs)
+
+    monkeypatch.setattr(Connection, "execute", counted)
+    direct = get(world, _path(world, read))
+    assert direct.status_code == 200, direct.text
+    assert through == []
+    engine = world["app"].state.reader.engine
+    listener = lambda *args: None  # noqa: E731
+    event.listen(engine, "before_cursor_execute", listener)
+    try:
+        traced = get(world, _path(world, read))
+    finally:
+        event.remove(engine, "before_cursor_execute", listener)
+    assert through and traced.json() == direct.json()
+    assert traced.headers.get("X-Total-Count") == direct.headers.get("X-Total-Count")
+
+
 def _isolation_of_statements(world, call) -> set:
     """Whether the connections the statements of ``call()`` ran on (of the app's engine and the
     reads' own) were in autocommit ("AUTOCOMMIT") or not (None): as the driver's connection says."""

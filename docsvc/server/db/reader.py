@@ -16,6 +16,9 @@ load cost more CPU than the read itself (benchmarks/api_profile.py, api_load.py)
   psycopg's async connections was measured too: it cost more CPU per request than the thread it
   saves. So did the read on the loop, blocking it for each round trip (and p99 went to seconds).
 - An in-memory SQLite database (one per thread) keeps to the app's engine, in a thread.
+- Either way a statement runs on the driver's cursor (``Direct``): compiled once for the dialect,
+  its rows read as named tuples. SQLAlchemy's execution around a statement (its cache key, the
+  execution context, the result object) cost more CPU than the read's round trip on PostgreSQL.
 
 What runs here must only read, and only what takes a few milliseconds at most: anything that
 writes (on SQLite it would wait for the write lock on the loop) or calls out goes to a thread.
@@ -23,11 +26,14 @@ writes (on SQLite it would wait for the write lock on the loop) or calls out goe
 
 from __future__ import annotations
 
-from typing import Any, Callable, TypeVar
+import collections
+from typing import Any, Callable, NamedTuple, TypeVar
 
 import anyio.lowlevel
 import anyio.to_thread
-from sqlalchemy.engine import Engine, make_url
+from sqlalchemy.engine import Connection, Dialect, Engine, make_url
+from sqlalchemy.exc import MultipleResultsFound, NoResultFound
+from sqlalchemy.sql import Executable
 
 from .session import make_engine, normalize_url
 
@@ -48,6 +54,7 @@ class Reader:
         else:
             self.engine = app_engine
         self._own = self.engine is not app_engine
+        self.plans: dict[int, tuple[Executable, _Plan | None]] = {}  # ``Direct``'s, of this engine's dialect
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
         if self.on_loop:
@@ -61,8 +68,117 @@ class Reader:
     def read(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(connection, *args)`` here and now (blocking)."""
         with self.engine.connect() as connection:
-            return fn(connection, *args)
+            return fn(Direct(connection, self.plans), *args)
 
     def close(self) -> None:
         if self._own:
             self.engine.dispose()
+
+
+class _Plan(NamedTuple):
+    """A statement compiled for a dialect: its SQL, its bind parameters' names in order (a
+    positional paramstyle) or None (named), their built-in values, and its rows' type and each
+    column's result processor (None for none)."""
+
+    sql: str
+    order: tuple[str, ...] | None
+    fixed: dict[str, Any]
+    row: type
+    processors: tuple | None
+
+
+_MAX_PLANS = 512  # the hot reads' statements are a few dozen shapes
+
+
+def _plan(dialect: Dialect, statement: Executable) -> _Plan | None:
+    """``statement``'s plan, or None when it needs what only SQLAlchemy's execution does: bind
+    processors, parameters expanded or rendered at execution, escaped names, or it is no SELECT."""
+    if not hasattr(statement, "selected_columns"):  # not a SELECT
+        return None
+    compiled = statement.compile(dialect=dialect)
+    if (not compiled._result_columns or compiled._bind_processors or compiled.literal_execute_params
+            or compiled.post_compile_params or compiled.escaped_bind_names
+            or any(bind.expanding or bind.callable is not None for bind in compiled.bind_names)):
+        return None
+    try:
+        processors = tuple(column[3]._cached_result_processor(dialect, None) for column in compiled._result_columns)
+    except Exception:  # a type that needs the cursor's column type to say: left to SQLAlchemy
+        return None
+    row = collections.namedtuple("Row", list(statement.selected_columns.keys()), rename=True)
+    return _Plan(compiled.string, tuple(compiled.positiontup) if compiled.positional else None,
+                 {name: bind.effective_value for bind, name in compiled.bind_names.items() if not bind.required},
+                 row, processors if any(processors) else None)
+
+
+class Rows:
+    """A statement's rows, with the part of SQLAlchemy's ``Result`` the hot reads use."""
+
+    __slots__ = ("rows",)
+
+    def __init__(self, rows: list) -> None:
+        self.rows = rows
+
+    def __iter__(self):
+        return iter(self.rows)
+
+    def all(self) -> list:
+        return self.rows
+
+    def first(self):
+        return self.rows[0] if self.rows else None
+
+    def one(self):
+        if len(self.rows) != 1:
+            raise (NoResultFound if not self.rows else MultipleResultsFound)("expected one row")
+        return self.rows[0]
+
+    def scalar(self):
+        return self.rows[0][0] if self.rows else None
+
+    def scalars(self):
+        return [row[0] for row in self.rows]
+
+
+class Direct:
+    """A connection whose ``execute`` runs a statement built once (the hot reads' are, at import or
+    cached) on the driver's cursor (see the module): no execution context, no Result. Anything else
+    (``_plan``), every statement on an engine with event listeners (tracing sees them as before),
+    and a statement the driver fails (to wrap the error as SQLAlchemy does and drop a connection
+    the server closed) run through SQLAlchemy's ``Connection`` as before."""
+
+    __slots__ = ("connection", "plans")
+
+    def __init__(self, connection: Connection, plans: dict) -> None:
+        self.connection = connection
+        self.plans = plans  # by the statement's id: (the statement, kept so its id stays its own; its plan)
+
+    def execute(self, statement: Executable, params: dict[str, Any] | None = None):
+        dialect = self.connection.dialect
+        try:
+            plan = self.plans[id(statement)][1]
+        except KeyError:
+            if len(self.plans) >= _MAX_PLANS:  # statements built per call: not planned, not kept
+                return self.connection.execute(statement, params)
+            plan = _plan(dialect, statement)
+            self.plans[id(statement)] = (statement, plan)
+        if plan is None or self.connection._has_events or self.connection.engine._has_events:
+            return self.connection.execute(statement, params)
+        values = {**plan.fixed, **params} if params else plan.fixed
+        bound = values if plan.order is None else tuple(values[name] for name in plan.order)
+        cursor = self.connection.connection.cursor()
+        try:
+            cursor.execute(plan.sql, bound)
+            fetched = cursor.fetchall()
+        except dialect.loaded_dbapi.Error:
+            return self.connection.execute(statement, params)
+        finally:
+            cursor.close()
+        make = plan.row._make
+        if plan.processors is None:
+            return Rows([make(row) for row in fetched])
+        processors = plan.processors
+        return Rows([make([value if p is None else p(value) for p, value in zip(processors, row)]) for row in fetched])
+
+    def __getattr__(self, name: str):
+        return getattr(self.connection, name)
+
