@@ -159,7 +159,10 @@ class Direct:
         except KeyError:
             if len(self.plans) >= _MAX_PLANS:  # statements built per call: not planned, not kept
                 return self.connection.execute(statement, params)
-            plan = _plan(dialect, statement)
+            try:
+                plan = _plan(dialect, statement)
+            except Exception:  # SQLAlchemy's compiled form is no public API: on a change, its own path
+                plan = None
             self.plans[id(statement)] = (statement, plan)
         if plan is None or self.connection._has_events or self.connection.engine._has_events:
             return self.connection.execute(statement, params)
