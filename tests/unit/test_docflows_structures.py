@@ -1147,3 +1147,11 @@ def test_a_parameter_its_function_no_longer_takes_loses_its_item_in_that_functio
     uncertain = Fact("parameter", "removed", "Type.complete(args)", "app/types.py", "python: public method signature")
     assert path not in write(Plan([PlannedPage(path, "related", 0.55, [], [uncertain])], []),
                              {path: PARAMETERS}.get).files
+
+
+def test_a_parameter_list_that_misses_one_of_the_parameters_left_keeps_the_dropped_one_s_item():
+    # ``args`` renamed to ``words``: the item is to be reworded by a person, not deleted
+    fact = Fact("parameter", "removed", "Type.complete(args)", "app/types.py", "python: public method signature",
+                siblings=("ctx", "param", "words", "incomplete"))
+    path = "docs/completion.rst"
+    assert path not in write(Plan([PlannedPage(path, "related", 0.55, [], [fact])], []), {path: PARAMETERS}.get).files

@@ -561,7 +561,7 @@ def imported_names(text: str) -> frozenset[str]:
 def parameter_use(text: str | None, owner: str, parameter: str) -> tuple[bool, tuple[str, ...]] | None:
     """Whether the function ``owner`` (``run``, ``Class.method``; a class: its ``__init__``) still
     takes or uses ``parameter`` (an argument, a name it reads, a keyword it passes, a string of its
-    own: ``kwargs.pop("old")``), and the parameters it takes; None when the file or the function is
+    own: ``kwargs.pop("old")``), and the parameters it takes by name; None when the file or the function is
     not found. A dropped parameter is still there only if its own function says so: a common word
     (``args``) turns up elsewhere in any code."""
     scope: list[ast.stmt] = (_parsed(text or "") or ast.Module(body=[], type_ignores=[])).body
@@ -578,9 +578,9 @@ def parameter_use(text: str | None, owner: str, parameter: str) -> tuple[bool, t
     if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
         return None
     args = node.args
-    taken = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs + [args.vararg, args.kwarg]
-             if a is not None and a.arg not in ("self", "cls")]
-    used = parameter in taken or any(
+    taken = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs if a.arg not in ("self", "cls")]
+    rest = [a.arg for a in (args.vararg, args.kwarg) if a is not None]
+    used = parameter in taken + rest or any(
         (isinstance(n, ast.Name) and n.id == parameter) or (isinstance(n, ast.keyword) and n.arg == parameter)
         or (isinstance(n, ast.Constant) and n.value == parameter) for n in ast.walk(node))
     return used, tuple(taken)

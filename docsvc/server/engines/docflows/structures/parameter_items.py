@@ -3,8 +3,9 @@
 Carries: a Python parameter dropped from a function's signature, certainly (its function neither
 takes nor uses it any more: ``facts``; the fact's siblings are the parameters it still takes). A
 list or table that documents that function's parameters (its item or row about the dropped one
-sits among items or rows about at least ``MIN_KEPT`` of the parameters left) loses that item or
-row, when short and about that name alone. Elsewhere ``removals`` and ``signatures`` point the
+sits among items or rows about every parameter left, at least ``MIN_KEPT`` of them) loses that
+item or row, when short and about that name alone. A list that misses one of the parameters left
+(the dropped one's new name, when it was renamed) is left as it is. Elsewhere ``removals`` and ``signatures`` point the
 mentions out.
 """
 
@@ -47,7 +48,7 @@ class ParameterItems(Structure):
         for run in _runs(found, "item") + _runs(found, "row"):
             about = [b for b in run if _about(lines[b.start], name)]
             kept = {s for s in fact.siblings for b in run if _about(lines[b.start], s)}
-            if len(about) == 1 and len(kept) >= MIN_KEPT:
+            if len(about) == 1 and len(kept) >= MIN_KEPT and kept == set(fact.siblings):
                 block = about[0]
                 body = lines[block.start:block.end]
                 if len(body) <= MAX_BLOCK_LINES and sum(len(_word(name).findall(line)) for line in body) <= 2:
