@@ -132,3 +132,16 @@ def test_a_new_file_beside_the_files_a_page_shows_plans_that_page_for_review():
     # a folder many pages show files of tells none apart
     many = PageIndex({**docs, **{f"docs/more{n}.md": f"# More\n\n{{* docs_src/optional/t{n}.py *}}\n" for n in range(3)}})
     assert plan([], many.find, many.read, total_pages=len(many), added=["docs_src/optional/new.py"]).pages == []
+
+
+def test_a_page_planned_on_a_function_the_words_and_the_code_share_carries_its_dropped_parameter(tmp_path):
+    code = "class Type:\n    def shell_complete(self, ctx, param, args, incomplete):\n        return []\n"
+    page = ("Completion\n==========\n\nOverride ``shell_complete`` on your type:\n\n"
+            "-   ``ctx`` - The current context.\n-   ``param`` - The parameter asking.\n"
+            "-   ``args`` - The arguments before it.\n-   ``incomplete`` - The partial word.\n")
+    docs = {"docs/completion.rst": page, "docs/index.rst": "Index\n=====\n\nThe args of a command.\n"}
+    result = _plan(tmp_path, {"app/types.py": code}, {"app/types.py": code.replace("args, ", "")}, docs,
+                   "Drop args from `shell_complete`")
+    planned = {p.path: p for p in result.pages}
+    assert [f.name for f in planned["docs/completion.rst"].facts] == ["Type.shell_complete(args)"]
+    assert "docs/index.rst" not in planned

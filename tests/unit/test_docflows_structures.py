@@ -1118,3 +1118,40 @@ def test_a_tutorial_whose_sections_come_back_to_a_function_gets_no_section_for_a
     tutorial = UTILS.replace("Click supports launching editors through :func:`edit`.",
                              "Now :func:`getchar` again, in a longer example.")
     assert "docs/utils.rst" not in _written("docs/utils.rst", tutorial, _function("pause", PAUSE_DOC)).files
+
+
+PARAMETERS = """Completion
+==========
+
+Override ``complete`` on your type. It takes these arguments:
+
+-   ``ctx`` - The current context.
+-   ``param`` - The parameter asking.
+-   ``args`` - The arguments before the incomplete value.
+-   ``incomplete`` - The partial word.
+
+Other ``args`` are passed on:
+
+-   ``args`` - What the command line held.
+-   ``rest`` - Anything else.
+"""
+
+
+def test_a_parameter_its_function_no_longer_takes_loses_its_item_in_that_function_s_parameter_list():
+    fact = Fact("parameter", "removed", "Type.complete(args)", "app/types.py", "python: public method signature",
+                siblings=("ctx", "param", "incomplete"))
+    path = "docs/completion.rst"
+    draft = write(Plan([PlannedPage(path, "related", 0.55, [], [fact])], []), {path: PARAMETERS}.get)
+    # the other list does not document the function's parameters: it keeps its item
+    assert draft.files[path] == PARAMETERS.replace("-   ``args`` - The arguments before the incomplete value.\n", "")
+    uncertain = Fact("parameter", "removed", "Type.complete(args)", "app/types.py", "python: public method signature")
+    assert path not in write(Plan([PlannedPage(path, "related", 0.55, [], [uncertain])], []),
+                             {path: PARAMETERS}.get).files
+
+
+def test_a_parameter_list_that_misses_one_of_the_parameters_left_keeps_the_dropped_one_s_item():
+    # ``args`` renamed to ``words``: the item is to be reworded by a person, not deleted
+    fact = Fact("parameter", "removed", "Type.complete(args)", "app/types.py", "python: public method signature",
+                siblings=("ctx", "param", "words", "incomplete"))
+    path = "docs/completion.rst"
+    assert path not in write(Plan([PlannedPage(path, "related", 0.55, [], [fact])], []), {path: PARAMETERS}.get).files

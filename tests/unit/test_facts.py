@@ -331,3 +331,25 @@ type App struct {
     # a program's own structs are no one's to set (package main)
     assert facts_of_change("main.go", old.replace("package cli", "package main"),
                            new.replace("package cli", "package main")) == []
+
+
+def test_a_dropped_parameter_is_still_there_only_if_its_own_function_takes_or_uses_it(tmp_path):
+    from docsvc.server.engines.docflows.facts import facts_between
+    from docsvc.server.engines.git import Mirror
+    from tests.support import GitRemote
+
+    old = ("class Type:\n    def complete(self, ctx, param, args, incomplete):\n        return []\n\n\n"
+           "def run(name, old=None):\n    return name\n")
+    other = "def main(args):\n    return args\n"  # a common word turns up in any code
+    remote = GitRemote(tmp_path, "app", {"app/types.py": old, "app/cli.py": other})
+    mirror = Mirror.for_url(tmp_path / "data", str(remote.bare))
+    mirror.fetch()
+    base = mirror.head("main")
+    new = ("class Type:\n    def complete(self, ctx, param, incomplete):\n        return []\n\n\n"
+           "def run(name, **kwargs):\n    if kwargs.pop(\"old\", None):\n        warn()\n    return name\n")
+    remote.commit({"app/types.py": new}, "the PR")
+    mirror.fetch()
+    facts = {f.name: f for f in facts_between(mirror, base, mirror.head("main"))}
+    assert facts["Type.complete(args)"].change == "removed"
+    assert facts["Type.complete(args)"].siblings == ("ctx", "param", "incomplete")
+    assert facts["run(old)"].change == "deprecated"  # its function still reads it: a shim

@@ -33,7 +33,7 @@ from .deprecations import Deprecations
 from .facts_config import STRUCTURED_SUFFIXES, is_env_file, structured_items
 from .facts_model import MARKED, METHOD_SIGNATURE, MOVED, Fact, Item, file_forms, member_of, owner_of, token
 from .facts_package import MANIFESTS, package_items
-from .facts_python import imported_names, is_imported, module_names, python_items, registry_callee
+from .facts_python import imported_names, is_imported, module_names, parameter_use, python_items, registry_callee
 from .facts_go import go_items
 from .facts_javascript import javascript_items, package_api
 from .release import versions_between
@@ -491,17 +491,24 @@ def _still_named(mirror, head: str, fact: Fact, items_at: Callable[[str], frozen
     """A removal is certain only when the name is gone from the code. Where another file still
     defines or reads it (a deleted script's ``GITHUB_TOKEN`` that the program itself reads),
     nothing was removed: no fact. Named some other way (a deprecation shim, an alias, a move to a
-    private module), it is 'deprecated', which the Writer points out but never deletes."""
+    private module), it is 'deprecated', which the Writer points out but never deletes. A Python
+    parameter is its own function's (``parameter_use``): a certain removal carries the parameters
+    that function still takes as its siblings."""
     word = token(fact.name)
-    if len(word) < 3:
+    owner = owner_of(fact.name) if fact.kind == "parameter" else None
+    own = parameter_use(text_at(fact.path), owner, word) if owner and fact.path.endswith(_PYTHON_SUFFIXES) else None
+    if len(word) < 3 and own is None:
         return fact
     # a file that names it only in its comments and docstrings (an exception hierarchy drawn in a
     # module's docstring) names it to a reader, not to the program: not a sign that it lives on
-    files = [path for path in mirror.grep(head, word, _CODE_GLOBS) if _named_in_code(path, text_at(path) or "", word)]
-    if not files:
-        return fact
+    files = [path for path in mirror.grep(head, word, _CODE_GLOBS) if _named_in_code(path, text_at(path) or "", word)] \
+        if len(word) >= 3 else []
     if any(_still_there(fact, path, items_at, text_at) for path in [p for p in files if wanted(p)][:MAX_STILL_READ]):
         return None
+    if own is not None:  # a parameter is its function's: still there only if that function takes or uses it
+        files = [fact.path] if own[0] else []
+    if not files:
+        return replace(fact, siblings=own[1]) if own is not None else fact
     return Fact(fact.kind, "deprecated", fact.name, fact.path, fact.rule + "; still named in the code",
                 line=fact.line)
 

@@ -55,7 +55,8 @@ class Fact:
     new: str | None = None  # default-changed and added: the (new) value
     line: int | None = None  # in the new text (the old text for removals)
     note: str | None = None  # added: the help text found beside the definition
-    siblings: tuple[str, ...] = ()  # added: other names of the same kind and owner, nearest in the code first
+    siblings: tuple[str, ...] = ()  # added: other names of the same kind and owner, nearest in the code first;
+    #                                a removed Python parameter: the ones its function still takes
     follows: tuple[str, ...] = ()  # added: the names of its kind and owner above it in the code, nearest first
     importable: tuple[str, ...] = ()  # an added Python symbol: its file and each package __init__ that imports it
     tooling: bool = False  # a file fact about a CI, build or test file: only a page showing its content is about it

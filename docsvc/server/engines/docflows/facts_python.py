@@ -556,3 +556,31 @@ def imported_names(text: str) -> frozenset[str]:
         return frozenset()
     return frozenset(alias.name for node in ast.walk(tree) if isinstance(node, ast.ImportFrom)
                      for alias in node.names if alias.asname in (None, alias.name))
+
+
+def parameter_use(text: str | None, owner: str, parameter: str) -> tuple[bool, tuple[str, ...]] | None:
+    """Whether the function ``owner`` (``run``, ``Class.method``; a class: its ``__init__``) still
+    takes or uses ``parameter`` (an argument, a name it reads, a keyword it passes, a string of its
+    own: ``kwargs.pop("old")``), and the parameters it takes by name; None when the file or the function is
+    not found. A dropped parameter is still there only if its own function says so: a common word
+    (``args``) turns up elsewhere in any code."""
+    scope: list[ast.stmt] = (_parsed(text or "") or ast.Module(body=[], type_ignores=[])).body
+    node: ast.AST | None = None
+    for part in owner.split("."):
+        node = next((s for s in scope if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef, ast.ClassDef))
+                     and s.name == part), None)
+        if node is None:
+            return None
+        scope = node.body
+    if isinstance(node, ast.ClassDef):
+        node = next((s for s in node.body if isinstance(s, (ast.FunctionDef, ast.AsyncFunctionDef))
+                     and s.name == "__init__"), None)
+    if not isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+        return None
+    args = node.args
+    taken = [a.arg for a in args.posonlyargs + args.args + args.kwonlyargs if a.arg not in ("self", "cls")]
+    rest = [a.arg for a in (args.vararg, args.kwarg) if a is not None]
+    used = parameter in taken + rest or any(
+        (isinstance(n, ast.Name) and n.id == parameter) or (isinstance(n, ast.keyword) and n.arg == parameter)
+        or (isinstance(n, ast.Constant) and n.value == parameter) for n in ast.walk(node))
+    return used, tuple(taken)

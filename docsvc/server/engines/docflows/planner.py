@@ -566,8 +566,7 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
     # nothing user-facing stays quiet however much its body tells.
     # A new version alone is no user-facing code: every release's pull request sets one.
     if said and words is not None and (any(f.kind != "version" for f in facts) or (names is not None and names.counts) or links or outputs):
-        _plan_by_words(said, words, docs, _code_names(facts, names), names.counts if names is not None else (),
-                       pages, weak, add, look)
+        _plan_by_words(said, words, docs, facts, names, pages, weak, add, look)
     ordered = sorted(pages.values(), key=lambda p: (-p.confidence, p.path))
     planned = {p.path for p in ordered}
     # One entry a page, however many weak signs point at it: a list to read, not a log.
@@ -919,6 +918,13 @@ def _code_names(facts: Iterable[Fact], names: NameChanges | None) -> set[str]:
     return found
 
 
+def _owned_by(fact: Fact, names: set[str]) -> bool:
+    """Whether a fact is a parameter of the function or method the names name (``shell_complete``,
+    ``ParamType.shell_complete``): the change to that function's signature."""
+    owner = owner_of(fact.name) if fact.kind == "parameter" else None
+    return owner is not None and bool({owner, owner.rsplit(".", 1)[-1]} & names)
+
+
 def _names_on(path: str, names: Iterable[str], docs: _Docs) -> str | None:
     """Why the page is about the code's changed names: the first specific one it speaks of as code,
     or names in prose while the name is shaped as code (``MultiMarkdown``, ``dev_addr``)."""
@@ -930,7 +936,7 @@ def _names_on(path: str, names: Iterable[str], docs: _Docs) -> str | None:
     return None
 
 
-def _plan_by_words(said: Said, words: Bm25, docs: _Docs, code: set[str], names: Iterable[str],
+def _plan_by_words(said: Said, words: Bm25, docs: _Docs, facts: list[Fact], changed_names: NameChanges | None,
                    planned: dict[str, PlannedPage], weak: dict[str, list[str]], add, look) -> None:
     """Weigh what the pull request's title and body say against the docs (``words``).
 
@@ -941,7 +947,11 @@ def _plan_by_words(said: Said, words: Bm25, docs: _Docs, code: set[str], names: 
     the pull request, the best few, are worth a look, with the code's weaker sign beside them when
     it points there too (a specific changed name the page speaks of as code); the one page the
     words single out (``Bm25.clear_winner``) is planned for review, not edited. A planned page the
-    words also point at gains the reason. A common word is never read."""
+    words also point at gains the reason. A common word is never read. A page planned on a name
+    the words and the code share carries the facts of that name's own (a function's dropped
+    parameter), for the Writer to draft from."""
+    code = _code_names(facts, changed_names)
+    names = changed_names.counts if changed_names is not None else ()
     from_code = {path: reasons[0] for path, reasons in weak.items()}  # before the words add theirs
     for name in said.names:
         term = docs.term(name)
@@ -956,6 +966,8 @@ def _plan_by_words(said: Said, words: Bm25, docs: _Docs, code: set[str], names: 
             reason = f"the pull request's {where} names {term}, which the page documents (line {ev.line})"
             if changed:
                 add(path, "related", 0.55, f"{reason}; the code changes it too [{WORDS}]", None)
+                for fact in (f for f in facts if _owned_by(f, {name, term})):
+                    add(path, "related", 0.55, f"{reason}; the code changes it too [{WORDS}]", fact)
             else:
                 look(path, f"{reason} [{WORDS}] — the code does not change it")
     matches = words.matches(said.words, [p for p in words.texts if not is_release_page(p)])

@@ -11,6 +11,7 @@ from .generated import GeneratedReference
 from .help_blocks import HelpBlocks
 from .included_lines import IncludedLines
 from .mentions import Mentions
+from .parameter_items import ParameterItems
 from .reference_entries import ReferenceEntries
 from .removals import Removals
 from .repository_links import RepositoryLinks
@@ -28,6 +29,7 @@ _ENTRIES = ReferenceEntries()
 STRUCTURES: tuple[Structure, ...] = (
     Mentions(),
     Signatures(),  # the calls that pass a dropped parameter, line by line; then its mentions
+    ParameterItems(),  # its item in a list of its function's parameters
     Removals(),
     GeneratedReference(),  # a page the docs build makes from the code: no entry by hand; else
     _ENTRIES,  # a section of its own, where each sibling has one; else
