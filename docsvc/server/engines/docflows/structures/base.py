@@ -24,6 +24,13 @@ class Draft:
     files: dict[str, str] = field(default_factory=dict)  # path -> new text (only changed files)
     notes: list[str] = field(default_factory=list)  # what was done, per edit, with its rule
     open_points: list[str] = field(default_factory=list)  # what the rules could not do
+    entries: set[tuple[str, str]] = field(default_factory=set)  # (path, name): an entry written for a new name
+
+    def added_entry(self, path: str, name: str, note: str) -> None:
+        """Note an entry of its own (a section, a row, an item) written for the new ``name`` on the
+        page ``path``: ``contents`` links it from the page's table of contents."""
+        self.entries.add((path, name))
+        self.notes.append(note)
 
 
 @dataclass

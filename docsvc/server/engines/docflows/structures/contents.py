@@ -24,11 +24,6 @@ __all__ = ["Contents"]
 _MARKER = re.compile(r"^(\s*(?:[-*+]|\d+[.)])\s+)")
 
 
-def _entry_written(page: Page, name: str) -> bool:
-    """Whether this draft wrote the name's own entry on the page (a section, a row, an item)."""
-    return any(note.startswith(f"{page.path}: added ") and f" for {name} " in note for note in page.draft.notes)
-
-
 class Contents(Structure):
     name = "table of contents links"
     carries = "a new name given an entry on the page: its link beside its siblings' in the page's table of contents"
@@ -48,7 +43,7 @@ class Contents(Structure):
             return False
         if "." not in members[0][1]:  # the page names its siblings by their last part: so this one too
             name = name.rsplit(".", 1)[-1]
-        if not _entry_written(page, name) or any(_about(lines[b.start], name) for b in links):
+        if (page.path, name) not in page.draft.entries or any(_about(lines[b.start], name) for b in links):
             return False
         groups: dict[int, list] = {}
         for member in members:  # every list of links that holds a near sibling: the page's contents, a section's

@@ -179,9 +179,9 @@ class FunctionSections(Structure):
         at = section_end(lines, model)
         new = apart(lines, at, head + [""] + body)
         page.lines = lines[:at] + new + lines[at:]
-        page.draft.notes.append(f"{page.path}: added a section for {name} after the one introducing {model_term}, "
-                                "from its docstring: give it a title in the page's words [rule: a new function's "
-                                "section in the format of its siblings']")
+        page.draft.added_entry(page.path, name, f"{page.path}: added a section for {name} after the one introducing "
+                               f"{model_term}, from its docstring: give it a title in the page's words [rule: a new "
+                               "function's section in the format of its siblings']")
         return True
 
 

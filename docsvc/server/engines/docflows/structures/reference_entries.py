@@ -66,8 +66,8 @@ def _add_section(fact: Fact, path: str, lines: list[str], found: list[Block], sa
     at, beside = _place(fact, name, group, [(m.section, m.term, m.rank) for m in peers], lines, said,
                         lambda term: titled_by(group, term))
     new = apart(lines, at, new)
-    draft.notes.append(f"{path}: added a section for {name} {beside} "
-                       "[rule: addition in the format of its neighbours, in their order]")
+    draft.added_entry(path, name, f"{path}: added a section for {name} {beside} "
+                                  "[rule: addition in the format of its neighbours, in their order]")
     _unmarked(marked and marked[0], release, path, name, draft)
     return lines[:at] + new + lines[at:]
 

@@ -105,8 +105,8 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft, release: str | N
     if block.kind in ("directive", "option") or (block.kind == "item" and is_rst(path)) or \
             (block.kind == "item" and _loose(found, lines, group)):
         new = apart(lines, at, new)
-    draft.notes.append(f"{path}: added {_noun(block)} for {name} {beside} "
-                       "[rule: addition in the format of its neighbours, in their order]")
+    draft.added_entry(path, name, f"{path}: added {_noun(block)} for {name} {beside} "
+                                  "[rule: addition in the format of its neighbours, in their order]")
     _unmarked(marked and marked[0], release, path, name, draft)
     return lines[:at] + new + lines[at:]
 
