@@ -36,7 +36,7 @@ from ...endpoints import TOOLS, WORK_STATUSES
 from ..db.session import rfc3339
 from ..db.tables import Integration, Item, Release, ReleaseDateChange, User
 from ...egress import Egress
-from ..problems import Problem, as_id, is_int, not_found
+from ..problems import Problem, as_id, not_found
 from .accounts import Caller
 from .items import ITEMS, OPEN_STATUSES, ORG_ID, USER_ID, is_open, tag_conditions, tag_shape, visible_to
 
@@ -224,9 +224,9 @@ def moved(session: Session, org_id: int, suggestions: list[Row], egress: Egress 
     """The attention list ``new_commits``: those of ``read``'s open ``suggestions`` whose pull
     request's head moved, by the check GET /docflows/<id> makes (``docflows.new_commits``): their
     integrations read in one query, then one ls-remote each. Blocking: in a thread."""
-    from .docflows import head_moved
+    from .docflows import head_moved, integration_id_of
 
-    ids = [i.data["integration_id"] if is_int(i.data["integration_id"]) else None for i in suggestions]
+    ids = [integration_id_of(i.data) for i in suggestions]
     found = {integration.id: integration for integration in session.scalars(
         select(Integration).where(Integration.id.in_({n for n in ids if n is not None}), Integration.org_id == org_id))}
     return [_item_ref(i) for i, n in zip(suggestions, ids) if head_moved(i.data, found.get(n), egress)]

@@ -249,11 +249,17 @@ def suggestion_integration(session: Session, item: Item) -> Integration | None:
     """The integration the suggestion was drafted from; None when it has none (an item added by
     ``docsvc-server items add``) or it is gone. Never ``session.get`` with None: SQLAlchemy
     warns of a NULL primary key and looks nothing up."""
-    integration_id = (item.data or {}).get("integration_id")
-    if not is_int(integration_id):
+    integration_id = integration_id_of(item.data or {})
+    if integration_id is None:
         return None
     integration = session.get(Integration, integration_id)
     return integration if integration is not None and integration.org_id == item.org_id else None
+
+
+def integration_id_of(data: dict) -> int | None:
+    """The id of the integration a suggestion's ``data`` was drafted from, or None (none, or not an id)."""
+    integration_id = data.get("integration_id")
+    return integration_id if is_int(integration_id) else None
 
 
 def summary(item: Item, egress: Egress | None = None) -> dict:
