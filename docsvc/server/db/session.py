@@ -97,11 +97,11 @@ def make_engine(url: str, *, autocommit: bool = False) -> Engine:
     # per checkout, two per request): a connection the server closed is found without one.
     isolation = {"isolation_level": "AUTOCOMMIT"} if autocommit else {}
     engine = create_engine(url, pool_size=POOL_SIZE, max_overflow=0, **codec, **isolation)
-    event.listen(engine, "checkout", refuse_dropped)
+    event.listen(engine, "checkout", _refuse_dropped)
     return engine
 
 
-def refuse_dropped(_dbapi_conn, record, _proxy) -> None:
+def _refuse_dropped(dbapi_conn, _record, _proxy) -> None:
     """Refuse a pooled connection the server has closed (pg_terminate_backend, a restart, an idle
     timeout, a proxy): the pool then opens a new one in its place, and the request never sees it.
 
@@ -110,13 +110,12 @@ def refuse_dropped(_dbapi_conn, record, _proxy) -> None:
     A healthy idle connection has nothing to read (nothing here LISTENs); if it ever had, it is only
     replaced. A peer that vanished without a word (a host gone off the network) is not seen here:
     the first statement fails, SQLAlchemy invalidates the pool's older connections, and the next
-    request gets new ones, as it did with a pre-ping that fails the same way. The connection is
-    psycopg's, sync or async (``reader.py``'s pool is checked alike)."""
-    psycopg_conn = record.driver_connection
-    if psycopg_conn.closed or psycopg_conn.broken:
+    request gets new ones, as it did with a pre-ping that fails the same way (``reader.py``'s pool
+    is checked alike)."""
+    if dbapi_conn.closed or dbapi_conn.broken:
         raise DisconnectionError("the connection was closed")
     poller = select.poll()
-    poller.register(psycopg_conn.pgconn.socket, select.POLLIN | select.POLLPRI)
+    poller.register(dbapi_conn.pgconn.socket, select.POLLIN | select.POLLPRI)
     if poller.poll(0):
         raise DisconnectionError("the server closed the connection")
 
