@@ -6,7 +6,7 @@ import anyio.to_thread
 from fastapi import APIRouter, Depends, Request
 
 from ..services.dashboard import moved, read
-from .deps import JSONBodyRoute, PendingCaller, get_key, hot_read, slow_threads
+from .deps import JSONBodyRoute, PendingCaller, get_key, hot_read, in_session, slow_threads
 
 router = APIRouter(tags=["dashboard"], route_class=JSONBodyRoute)
 
@@ -22,11 +22,6 @@ async def dashboard(request: Request, release_id: str | None = None, writer_id: 
     if suggestions:
         state = request.app.state
         answer["attention"]["new_commits"] = await anyio.to_thread.run_sync(
-            _moved, state.sessions, caller.caller.org_id, suggestions, state.settings.egress,
+            in_session, state.sessions, moved, caller.caller.org_id, suggestions, state.settings.egress,
             limiter=slow_threads(request))
     return answer
-
-
-def _moved(sessions, org_id: int, suggestions, egress):
-    with sessions() as session:
-        return moved(session, org_id, suggestions, egress)

@@ -122,7 +122,7 @@ async def hot_read(request: Request, pending: PendingCaller, fn: Callable[..., T
         return await request.app.state.reader.run(look_then_read)
     finally:
         if due:
-            await anyio.to_thread.run_sync(_stamp, request.app.state.sessions, due[0])
+            await anyio.to_thread.run_sync(in_session, request.app.state.sessions, stamp_last_use, due[0])
 
 
 def slow_threads(request: Request) -> anyio.CapacityLimiter | None:
@@ -132,9 +132,11 @@ def slow_threads(request: Request) -> anyio.CapacityLimiter | None:
     return getattr(request.app.state, "slow_threads", None)
 
 
-def _stamp(sessions, key_id: int) -> None:
+def in_session(sessions, fn: Callable[..., T], *args: Any) -> T:
+    """``fn(session, *args)`` in a session of its own (blocking: in a thread), for the work a hot
+    read leaves for after it (a stamp, a slow look outside)."""
     with sessions() as session:
-        stamp_last_use(session, key_id)
+        return fn(session, *args)
 
 
 async def get_key(request: Request) -> PendingCaller:
