@@ -20,7 +20,7 @@ import uuid
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Callable, Iterator
+from typing import Any, Callable, Iterator
 
 
 # the smallest bytes the service takes as a PNG screenshot (it sniffs the signature)
@@ -529,7 +529,7 @@ def github_example(event: str, action: str | None = None) -> dict:
     examples = _octokit_examples()
     for example in examples.get(event, []):
         if action is None or example.get("action") == action:
-            return copy.deepcopy(example)
+            return delivered_now(copy.deepcopy(example))
     raise LookupError(f"@octokit/webhooks-examples has no {event} {action or ''} example")
 
 
@@ -545,7 +545,29 @@ def _octokit_examples() -> dict[str, list[dict]]:
 
 def gitlab_example(name: str) -> dict:
     """A payload example of GitLab's "Webhook events" page (tests/fixtures/gitlab-webhooks)."""
-    return json.loads((GITLAB_EXAMPLES / f"{name}.json").read_text(encoding="utf-8"))
+    return delivered_now(json.loads((GITLAB_EXAMPLES / f"{name}.json").read_text(encoding="utf-8")))
+
+
+def delivered_now(payload: Any, at: str | None = None) -> Any:
+    """``payload`` as a host would send it now (or ``at``): the times it says its pull request or
+    review changed (``updated_at``, ``submitted_at``) made current, as they are in a live delivery.
+    The examples were recorded years ago, and the service ignores pull request events older than
+    the deliveries it keeps."""
+    import datetime as dt
+
+    stamp = at or dt.datetime.now(dt.timezone.utc).strftime("%Y-%m-%dT%H:%M:%SZ")
+    if isinstance(payload, list):
+        return [delivered_now(value, stamp) for value in payload]
+    if not isinstance(payload, dict):
+        return payload
+    for key, value in payload.items():
+        if key in ("updated_at", "submitted_at") and isinstance(value, str):
+            payload[key] = stamp
+        elif key == "updated_at" and isinstance(value, dict) and "current" in value:
+            value["current"] = stamp
+        else:
+            delivered_now(value, stamp)
+    return payload
 
 
 def github_signature(secret: str, body: bytes) -> str:

@@ -116,6 +116,11 @@ class ServerSettings:
     # A webhook delivery's body beyond this is refused with 413: GitHub caps its payloads at 25 MB
     # (a larger one is never sent), and the service parses a delivery while the host waits.
     webhook_max_bytes: int = 25 * 1024 * 1024
+    # How long webhook deliveries are kept (the listing, and the record that tells a redelivery or
+    # a replayed body); older ones are removed as new ones come. A pull request or review event
+    # older than this is ignored: its earlier delivery is no longer there to tell a replay by.
+    # 0: kept for ever.
+    webhook_retention_days: float = 90.0
 
     @classmethod
     def from_env(cls, database_url: str | None = None) -> "ServerSettings":
@@ -136,6 +141,7 @@ class ServerSettings:
             egress_allow=env.get("DOCSVC_SERVER_EGRESS_ALLOW", ""),
             allow_local_repos=_env_bool("DOCSVC_SERVER_ALLOW_LOCAL_REPOS", True),
             public_url=_env_url("DOCSVC_SERVER_PUBLIC_URL"),
+            webhook_retention_days=_env_float("DOCSVC_SERVER_WEBHOOK_RETENTION_DAYS", 90.0),
         )
 
     @property

@@ -659,7 +659,7 @@ def test_the_projects_own_chart():
     assert built.document.title == "docsvc-server Helm values" and built.warnings == []
     assert "podAnnotationsInternal" not in found  # @ignored
     assert {key for key, r in found.items() if r["section"] == "Service settings"} == {
-        "settings.jobWorkers", "settings.maxBodyMb", "settings.keepInSyncSeconds"}
+        "settings.jobWorkers", "settings.maxBodyMb", "settings.keepInSyncSeconds", "settings.webhookRetentionDays"}
     assert {key for key, r in found.items() if r["section"] == "Secrets"} == {
         "secrets.existingSecret", "secrets.databaseUrl", "secrets.smtpUrl"}
     assert found["secrets.existingSecret"]["description"].endswith("the chart then makes no Secret of its own")

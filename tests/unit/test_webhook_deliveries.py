@@ -5,6 +5,7 @@ final, and the idempotency middleware never answers for a webhook."""
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import json
 import uuid
@@ -19,14 +20,14 @@ from docsvc.server.services.integrations import add_integration
 from docsvc.server.services.items import add_item
 from docsvc.server.services.webhooks import secret_for
 from docsvc.server.settings import ServerSettings
-from tests.support import github_example, github_headers, gitlab_example, gitlab_headers
+from tests.support import delivered_now, github_example, github_headers, gitlab_example, gitlab_headers
 from tests.unit.dbfixtures import db  # noqa: F401  (fixture)
 
 
 class Setup:
-    def __init__(self, db, tmp_path) -> None:
+    def __init__(self, db, tmp_path, settings: ServerSettings | None = None) -> None:
         self.db = db
-        self.client = TestClient(create_app(ServerSettings(database_url=db.url, data_dir=tmp_path),
+        self.client = TestClient(create_app(settings or ServerSettings(database_url=db.url, data_dir=tmp_path),
                                             start_workers=False))
         self.secrets: dict[int, str] = {}
 
@@ -245,6 +246,46 @@ def test_a_signed_body_sent_again_under_a_fresh_delivery_id_is_a_replay_and_move
     assert again.json()["outcome"] == "redelivery" and len(_recorded(hooks, integration)) == 3
 
 
+def test_deliveries_past_the_retention_go_and_an_event_that_old_moves_nothing(hooks):
+    """A body is known as a replay only while its first delivery is kept: past the retention
+    (90 days by default) the delivery is removed, and an event from before it is known by the time
+    its signed payload says, so the review below stays as the newer one set it."""
+    integration = hooks.integration("github", "acme/app", "acme/docs")
+    item = hooks.docs_item(integration, "acme/docs", 8)
+    now = dt.datetime.now(dt.timezone.utc)
+    with hooks.db.sessions() as session:
+        for days in (91, 89):
+            session.add(WebhookDelivery(integration_id=integration, delivery_id=f"old-{days}", host="github",
+                                        event="ping", outcome="done", result="pong",
+                                        received_at=now - dt.timedelta(days=days)))
+        session.commit()
+    assert hooks.github(integration, "pull_request_review",
+                        _review("acme/docs", 8, "approved", 3)).json()["outcome"] == "done"
+    assert [r.delivery_id for r in _recorded(hooks, integration)][:1] == ["old-89"]  # 91 days: gone
+
+    stamp = f"{now - dt.timedelta(days=91):%Y-%m-%dT%H:%M:%SZ}"
+    old = delivered_now(_review("acme/docs", 8, "changes_requested", 2), stamp)
+    answer = hooks.github(integration, "pull_request_review", old)
+    assert (answer.status_code, answer.json()["outcome"]) == (200, "ignored"), answer.text
+    assert "older than the 90 days deliveries are kept" in answer.json()["result"]
+    assert hooks.pull(item)[0]["review"] == "approved"
+
+
+def test_with_no_retention_deliveries_are_kept_and_an_old_event_is_taken(db, tmp_path):
+    hooks = Setup(db, tmp_path, ServerSettings(database_url=db.url, data_dir=tmp_path, webhook_retention_days=0))
+    integration = hooks.integration("github", "acme/app", "acme/docs")
+    item = hooks.docs_item(integration, "acme/docs", 9)
+    old = dt.datetime.now(dt.timezone.utc) - dt.timedelta(days=400)
+    with hooks.db.sessions() as session:
+        session.add(WebhookDelivery(integration_id=integration, delivery_id="old", host="github", event="ping",
+                                    outcome="done", result="pong", received_at=old))
+        session.commit()
+    review = delivered_now(_review("acme/docs", 9, "changes_requested", 4), f"{old:%Y-%m-%dT%H:%M:%SZ}")
+    assert hooks.github(integration, "pull_request_review", review).json()["outcome"] == "done"
+    assert hooks.pull(item)[0]["review"] == "changes requested"
+    assert [r.delivery_id for r in _recorded(hooks, integration)][0] == "old"
+
+
 def test_a_replayed_push_queues_nothing_even_after_its_sync_ended(hooks):
     integration = hooks.integration("github", "acme/app", "acme/docs")
     body = json.dumps(_push("acme/app")).encode()
@@ -279,9 +320,10 @@ def test_a_gitlab_body_replayed_under_a_new_idempotency_key_moves_nothing(hooks)
         return hooks.client.post(f"/api/v1/webhooks/gitlab/{integration}", content=body, headers=gitlab_headers(
             hooks.secrets[integration], "Merge Request Hook", key))
 
-    approved = approval("approved", "2026-11-29 05:00:00 UTC")
+    now = dt.datetime.now(dt.timezone.utc)
+    approved = approval("approved", f"{now - dt.timedelta(minutes=10):%Y-%m-%d %H:%M:%S} UTC")  # GitLab's own form
     assert deliver(approved).json()["outcome"] == "done"
-    assert deliver(approval("unapproved", "2026-11-29 05:10:00 UTC")).json()["outcome"] == "done"
+    assert deliver(approval("unapproved", f"{now:%Y-%m-%d %H:%M:%S} UTC")).json()["outcome"] == "done"
     assert hooks.pull(item)[0]["review"] == "review required"
     replay = deliver(approved)  # a fresh Idempotency-Key and event UUID
     assert (replay.status_code, replay.json()["outcome"]) == (200, "replay"), replay.text

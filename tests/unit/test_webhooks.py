@@ -124,6 +124,24 @@ def test_github_reviews(action, state, review):
     assert event.pr["number"] == 2
 
 
+def test_a_pull_request_event_says_when_it_changed_as_its_newest_signed_time():
+    import datetime as dt
+
+    review = github_example("pull_request_review", "submitted")
+    review["review"]["state"] = "approved"
+    review["pull_request"]["updated_at"], review["review"]["submitted_at"] = "2026-01-02T03:04:05Z", "2026-01-02T03:05:00Z"
+    assert parse("github", "pull_request_review", review).at == dt.datetime(2026, 1, 2, 3, 5, tzinfo=dt.timezone.utc)
+    merge = gitlab_example("merge_request")
+    merge["object_attributes"]["updated_at"] = "2026-01-02 03:04:05 UTC"  # GitLab's own form
+    merge["changes"] = {"updated_at": {"previous": "2025-12-01 00:00:00 UTC", "current": "2026-01-02 03:04:05 UTC"}}
+    assert parse("gitlab", "Merge Request Hook", merge).at == dt.datetime(2026, 1, 2, 3, 4, 5, tzinfo=dt.timezone.utc)
+    merge["object_attributes"]["updated_at"] = "not a time"
+    merge["changes"] = {}
+    assert parse("gitlab", "Merge Request Hook", merge).at is None  # no time: never taken as old
+    # A push's commits keep their authors' times, old or not: a push carries no event time.
+    assert parse("github", "push", github_example("push")).at is None
+
+
 def test_other_events_and_bodies_are_ignored():
     assert parse("github", "issues", {"action": "opened"}).kind == "ignored"
     assert parse("github", "push", ["not", "an", "object"]).kind == "ignored"

@@ -9,6 +9,7 @@ delivery means for the service (a sync, a suggestion, an item's state) is the se
 
 from __future__ import annotations
 
+import datetime as dt
 import hashlib
 import hmac
 from dataclasses import dataclass, field
@@ -65,7 +66,9 @@ class Event:
     ``kind``: ``push`` (``branch``, ``sha``), ``pull_request`` (``action`` one of opened, pushed,
     reopened, ready, closed, merged, other; ``pr`` the pull request's fields), ``review``
     (``review`` approved, changes requested or review required; ``pr``), ``ping``, or ``ignored``
-    (``reason``). ``repo``: the repository as its host names it (``owner/name``)."""
+    (``reason``). ``repo``: the repository as its host names it (``owner/name``). ``at``: when the
+    pull request or review last changed, as the signed payload says (None for other events): a
+    body is only known as a replay while its delivery is kept, so an old one is known by its age."""
 
     kind: str
     action: str = ""
@@ -75,6 +78,7 @@ class Event:
     pr: dict[str, Any] = field(default_factory=dict)
     review: str | None = None
     reason: str = ""
+    at: dt.datetime | None = None
 
 
 def _dict(value: Any) -> dict:
@@ -83,6 +87,23 @@ def _dict(value: Any) -> dict:
 
 def _text(value: Any) -> str | None:
     return value if isinstance(value, str) else None
+
+
+def _time(value: Any) -> dt.datetime | None:
+    """A payload's time: GitHub's ``2019-05-15T15:20:33Z``, GitLab's ``2013-12-03 17:23:34 UTC``."""
+    if not isinstance(value, str):
+        return None
+    text = value.strip().replace(" UTC", "+00:00").replace("Z", "+00:00")
+    try:
+        at = dt.datetime.fromisoformat(text)
+    except ValueError:
+        return None
+    return at if at.tzinfo is not None else at.replace(tzinfo=dt.timezone.utc)
+
+
+def _newest(*values: Any) -> dt.datetime | None:
+    times = [at for at in map(_time, values) if at is not None]
+    return max(times) if times else None
 
 
 def _branch_of(ref: Any) -> str | None:
@@ -123,19 +144,20 @@ def _github(event: str, payload: dict) -> Event:
               "base_branch": _text(base.get("ref")), "url": _text(pull.get("html_url")),
               "fork": head_repo is not None and head_repo != base_repo, "draft": pull.get("draft") is True}
         action = str(payload.get("action") or "")
+        at = _newest(pull.get("updated_at"), _dict(payload.get("review")).get("submitted_at"))
         if event == "pull_request_review":
             state = str(_dict(payload.get("review")).get("state") or "").lower()
             if action == "dismissed":
-                return Event("review", action, repo, pr=pr, review="review required")
+                return Event("review", action, repo, pr=pr, review="review required", at=at)
             if action == "submitted" and state in _GITHUB_REVIEWS:
-                return Event("review", action, repo, pr=pr, review=_GITHUB_REVIEWS[state])
+                return Event("review", action, repo, pr=pr, review=_GITHUB_REVIEWS[state], at=at)
             return Event("ignored", action, repo, pr=pr, reason=f"a review {action or 'event'} ({state or 'no state'})"
                                                                " that changes no review state")
         if action == "closed":
             action = "merged" if pull.get("merged") is True else "closed"
         else:
             action = _GITHUB_PR_ACTIONS.get(action, "other")
-        return Event("pull_request", action, repo, pr=pr)
+        return Event("pull_request", action, repo, pr=pr, at=at)
     return Event("ignored", repo=repo, reason=f"the event {event or '(none named)'} is not one docsvc acts on")
 
 
@@ -166,12 +188,14 @@ def _gitlab(event: str, payload: dict) -> Event:
               "base_branch": _text(attrs.get("target_branch")), "url": _text(attrs.get("url")),
               "fork": source is not None and target is not None and source != target,
               "draft": attrs.get("draft") is True or attrs.get("work_in_progress") is True}
+        changes = _dict(payload.get("changes"))
+        at = _newest(attrs.get("updated_at"), _dict(changes.get("updated_at")).get("current"))
         if action in _GITLAB_REVIEWS:
-            return Event("review", action, repo, pr=pr, review=_GITLAB_REVIEWS[action])
+            return Event("review", action, repo, pr=pr, review=_GITLAB_REVIEWS[action], at=at)
         if action == "update" and "oldrev" not in attrs:
             # No new commit (``oldrev`` comes with one): marked ready, or an edit of the title,
             # labels or reviewers.
-            ready = "draft" in _dict(payload.get("changes")) and not pr["draft"]
-            return Event("pull_request", "ready" if ready else "other", repo, pr=pr)
-        return Event("pull_request", _GITLAB_MR_ACTIONS.get(action, "other"), repo, pr=pr)
+            ready = "draft" in changes and not pr["draft"]
+            return Event("pull_request", "ready" if ready else "other", repo, pr=pr, at=at)
+        return Event("pull_request", _GITLAB_MR_ACTIONS.get(action, "other"), repo, pr=pr, at=at)
     return Event("ignored", repo=repo, reason=f"the event {event or '(none named)'} is not one docsvc acts on")

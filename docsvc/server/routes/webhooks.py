@@ -23,7 +23,8 @@ async def _deliver(host: str, integration_id: str, request: Request, session: Se
     headers = {k.lower(): v for k, v in request.headers.items()}
     # Parsing up to 25 MB of JSON and the database work run off the event loop: other requests go on.
     status, answer = await run_in_threadpool(service.receive, session, host=host, integration_ref=integration_id,
-                                             headers=headers, body=body, max_attempts=settings.job_max_attempts)
+                                             headers=headers, body=body, max_attempts=settings.job_max_attempts,
+                                             retention_days=settings.webhook_retention_days)
     if status == 202:
         request.app.state.pool.notify()  # a worker takes the job now, not at its next poll
     return JSONBody(answer, status_code=status)

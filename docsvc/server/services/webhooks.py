@@ -7,20 +7,26 @@ review written on its item. Nothing slow runs while the code host waits for the 
 gives up after 10 seconds); the jobs do the work. A delivery id is taken once per integration, so
 a redelivery does nothing again; and so is a body, by its digest: the signature does not cover the
 delivery id, so a captured body sent again under a fresh id is a replay and does nothing either.
+
+Deliveries are kept for the retention the settings give (``webhook_retention_days``), removed as
+new ones come. A replay is only known while the first delivery is kept: past that, a pull request
+or review event is known by its own time, which the signature covers, and one older than the
+retention is ignored. (A replayed push queues a sync of the branch as it is now: no harm.)
 """
 
 from __future__ import annotations
 
+import datetime as dt
 import json
 import secrets
 from dataclasses import dataclass
 
-from sqlalchemy import or_, select
+from sqlalchemy import delete, or_, select
 from sqlalchemy.exc import IntegrityError
 from sqlalchemy.orm import Session
 
 from ..db.session import rfc3339
-from ..db.tables import Integration, Item, Job, WebhookDelivery
+from ..db.tables import Integration, Item, Job, WebhookDelivery, utcnow
 from ..engines import webhooks as hooks
 from ..problems import Problem, as_id
 from .accounts import AdminError
@@ -65,7 +71,7 @@ class Outcome:
 
 
 def receive(session: Session, *, host: str, integration_ref: str, headers: dict[str, str], body: bytes,
-            max_attempts: int) -> tuple[int, dict]:
+            max_attempts: int, retention_days: float = 0) -> tuple[int, dict]:
     """Take one delivery (``headers`` with lower-case names): (HTTP status, answer). 401, with
     nothing recorded, unless it is signed with the integration's secret; an unknown integration
     reads the same."""
@@ -78,6 +84,10 @@ def receive(session: Session, *, host: str, integration_ref: str, headers: dict[
         header = "X-Hub-Signature-256" if host == "github" else "X-Gitlab-Token"
         raise Problem(401, f"{_REFUSED} ({header} missing or wrong)")
     assert integration is not None
+    kept_since = utcnow() - dt.timedelta(days=retention_days) if retention_days > 0 else None
+    if kept_since is not None:
+        session.execute(delete(WebhookDelivery).where(WebhookDelivery.integration_id == integration.id,
+                                                      WebhookDelivery.received_at < kept_since))
     event = hooks.event_name(host, headers)
     digest = hooks.body_digest(body)
     delivery = hooks.delivery_id(host, headers) or "sha256:" + digest
@@ -118,7 +128,8 @@ def receive(session: Session, *, host: str, integration_ref: str, headers: dict[
         record.outcome, record.result = "refused", unreadable
         session.commit()
         raise Problem(400, f"The webhook delivery {delivery} is refused: {unreadable}")
-    outcome = _act(session, integration, parsed, max_attempts)
+    outcome = (_too_old(parsed.at, retention_days) if kept_since is not None and parsed.at is not None
+               and parsed.at < kept_since else _act(session, integration, parsed, max_attempts))
     record.outcome, record.result, record.job_id = outcome.outcome, outcome.result, outcome.job_id
     session.commit()
     return (202 if outcome.job_id else 200), outcome.view(delivery, event)
@@ -139,6 +150,11 @@ def _replay(session: Session, record: WebhookDelivery, seen: WebhookDelivery, ev
     except IntegrityError:  # the same delivery id recorded at the same moment: that one stands
         session.rollback()
     return 200, answer
+
+
+def _too_old(at: dt.datetime, retention_days: float) -> Outcome:
+    return Outcome("ignored", f"the event is from {rfc3339(at)}, older than the {retention_days:g} days deliveries are "
+                              "kept: a replay, or a redelivery too late to tell from one; nothing done")
 
 
 def _act(session: Session, integration: Integration, event: hooks.Event, max_attempts: int) -> Outcome:

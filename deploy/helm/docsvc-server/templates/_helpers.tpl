@@ -67,6 +67,7 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 - {name: DOCSVC_SERVER_JOB_WORKERS, value: {{ .Values.settings.jobWorkers | quote }}}
 - {name: DOCSVC_SERVER_MAX_BODY_MB, value: {{ .Values.settings.maxBodyMb | quote }}}
 - {name: DOCSVC_SERVER_KEEP_IN_SYNC_SECONDS, value: {{ .Values.settings.keepInSyncSeconds | quote }}}
+- {name: DOCSVC_SERVER_WEBHOOK_RETENTION_DAYS, value: {{ .Values.settings.webhookRetentionDays | quote }}}
 {{- end -}}
 
 {{/* Pod-level security: a fixed non-root user, the runtime's default seccomp profile, no API token. */}}
