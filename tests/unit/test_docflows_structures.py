@@ -272,6 +272,16 @@ def test_the_editor_drops_a_draft_that_leaves_the_page_worse(old, new, check):
     assert dropped(result)[path].startswith("the Writer's draft was dropped: ")
 
 
+def test_a_label_each_section_repeats_is_no_duplicate_entry():
+    # fastify's option sections each open with "+ Default: ..."; a new section says its own
+    old = "# Options\n\n## `http`\n\n+ Default: `null`\n\nThe socket.\n"
+    new = old + "\n## `http3`\n\n+ Default: `false`\n\nUse HTTP/3.\n"
+    assert review({"docs/p.md": new}, lambda p: True, originals={"docs/p.md": old}).passed
+    twice = old + "\n+ Default: `false`\n"  # the same label twice in one section is
+    assert [c.check for c in review({"docs/p.md": twice}, lambda p: True,
+                                    originals={"docs/p.md": old}).comments] == ["duplicate-item"]
+
+
 def test_the_editor_does_not_blame_a_draft_for_the_page_s_own_faults_or_sphinx_directives():
     old = "Title\n=====\n\n* a\nb\n\n.. option:: --x\n\n   One.\n"  # a fault of its own already
     new = old + "\n.. option:: --y\n\n   Two.\n\n   .. deprecated:: 1.3\n"
