@@ -913,6 +913,19 @@ def test_an_error_code_added_gets_its_link_in_the_table_of_contents_with_its_anc
     assert checked.passed, checked.comments
 
 
+@pytest.mark.parametrize(("message", "said"), [
+    ("Invalid listen options: '%s'", "Invalid listen options"),
+    ("Content type parser '%s' already present.", "Content type parser already present."),
+    ("Port %d is busy", "Port is busy"),
+    ("Use 100%s of it", "Use 100%s of it"),  # no value filled in where a word runs into it
+    ("Defaults to %(default)s.", "Defaults to %(default)s."),  # argparse's own, shown as the default
+])
+def test_a_new_entry_describes_a_message_without_the_values_it_fills_in(message, said):
+    from docsvc.server.engines.docflows.structures.common import described
+
+    assert described(message) == said
+
+
 def test_a_row_whose_name_cell_carries_its_anchor_is_shaped_with_the_new_name_s_anchor():
     from docsvc.server.engines.docflows.structure import blocks
     from docsvc.server.engines.docflows.structures.table_rows import TableRows
@@ -921,7 +934,7 @@ def test_a_row_whose_name_cell_carries_its_anchor_is_shaped_with_the_new_name_s_
     row = next(b for b in blocks("docs/Errors.md", ERRORS_MD)
                if b.kind == "row" and "FST_ERR_BAD_URL" in lines[b.start])
     assert TableRows().shape(row, lines, "FST_ERR_BAD_URL", "FST_ERR_NOT_FN", "Not a function", None) == \
-        ['| <a id="fst_err_not_fn">FST_ERR_NOT_FN</a> | Not a function | — |']
+        ['| <a id="fst_err_not_fn">FST_ERR_NOT_FN</a> | Not a function. | — |']  # a full stop as its sibling
     # an anchor not spelled from the sibling's name: the new one's is not known, no row
     odd = lines[:row.start] + ['| <a id="bad-url">FST_ERR_BAD_URL</a> | x | y |']
     assert TableRows().shape(row, odd, "FST_ERR_BAD_URL", "FST_ERR_NOT_FN", "Not a function", None) is None

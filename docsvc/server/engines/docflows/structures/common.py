@@ -288,6 +288,21 @@ def _literal(value: str | None) -> bool:
         and re.fullmatch(r"[A-Z]\w*\.[A-Z_]+", value) is None
 
 
+# A value a message fills in when it is raised (printf's ``%s``, Go's ``%v``, ``%q``), quoted or not,
+# with the colon or equals sign that introduces it: the docs describe the message without it.
+_FILLED_IN = re.compile(r"""\s*[:=]?\s*(?P<quote>['"`]?)(?<![\w%])%[-+ #0-9.]*[sdifjoOvqxX](?P=quote)(?![\w(])""")
+
+
+def described(help_text: str | None) -> str:
+    """A help text or message as a page describes it: on one line (``prose``), without the values a
+    message fills in when it is raised (``Invalid listen options: '%s'`` says ``Invalid listen
+    options``)."""
+    text = prose(help_text)
+    if not _FILLED_IN.search(text):
+        return text
+    return re.sub(r"\s+([.,;!?])", r"\1", _FILLED_IN.sub("", text)).strip().rstrip(":,;").strip()
+
+
 def addition(fact: Fact, path: str, lines: list[str]) -> tuple[str, str, str | None, list[Block]] | None:
     """What every structure that writes a new name starts from: its name, its help text on one
     line, its default as the page writes values, and the page's blocks; None when the page
@@ -296,7 +311,7 @@ def addition(fact: Fact, path: str, lines: list[str]) -> tuple[str, str, str | N
     text = "\n".join(lines)
     if any(mentions(text, n) for n in {name, name.rsplit(".", 1)[-1]}):
         return None  # already documented here
-    return name, prose(fact.note), _as_the_page_writes(plain(fact.new), text), blocks(path, text)
+    return name, described(fact.note), _as_the_page_writes(plain(fact.new), text), blocks(path, text)
 
 
 def apart(lines: list[str], at: int, new: list[str]) -> list[str]:
