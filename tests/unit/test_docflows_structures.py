@@ -1178,3 +1178,20 @@ def test_a_parameter_list_that_misses_one_of_the_parameters_left_keeps_the_dropp
                 siblings=("ctx", "param", "words", "incomplete"))
     path = "docs/completion.rst"
     assert path not in write(Plan([PlannedPage(path, "related", 0.55, [], [fact])], []), {path: PARAMETERS}.get).files
+
+
+def test_a_reworded_help_text_is_wrapped_in_the_help_screen_as_the_framework_wraps_it():
+    from docsvc.server.engines.docflows.structures.base import Draft
+    from docsvc.server.engines.docflows.structures.mentions import _reword_help
+
+    screen = ["```", "Usage: app [OPTIONS]", "", "Options:",
+              "  --host TEXT                     Bind socket to this host.  [default:",
+              "                                  127.0.0.1]",
+              "  --port INTEGER                  Bind socket to this port.  [default: 8000]",
+              "  --help                          Show this message and exit.", "```"]
+    fact = Fact(kind="flag", change="help-changed", name="--port", old="Bind socket to this port.",
+                new="Bind socket to this port. If 0, an available port will be picked.", path="app.py", rule="t")
+    lines = _reword_help(fact, "docs/usage.md", list(screen), Draft())
+    # click wraps the help text at 78 columns under its column; the other rows stay as they were
+    assert lines == screen[:6] + ["  --port INTEGER                  Bind socket to this port. If 0, an available",
+                                  "                                  port will be picked.  [default: 8000]"] + screen[7:]

@@ -5,7 +5,7 @@ option's width plus a gap, capped (click: the option part at 30 columns, then 2 
 help at column 24 at most); an option longer than the cap gets its description on the next line.
 When the Writer renames, adds or removes an option line of a block that was aligned so, the
 block's rows follow the new column as the framework would print them, their wrapped lines
-included. A block whose rows were not aligned on one column is left as it is, and so is every line
+included; a row whose help text grew past the screen's width is wrapped as the framework wraps it. A block whose rows were not aligned on one column is left as it is, and so is every line
 outside the rows of the changed option's section.
 """
 
@@ -141,14 +141,15 @@ def realign(lines: list[str], block_start: int, at: int, end: int, before: Rows)
     cap = before.cap or _framework_cap(lines, block_start, top, indent, before.gap)
     column = max(len(head) for head, _, _ in parsed) + before.gap
     column = min(column, cap) if cap else column
-    if column == before.column and _unchanged(lines, rows, parsed, column, before.gap):
-        return lines
     width = before.width
+    if column == before.column and _unchanged(lines, rows, parsed, column, before.gap) and \
+            all(len(lines[i]) <= width for i in range(top, bottom)):
+        return lines
     out: list[str] = []
     for (first, last), (head, text, _) in zip(rows, parsed):
         old = lines[first:last]
-        if not text or column == before.column and _unchanged(lines, [(first, last)], [(head, text, 0)],
-                                                               column, before.gap):
+        if not text or column == before.column and all(len(x) <= width for x in old) and \
+                _unchanged(lines, [(first, last)], [(head, text, 0)], column, before.gap):
             out.extend(old if text or len(old) == 1 else [head])
             continue
         # the row's own wrapping where it still fits; else wrapped as the framework wraps it
