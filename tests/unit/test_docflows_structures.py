@@ -1195,3 +1195,20 @@ def test_a_reworded_help_text_is_wrapped_in_the_help_screen_as_the_framework_wra
     # click wraps the help text at 78 columns under its column; the other rows stay as they were
     assert lines == screen[:6] + ["  --port INTEGER                  Bind socket to this port. If 0, an available",
                                   "                                  port will be picked.  [default: 8000]"] + screen[7:]
+
+
+@pytest.mark.parametrize(("shows", "item"), [
+    ("FLOAT", "* `--ws-ping <float>` - WebSocket ping interval."),
+    ("INTEGER", "* `--ws-ping <int>` - WebSocket ping interval."),  # the page's word for the type
+    ("", "* `--ws-ping` - WebSocket ping interval."),  # a flag shows no value
+])
+def test_a_new_option_s_item_shows_its_value_as_its_siblings_show_theirs(shows, item):
+    from docsvc.server.engines.docflows.structure import blocks
+    from docsvc.server.engines.docflows.structures.table_rows import TableRows
+
+    page = ("# Settings\n\n* `--ws <str>` - Set the WebSockets implementation. **Default:** *'auto'*.\n"
+            "* `--ws-max-size <int>` - Set the WebSockets max message size, in bytes.\n")
+    lines = page.split("\n")
+    model = next(b for b in blocks("docs/settings.md", page) if b.kind == "item" and "--ws-max-size" in lines[b.start])
+    assert TableRows().shape(model, lines, "--ws-max-size", "--ws-ping", "WebSocket ping interval", None,
+                             shows=shows) == [item]

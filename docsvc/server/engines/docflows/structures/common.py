@@ -234,16 +234,19 @@ def anchored_as(text: str, sibling: str, name: str) -> str | None:
 
 
 def _name_markup(term: str) -> re.Pattern:
-    """``term`` with the markup around it (group 1 opens it) and the separator after it, if any
-    (group 3): how a list item names its subject (`` `x`: ``, ``**x** —``, ``__`x`__:``)."""
+    """``term`` with the markup around it (group ``open`` opens it), the value it shows it takes
+    inside that markup, if any (``value``: `` `--port <int>` ``), and the separator after it, if any
+    (``separator``): how a list item names its subject (`` `x`: ``, ``**x** —``, ``__`x`__:``)."""
     # ``--output (-o)``, ``--output, -o``: a short form beside the name, inside its markup
-    return re.compile(r"([`*_]*)" + re.escape(term) + r"(?: ?\(-\w\)|, ?-\w)?([`*_]*)([ \t]*[:—–-][ \t]*)?")
+    return re.compile(r"(?P<open>[`*_]*)" + re.escape(term) + r"(?: ?\(-\w\)|, ?-\w)?"
+                      r"(?P<value>[ =](?:<[^<>`*]+>|[A-Z][A-Z0-9_]*)(?=[`*_]))?"
+                      r"(?P<close>[`*_]*)(?P<separator>[ \t]*[:—–-][ \t]*)?")
 
 
 def _plainly_named(line: str, term: str) -> bool:
     """Whether the line names ``term`` with nothing but markup between it and its separator (a
     clean model to copy; ``__`x`__{ #anchor }:`` is not)."""
-    return any(m.group(3) for m in _name_markup(term).finditer(line))
+    return any(m.group("separator") for m in _name_markup(term).finditer(line))
 
 
 def _group_of(found: list[Block], block: Block, lines: list[str]) -> list[Block]:
