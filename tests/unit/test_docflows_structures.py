@@ -1193,8 +1193,9 @@ def test_a_reworded_help_text_is_wrapped_in_the_help_screen_as_the_framework_wra
                 new="Bind socket to this port. If 0, an available port will be picked.", path="app.py", rule="t")
     lines = _reword_help(fact, "docs/usage.md", list(screen), Draft())
     # click wraps the help text at 78 columns under its column; the other rows stay as they were
-    assert lines == screen[:6] + ["  --port INTEGER                  Bind socket to this port. If 0, an available",
-                                  "                                  port will be picked.  [default: 8000]"] + screen[7:]
+    assert lines == screen[:6] + [
+        "  --port INTEGER                  Bind socket to this port. If 0, an available",
+        "                                  port will be picked.  [default: 8000]"] + screen[7:]
 
 
 @pytest.mark.parametrize(("shows", "item"), [
@@ -1212,3 +1213,30 @@ def test_a_new_option_s_item_shows_its_value_as_its_siblings_show_theirs(shows, 
     model = next(b for b in blocks("docs/settings.md", page) if b.kind == "item" and "--ws-max-size" in lines[b.start])
     assert TableRows().shape(model, lines, "--ws-max-size", "--ws-ping", "WebSocket ping interval", None,
                              shows=shows) == [item]
+
+
+def test_a_help_text_a_help_screen_wraps_over_several_lines_is_reworded_over_its_row():
+    from docsvc.server.engines.docflows.structures.base import Draft
+    from docsvc.server.engines.docflows.structures.mentions import _reword_help
+
+    screen = ["```", "Usage: app [OPTIONS]", "", "Options:",
+              "  --date-header / --no-date-header",
+              "                                  Enable/Disable default Date header.",
+              "  --allow-ips TEXT                Comma seperated list of IPs to trust with",
+              "                                  proxy headers. Defaults to the",
+              "                                  $FORWARDED_ALLOW_IPS environment variable if",
+              "                                  available, or '127.0.0.1'.",
+              "  --help                          Show this message and exit.", "```"]
+    old = ("Comma seperated list of IPs to trust with proxy headers. Defaults to the $FORWARDED_ALLOW_IPS environment "
+           "variable if available, or '127.0.0.1'.")
+    fact = Fact(kind="flag", change="help-changed", name="--allow-ips", old=old,
+                new=old.replace("seperated", "separated"), path="app.py", rule="t")
+    lines = _reword_help(fact, "docs/usage.md", list(screen), Draft())
+    assert lines == screen[:6] + ["  --allow-ips TEXT                Comma separated list of IPs to trust with",
+                                  *screen[7:]]
+    # a row wrapped otherwise than the framework wraps it is not re-wrapped by guess
+    column = " " * 34
+    hand = screen[:7] + [column + "proxy headers.",
+                         column + "Defaults to the $FORWARDED_ALLOW_IPS environment variable if",
+                         column + "available, or '127.0.0.1'."] + screen[10:]
+    assert _reword_help(fact, "docs/usage.md", list(hand), Draft()) == hand
