@@ -1240,3 +1240,21 @@ def test_a_help_text_a_help_screen_wraps_over_several_lines_is_reworded_over_its
                          column + "Defaults to the $FORWARDED_ALLOW_IPS environment variable if",
                          column + "available, or '127.0.0.1'."] + screen[10:]
     assert _reword_help(fact, "docs/usage.md", list(hand), Draft()) == hand
+
+
+def test_a_removed_code_s_link_in_the_table_of_contents_goes_with_its_row():
+    from docsvc.server.engines.docflows.structures.base import Draft, Page
+    from docsvc.server.engines.docflows.structures.removals import Removals
+
+    page = ("# Warnings\n\n- [Warnings](#warnings)\n  - [Deprecation Codes](#deprecation-codes)\n"
+            "    - [FSTDEP010](#FSTDEP010)\n    - [FSTDEP012](#FSTDEP012)\n\n## Deprecation Codes\n\n"
+            "| Code | Description |\n| ---- | ----------- |\n"
+            "| <a id=\"FSTDEP010\">FSTDEP010</a> | Modifying `reply.sent` is deprecated. |\n"
+            "| <a id=\"FSTDEP012\">FSTDEP012</a> | `request.context` is deprecated. |\n")
+    fact = Fact(kind="enum", change="removed", name="FSTDEP010", path="lib/warnings.js", rule="t")
+    editing = Page("docs/Warnings.md", page.split("\n"), Draft())
+    Removals().write(fact, editing)
+    new = "\n".join(editing.lines)
+    assert new == page.replace("    - [FSTDEP010](#FSTDEP010)\n", "").replace(
+        "| <a id=\"FSTDEP010\">FSTDEP010</a> | Modifying `reply.sent` is deprecated. |\n", "")
+    assert review({"docs/Warnings.md": new}, lambda p: True, originals={"docs/Warnings.md": page}).passed

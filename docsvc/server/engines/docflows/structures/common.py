@@ -219,6 +219,18 @@ def _slug(text: str) -> str:
     return re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
 
 
+_ANCHOR = re.compile(r"<a\s+(?:id|name)=\"([^\"]+)\"|\{\s*#([\w.:-]+)[^}]*\}|^\s*\.\.\s+_([^:`]+):\s*$|"
+                     r"^\s*\(([\w.:-]+)\)=\s*$")
+_MD_TITLE = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$")
+
+
+def anchors(lines: list[str]) -> set[str]:
+    """The anchors a link on the page may lead to, lower-cased: ids and labels written out (``<a
+    id="x">``, ``{#x}``, ``.. _x:``, ``(x)=``) and the slugs of its Markdown headings."""
+    out = {a.lower() for line in lines for m in _ANCHOR.finditer(line) for a in m.groups() if a}
+    return out | {_slug(re.sub(r"[`*_]", "", m.group(1))) for line in lines if (m := _MD_TITLE.match(line))}
+
+
 def anchored_as(text: str, sibling: str, name: str) -> str | None:
     """``text`` (a row's name cell, a table of contents' link) with the sibling's name and its
     anchor made the new name's, the anchor spelled as the sibling's is (as written, lower case,
