@@ -1247,7 +1247,8 @@ def test_a_removed_code_s_link_in_the_table_of_contents_goes_with_its_row():
     from docsvc.server.engines.docflows.structures.removals import Removals
 
     # the contents stand above every heading; the codes under the one that names lib/warnings.js
-    page = ("<h1 align=\"center\">Fastify</h1>\n\n- [Warnings](#warnings)\n  - [Deprecation Codes](#deprecation-codes)\n"
+    page = ("<h1 align=\"center\">Fastify</h1>\n\n- [Warnings](#warnings)\n"
+            "  - [Deprecation Codes](#deprecation-codes)\n"
             "    - [FSTDEP010](#FSTDEP010)\n    - [FSTDEP012](#FSTDEP012)\n\n## Warnings\n\n### Deprecation Codes\n\n"
             "| Code | Description |\n| ---- | ----------- |\n"
             "| <a id=\"FSTDEP010\">FSTDEP010</a> | Modifying `reply.sent` is deprecated. |\n"
