@@ -1260,3 +1260,17 @@ def test_a_removed_code_s_link_in_the_table_of_contents_goes_with_its_row():
     assert new == page.replace("    - [FSTDEP010](#FSTDEP010)\n", "").replace(
         "| <a id=\"FSTDEP010\">FSTDEP010</a> | Modifying `reply.sent` is deprecated. |\n", "")
     assert review({"docs/Warnings.md": new}, lambda p: True, originals={"docs/Warnings.md": page}).passed
+
+
+def test_a_new_error_code_s_section_says_its_message_as_its_siblings_say_theirs(tmp_path):
+    page = ("# Errors\n\n## FST_ERR_NOT_FOUND\n<a id=\"FST_ERR_NOT_FOUND\"></a>\n\nThe resource was not found.\n\n"
+            "## FST_ERR_BAD_URL\n<a id=\"FST_ERR_BAD_URL\"></a>\n\nThe router received an invalid url.\n")
+    new = ERRORS_JS.replace(
+        "}\nmodule", "  FST_ERR_LISTEN: createError('FST_ERR_LISTEN', \"Invalid listen options: '%s'\", 500),"
+        "\n}\nmodule")
+    _, _, draft, checked = _run(tmp_path, {"lib/errors.js": ERRORS_JS}, {"docs/Errors.md": page},
+                                {"lib/errors.js": new})
+    # the value the message fills in is no part of it; a full stop as the siblings' messages end with
+    assert draft.files["docs/Errors.md"] == page + ("\n## FST_ERR_LISTEN\n<a id=\"FST_ERR_LISTEN\"></a>\n\n"
+                                                    "Invalid listen options.\n")
+    assert checked.passed, checked.comments

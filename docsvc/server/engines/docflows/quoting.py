@@ -92,6 +92,6 @@ def worded_like(help_text: str, sibling: str) -> str:
     # (a name it starts with keeps its case: ``disableRequestLogging option is ...``)
     if sibling[:1].isupper() and text[:1].islower() and not re.match(r"[a-z]+[A-Z_]\w*", text):
         text = text[:1].upper() + text[1:]
-    if sibling.endswith(".") and re.search(r"[\w`)]$", text):
+    if sibling.endswith(".") and re.search(r"[\w`]$", text):
         text += "."
     return text
