@@ -1274,3 +1274,39 @@ def test_a_new_error_code_s_section_says_its_message_as_its_siblings_say_theirs(
     assert draft.files["docs/Errors.md"] == page + ("\n## FST_ERR_LISTEN\n<a id=\"FST_ERR_LISTEN\"></a>\n\n"
                                                     "Invalid listen options.\n")
     assert checked.passed, checked.comments
+
+
+GREET_GO = """package main
+
+func main() {
+	app := &cli.App{Flags: []cli.Flag{
+		&cli.StringFlag{Name: "lang", Aliases: []string{"l"}, Value: "english", Usage: "language for the greeting"},
+		&cli.BoolFlag{Name: "loud", Usage: "shout it"},
+	}}
+	app.Run(os.Args)
+}
+"""
+GREET_HELP = """# Flags
+
+```
+GLOBAL OPTIONS:
+   --lang value, -l value  language for the greeting (default: "english")
+   --loud                  shout it (default: false)
+   --help, -h              show help (default: false)
+```
+"""
+
+
+def test_a_urfave_cli_flag_added_gets_its_help_line_with_its_alias_after_it(tmp_path):
+    new = GREET_GO.replace('		&cli.BoolFlag{', '		&cli.StringFlag{Name: "config", Aliases: []string{"c"}, '
+                           'Value: "app.toml", Usage: "Load configuration from `FILE`"},\n		&cli.BoolFlag{')
+    facts, _, draft, checked = _run(tmp_path, {"cmd/greet/main.go": GREET_GO}, {"docs/flags.md": GREET_HELP},
+                                    {"cmd/greet/main.go": new})
+    assert [(f.name, f.shows, f.short) for f in facts if f.kind == "flag"] == [("--config", "FILE", "-c")]
+    # urfave/cli's format: the value again after the alias, the placeholder unquoted, the default as the siblings'
+    assert draft.files["docs/flags.md"].split("\n")[4:8] == [
+        '   --lang value, -l value  language for the greeting (default: "english")',
+        '   --config FILE, -c FILE  Load configuration from FILE (default: "app.toml")',
+        "   --loud                  shout it (default: false)",
+        "   --help, -h              show help (default: false)"]
+    assert checked.passed, checked.comments
