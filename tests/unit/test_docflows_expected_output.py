@@ -96,3 +96,14 @@ def test_the_output_a_pull_request_changes_is_read_from_its_tests_when_it_change
         OutputChange("[NAME]", "[name]", "tests/test_cli.py")]
     # a test changed alone: what users see is as it was
     assert outputs_of({"tests/test_cli.py": test}) == []
+
+
+def test_a_span_that_closes_a_bracket_is_reprinted_after_the_word_it_closes():
+    from docsvc.server.engines.docflows.structures.expected_output import _spans, reprinted
+
+    # ``] USERNAME`` of ``[OPTIONS] USERNAME``: the bracket closes OPTIONS, the span is whole
+    assert reprinted("Usage: main.py create [OPTIONS] USERNAME", "] USERNAME", "] {username}") == \
+        "Usage: main.py create [OPTIONS] {username}"
+    # a span that ends amid a word is still part of another (a file's name)
+    assert _spans("see 'mkdocs.yml'", "'mkdocs.") == []
+    assert _spans("Usage: app [NAMES]", "[NAME") == []

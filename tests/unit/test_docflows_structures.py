@@ -272,6 +272,16 @@ def test_the_editor_drops_a_draft_that_leaves_the_page_worse(old, new, check):
     assert dropped(result)[path].startswith("the Writer's draft was dropped: ")
 
 
+def test_a_label_each_section_repeats_is_no_duplicate_entry():
+    # fastify's option sections each open with "+ Default: ..."; a new section says its own
+    old = "# Options\n\n## `http`\n\n+ Default: `null`\n\nThe socket.\n"
+    new = old + "\n## `http3`\n\n+ Default: `false`\n\nUse HTTP/3.\n"
+    assert review({"docs/p.md": new}, lambda p: True, originals={"docs/p.md": old}).passed
+    twice = old + "\n+ Default: `false`\n"  # the same label twice in one section is
+    assert [c.check for c in review({"docs/p.md": twice}, lambda p: True,
+                                    originals={"docs/p.md": old}).comments] == ["duplicate-item"]
+
+
 def test_the_editor_does_not_blame_a_draft_for_the_page_s_own_faults_or_sphinx_directives():
     old = "Title\n=====\n\n* a\nb\n\n.. option:: --x\n\n   One.\n"  # a fault of its own already
     new = old + "\n.. option:: --y\n\n   Two.\n\n   .. deprecated:: 1.3\n"
@@ -903,6 +913,19 @@ def test_an_error_code_added_gets_its_link_in_the_table_of_contents_with_its_anc
     assert checked.passed, checked.comments
 
 
+@pytest.mark.parametrize(("message", "said"), [
+    ("Invalid listen options: '%s'", "Invalid listen options"),
+    ("Content type parser '%s' already present.", "Content type parser already present."),
+    ("Port %d is busy", "Port is busy"),
+    ("Use 100%s of it", "Use 100%s of it"),  # no value filled in where a word runs into it
+    ("Defaults to %(default)s.", "Defaults to %(default)s."),  # argparse's own, shown as the default
+])
+def test_a_new_entry_describes_a_message_without_the_values_it_fills_in(message, said):
+    from docsvc.server.engines.docflows.structures.common import described
+
+    assert described(message) == said
+
+
 def test_a_row_whose_name_cell_carries_its_anchor_is_shaped_with_the_new_name_s_anchor():
     from docsvc.server.engines.docflows.structure import blocks
     from docsvc.server.engines.docflows.structures.table_rows import TableRows
@@ -911,7 +934,7 @@ def test_a_row_whose_name_cell_carries_its_anchor_is_shaped_with_the_new_name_s_
     row = next(b for b in blocks("docs/Errors.md", ERRORS_MD)
                if b.kind == "row" and "FST_ERR_BAD_URL" in lines[b.start])
     assert TableRows().shape(row, lines, "FST_ERR_BAD_URL", "FST_ERR_NOT_FN", "Not a function", None) == \
-        ['| <a id="fst_err_not_fn">FST_ERR_NOT_FN</a> | Not a function | — |']
+        ['| <a id="fst_err_not_fn">FST_ERR_NOT_FN</a> | Not a function. | — |']  # a full stop as its sibling
     # an anchor not spelled from the sibling's name: the new one's is not known, no row
     odd = lines[:row.start] + ['| <a id="bad-url">FST_ERR_BAD_URL</a> | x | y |']
     assert TableRows().shape(row, odd, "FST_ERR_BAD_URL", "FST_ERR_NOT_FN", "Not a function", None) is None
@@ -1155,3 +1178,135 @@ def test_a_parameter_list_that_misses_one_of_the_parameters_left_keeps_the_dropp
                 siblings=("ctx", "param", "words", "incomplete"))
     path = "docs/completion.rst"
     assert path not in write(Plan([PlannedPage(path, "related", 0.55, [], [fact])], []), {path: PARAMETERS}.get).files
+
+
+def test_a_reworded_help_text_is_wrapped_in_the_help_screen_as_the_framework_wraps_it():
+    from docsvc.server.engines.docflows.structures.base import Draft
+    from docsvc.server.engines.docflows.structures.mentions import _reword_help
+
+    screen = ["```", "Usage: app [OPTIONS]", "", "Options:",
+              "  --host TEXT                     Bind socket to this host.  [default:",
+              "                                  127.0.0.1]",
+              "  --port INTEGER                  Bind socket to this port.  [default: 8000]",
+              "  --help                          Show this message and exit.", "```"]
+    fact = Fact(kind="flag", change="help-changed", name="--port", old="Bind socket to this port.",
+                new="Bind socket to this port. If 0, an available port will be picked.", path="app.py", rule="t")
+    lines = _reword_help(fact, "docs/usage.md", list(screen), Draft())
+    # click wraps the help text at 78 columns under its column; the other rows stay as they were
+    assert lines == screen[:6] + [
+        "  --port INTEGER                  Bind socket to this port. If 0, an available",
+        "                                  port will be picked.  [default: 8000]"] + screen[7:]
+
+
+@pytest.mark.parametrize(("shows", "item"), [
+    ("FLOAT", "* `--ws-ping <float>` - WebSocket ping interval."),
+    ("INTEGER", "* `--ws-ping <int>` - WebSocket ping interval."),  # the page's word for the type
+    ("", "* `--ws-ping` - WebSocket ping interval."),  # a flag shows no value
+])
+def test_a_new_option_s_item_shows_its_value_as_its_siblings_show_theirs(shows, item):
+    from docsvc.server.engines.docflows.structure import blocks
+    from docsvc.server.engines.docflows.structures.table_rows import TableRows
+
+    page = ("# Settings\n\n* `--ws <str>` - Set the WebSockets implementation. **Default:** *'auto'*.\n"
+            "* `--ws-max-size <int>` - Set the WebSockets max message size, in bytes.\n")
+    lines = page.split("\n")
+    model = next(b for b in blocks("docs/settings.md", page) if b.kind == "item" and "--ws-max-size" in lines[b.start])
+    assert TableRows().shape(model, lines, "--ws-max-size", "--ws-ping", "WebSocket ping interval", None,
+                             shows=shows) == [item]
+
+
+def test_a_help_text_a_help_screen_wraps_over_several_lines_is_reworded_over_its_row():
+    from docsvc.server.engines.docflows.structures.base import Draft
+    from docsvc.server.engines.docflows.structures.mentions import _reword_help
+
+    screen = ["```", "Usage: app [OPTIONS]", "", "Options:",
+              "  --date-header / --no-date-header",
+              "                                  Enable/Disable default Date header.",
+              "  --allow-ips TEXT                Comma seperated list of IPs to trust with",
+              "                                  proxy headers. Defaults to the",
+              "                                  $FORWARDED_ALLOW_IPS environment variable if",
+              "                                  available, or '127.0.0.1'.",
+              "  --help                          Show this message and exit.", "```"]
+    old = ("Comma seperated list of IPs to trust with proxy headers. Defaults to the $FORWARDED_ALLOW_IPS environment "
+           "variable if available, or '127.0.0.1'.")
+    fact = Fact(kind="flag", change="help-changed", name="--allow-ips", old=old,
+                new=old.replace("seperated", "separated"), path="app.py", rule="t")
+    lines = _reword_help(fact, "docs/usage.md", list(screen), Draft())
+    assert lines == screen[:6] + ["  --allow-ips TEXT                Comma separated list of IPs to trust with",
+                                  *screen[7:]]
+    # a row wrapped otherwise than the framework wraps it is not re-wrapped by guess
+    column = " " * 34
+    hand = screen[:7] + [column + "proxy headers.",
+                         column + "Defaults to the $FORWARDED_ALLOW_IPS environment variable if",
+                         column + "available, or '127.0.0.1'."] + screen[10:]
+    assert _reword_help(fact, "docs/usage.md", list(hand), Draft()) == hand
+
+
+def test_a_removed_code_s_link_in_the_table_of_contents_goes_with_its_row():
+    from docsvc.server.engines.docflows.structures.base import Draft, Page
+    from docsvc.server.engines.docflows.structures.removals import Removals
+
+    # the contents stand above every heading; the codes under the one that names lib/warnings.js
+    page = ("<h1 align=\"center\">Fastify</h1>\n\n- [Warnings](#warnings)\n"
+            "  - [Deprecation Codes](#deprecation-codes)\n"
+            "    - [FSTDEP010](#FSTDEP010)\n    - [FSTDEP012](#FSTDEP012)\n\n## Warnings\n\n### Deprecation Codes\n\n"
+            "| Code | Description |\n| ---- | ----------- |\n"
+            "| <a id=\"FSTDEP010\">FSTDEP010</a> | Modifying `reply.sent` is deprecated. |\n"
+            "| <a id=\"FSTDEP012\">FSTDEP012</a> | `request.context` is deprecated. |\n")
+    fact = Fact(kind="enum", change="removed", name="FSTDEP010", path="lib/warnings.js", rule="t")
+    editing = Page("docs/Warnings.md", page.split("\n"), Draft())
+    Removals().write(fact, editing)
+    new = "\n".join(editing.lines)
+    assert new == page.replace("    - [FSTDEP010](#FSTDEP010)\n", "").replace(
+        "| <a id=\"FSTDEP010\">FSTDEP010</a> | Modifying `reply.sent` is deprecated. |\n", "")
+    assert review({"docs/Warnings.md": new}, lambda p: True, originals={"docs/Warnings.md": page}).passed
+
+
+def test_a_new_error_code_s_section_says_its_message_as_its_siblings_say_theirs(tmp_path):
+    page = ("# Errors\n\n## FST_ERR_NOT_FOUND\n<a id=\"FST_ERR_NOT_FOUND\"></a>\n\nThe resource was not found.\n\n"
+            "## FST_ERR_BAD_URL\n<a id=\"FST_ERR_BAD_URL\"></a>\n\nThe router received an invalid url.\n")
+    new = ERRORS_JS.replace(
+        "}\nmodule", "  FST_ERR_LISTEN: createError('FST_ERR_LISTEN', \"Invalid listen options: '%s'\", 500),"
+        "\n}\nmodule")
+    _, _, draft, checked = _run(tmp_path, {"lib/errors.js": ERRORS_JS}, {"docs/Errors.md": page},
+                                {"lib/errors.js": new})
+    # the value the message fills in is no part of it; a full stop as the siblings' messages end with
+    assert draft.files["docs/Errors.md"] == page + ("\n## FST_ERR_LISTEN\n<a id=\"FST_ERR_LISTEN\"></a>\n\n"
+                                                    "Invalid listen options.\n")
+    assert checked.passed, checked.comments
+
+
+GREET_GO = """package main
+
+func main() {
+	app := &cli.App{Flags: []cli.Flag{
+		&cli.StringFlag{Name: "lang", Aliases: []string{"l"}, Value: "english", Usage: "language for the greeting"},
+		&cli.BoolFlag{Name: "loud", Usage: "shout it"},
+	}}
+	app.Run(os.Args)
+}
+"""
+GREET_HELP = """# Flags
+
+```
+GLOBAL OPTIONS:
+   --lang value, -l value  language for the greeting (default: "english")
+   --loud                  shout it (default: false)
+   --help, -h              show help (default: false)
+```
+"""
+
+
+def test_a_urfave_cli_flag_added_gets_its_help_line_with_its_alias_after_it(tmp_path):
+    new = GREET_GO.replace('		&cli.BoolFlag{', '		&cli.StringFlag{Name: "config", Aliases: []string{"c"}, '
+                           'Value: "app.toml", Usage: "Load configuration from `FILE`"},\n		&cli.BoolFlag{')
+    facts, _, draft, checked = _run(tmp_path, {"cmd/greet/main.go": GREET_GO}, {"docs/flags.md": GREET_HELP},
+                                    {"cmd/greet/main.go": new})
+    assert [(f.name, f.shows, f.short) for f in facts if f.kind == "flag"] == [("--config", "FILE", "-c")]
+    # urfave/cli's format: the value again after the alias, the placeholder unquoted, the default as the siblings'
+    assert draft.files["docs/flags.md"].split("\n")[4:8] == [
+        '   --lang value, -l value  language for the greeting (default: "english")',
+        '   --config FILE, -c FILE  Load configuration from FILE (default: "app.toml")',
+        "   --loud                  shout it (default: false)",
+        "   --help, -h              show help (default: false)"]
+    assert checked.passed, checked.comments

@@ -258,3 +258,18 @@ def test_go_raw_and_escaped_strings_and_a_broken_file():
                      "web/routes.go")
     assert sorted(i.name for i in items if i.kind == "route") == ["ANY /ab", "ANY /raw"]
     assert go_items("package web\nfunc (\n", "web/x.go") is None
+
+
+def test_go_urfave_cli_flags_show_their_value_and_alias_as_its_help_prints_them():
+    source = """package main
+
+func main() {
+	app := &cli.App{Flags: []cli.Flag{
+		&cli.StringFlag{Name: "lang", Aliases: []string{"l", "language"}, Usage: "language"},
+		&cli.StringFlag{Name: "config", Usage: "Load configuration from `FILE`"},
+		&cli.BoolFlag{Name: "loud", Usage: "shout"},
+	}}
+}
+"""
+    flags = {i.name: (i.shows, i.short) for i in go_items(source, "cmd/app/main.go") if i.kind == "flag"}
+    assert flags == {"--lang": ("value", "-l"), "--config": ("FILE", None), "--loud": ("", None)}

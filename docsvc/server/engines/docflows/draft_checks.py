@@ -6,7 +6,8 @@ fails one is dropped, since it would leave the page worse than it found it.
   markdown-it-py (Markdown) parses it;
 - ``table-columns``: a row the draft wrote has as many cells as its table's header;
 - ``duplicate-item``: no row, list item, directive or option entry the draft wrote is about a name
-  another one of its kind on the page is about already;
+  another one of its kind in the same section is about already (a label each entry's section repeats,
+  ``+ Default: `0```, is no name; two commands' sections may each list one option);
 - ``removed-target``: no label or anchor the page still refers to (``:ref:`x```, ``{ref}`x```,
   ``](#x)``, `` `x`_ ``) was removed.
 
@@ -134,15 +135,37 @@ def _subject(line: str) -> tuple[str, str] | None:
     return None
 
 
+_MD_HEADING = re.compile(r"^#{1,6}\s")
+_RST_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+:.])\1{2,}\s*$")
+
+
+def _sections(lines: list[str]) -> list[int]:
+    """Each line's section: how many headings (Markdown ``#``, reST underlined) stand above it."""
+    out, section = [], 0
+    for i, line in enumerate(lines):
+        underlined = i + 1 < len(lines) and line.strip() and _RST_UNDERLINE.match(lines[i + 1]) and \
+            len(lines[i + 1].rstrip()) >= len(line.rstrip())
+        section += bool(_MD_HEADING.match(line) or underlined)
+        out.append(section)
+    return out
+
+
+def _entries(lines: list[str]) -> Counter:
+    """The page's entries as (section, kind, name) with their counts."""
+    return Counter((at, *s) for line, at in zip(lines, _sections(lines)) if (s := _subject(line)))
+
+
 def _duplicates(path: str, old: list[str], new: list[str], written: list[int]) -> list[Finding]:
-    """Entries the draft wrote about a name an entry of their kind on the page is about already."""
-    before = Counter(s for line in old if (s := _subject(line)))
-    after = Counter(s for line in new if (s := _subject(line)))
+    """Entries the draft wrote about a name an entry of their kind in their section is about already."""
+    before, after = Counter(s[1:] for s in _entries(old).elements()), _entries(new)
+    sections = _sections(new)
     out = []
     for i in written:
         subject = _subject(new[i])
-        if subject and after[subject] > 1 and after[subject] > before[subject]:
-            out.append(_comment(path, i + 1, "duplicate-item", f"{subject[1]} has a {subject[0]} on the page already"))
+        if subject and after[(sections[i], *subject)] > 1 and \
+                sum(n for key, n in after.items() if key[1:] == subject) > before[subject]:
+            out.append(_comment(path, i + 1, "duplicate-item",
+                                f"{subject[1]} has a {subject[0]} in its section already"))
     return out
 
 

@@ -241,8 +241,15 @@ class _Reader(syntax.Reader):
         name = syntax.string(fields.get("Name"))
         if not name:
             return
-        self.add("flag", f"--{name}", f"go: {kind} literal", fields.get("Value"), literal,
-                 syntax.string(fields.get("Usage")) or "")
+        usage = syntax.string(fields.get("Usage")) or ""
+        # urfave/cli's help shows the value a flag takes as its usage's `PLACEHOLDER`, else "value"; a
+        # boolean flag takes none. One alias of one letter is the flag's short form (``-l``).
+        quoted = re.search(r"`([^`]+)`", usage)
+        shows = "" if kind.rsplit(".", 1)[-1].startswith("Bool") else quoted.group(1) if quoted else "value"
+        self.add("flag", f"--{name}", f"go: {kind} literal", fields.get("Value"), literal, usage, shows=shows)
+        short = next((a for a in _strings(fields.get("Aliases")) if re.fullmatch(r"[A-Za-z0-9]", a)), None)
+        if short:
+            self.items[-1] = replace(self.items[-1], short=f"-{short}")
         for env in _strings(fields.get("EnvVars") or fields.get("EnvVar") or fields.get("Sources")):
             self.add("env", env, f"go: {kind} environment variable", None, literal)
 

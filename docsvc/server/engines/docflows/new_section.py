@@ -7,9 +7,10 @@ sibling's field lines (``**Default**: `x```, ``- **Type:** `boolean```, ``+ Defa
 those the code answers for the new name: its default; its type when the sibling's is a boolean and
 so is the new default; a field that spells the sibling's name in another form
 (``POETRY_INSTALLER_MAX_WORKERS``), spelled so for the new one. The description is the code's
-help text, where the sibling's prose stands. Its labels and anchors (``<a id="factory-body-limit">``,
-``{ #opt-bodyLimit }``, ``.. _opt-body-limit:``) are made from its name as the sibling's are from
-the sibling's; one not made from a name (a group's) is not copied. Where the sections mark the
+help text, where the sibling's prose stands, worded as the sibling's (a capital, a full stop). Its
+labels and anchors (``<a id="factory-body-limit">``, ``{ #opt-bodyLimit }``, ``.. _opt-body-limit:``)
+are made from its name as the sibling's are from the sibling's; one not made from a name (a group's)
+is not copied. Where the sections mark the
 release they came in ("*Introduced in 1.2.0*"), the new one gets that mark with the coming
 release. Nothing else is copied: the sibling's prose, notes and examples are its own. Without a
 default or a help text there is nothing to say, and no section is made.
@@ -22,6 +23,7 @@ from dataclasses import dataclass
 from typing import Callable
 
 from .planner import spellings
+from .quoting import worded_like
 from .structure import Block, is_underline
 from .version_marks import Mark, first_mark, mark_of
 
@@ -112,12 +114,20 @@ def shaped_section(model: SectionModel, lines: list[str], code: set[int], rst: b
     if mark and mark[1]:
         chunks.append(mark[0])
     if description:
-        chunks.append(description)
+        chunks.append(worded_like(description, _paragraph(lines, prose_at)) if prose_at is not None else description)
     if after:
         chunks.append("\n".join(after) if tight else "\n\n".join(after))
     if mark and not mark[1]:
         chunks.append(mark[0])
     return head + [""] + "\n\n".join(chunks).split("\n")
+
+
+def _paragraph(lines: list[str], at: int) -> str:
+    """The paragraph that starts at line ``at``, on one line (how the sibling words its help text)."""
+    end = at
+    while end < len(lines) and lines[end].strip():
+        end += 1
+    return " ".join(line.strip() for line in lines[at:end])
 
 
 def _leading_labels(lines: list[str], section: Block) -> range:

@@ -83,7 +83,7 @@ def worded_like(help_text: str, sibling: str) -> str:
     """A help text written as the page writes a sibling's: the ``[boolean]`` tag some CLI
     frameworks start it with dropped, or moved to the end as ``(`boolean`)`` where the sibling ends
     so; a capital first letter where the sibling starts with one, unless the text starts with a
-    camel- or snake-cased name."""
+    camel- or snake-cased name; a full stop where the sibling ends with one and the text with a word."""
     tag = _TAG.match(help_text)
     text = help_text[tag.end():] if tag else help_text
     sibling = sibling.strip()
@@ -92,4 +92,6 @@ def worded_like(help_text: str, sibling: str) -> str:
     # (a name it starts with keeps its case: ``disableRequestLogging option is ...``)
     if sibling[:1].isupper() and text[:1].islower() and not re.match(r"[a-z]+[A-Z_]\w*", text):
         text = text[:1].upper() + text[1:]
+    if sibling.endswith(".") and re.search(r"[\w`]$", text):
+        text += "."
     return text

@@ -67,8 +67,9 @@ class Structure:
         return False
 
     def shape(self, block: Block, lines: list[str], sibling: str, name: str, description: str,
-              default: str | None, short: str | None = None) -> list[str] | None:
+              default: str | None, short: str | None = None, shows: str | None = None) -> list[str] | None:
         """A new block for ``name`` shaped like ``block`` (a sibling's, of one of ``kinds``), or
         None when that shape needs what the code does not say; ``short``: the new option's short
-        form, where it has one (the sibling's written beside its name is not the new one's)."""
+        form, where it has one (the sibling's written beside its name is not the new one's);
+        ``shows``: the value it takes as the framework names it (``Item.shows``: ``INTEGER``)."""
         return None

@@ -219,6 +219,18 @@ def _slug(text: str) -> str:
     return re.sub(r"[^\w\- ]", "", text.strip().lower()).replace(" ", "-")
 
 
+_ANCHOR = re.compile(r"<a\s+(?:id|name)=\"([^\"]+)\"|\{\s*#([\w.:-]+)[^}]*\}|^\s*\.\.\s+_([^:`]+):\s*$|"
+                     r"^\s*\(([\w.:-]+)\)=\s*$")
+_MD_TITLE = re.compile(r"^#{1,6}\s+(.+?)\s*#*\s*$")
+
+
+def anchors(lines: list[str]) -> set[str]:
+    """The anchors a link on the page may lead to, lower-cased: ids and labels written out (``<a
+    id="x">``, ``{#x}``, ``.. _x:``, ``(x)=``) and the slugs of its Markdown headings."""
+    out = {a.lower() for line in lines for m in _ANCHOR.finditer(line) for a in m.groups() if a}
+    return out | {_slug(re.sub(r"[`*_]", "", m.group(1))) for line in lines if (m := _MD_TITLE.match(line))}
+
+
 def anchored_as(text: str, sibling: str, name: str) -> str | None:
     """``text`` (a row's name cell, a table of contents' link) with the sibling's name and its
     anchor made the new name's, the anchor spelled as the sibling's is (as written, lower case,
@@ -234,16 +246,19 @@ def anchored_as(text: str, sibling: str, name: str) -> str | None:
 
 
 def _name_markup(term: str) -> re.Pattern:
-    """``term`` with the markup around it (group 1 opens it) and the separator after it, if any
-    (group 3): how a list item names its subject (`` `x`: ``, ``**x** —``, ``__`x`__:``)."""
+    """``term`` with the markup around it (group ``open`` opens it), the value it shows it takes
+    inside that markup, if any (``value``: `` `--port <int>` ``), and the separator after it, if any
+    (``separator``): how a list item names its subject (`` `x`: ``, ``**x** —``, ``__`x`__:``)."""
     # ``--output (-o)``, ``--output, -o``: a short form beside the name, inside its markup
-    return re.compile(r"([`*_]*)" + re.escape(term) + r"(?: ?\(-\w\)|, ?-\w)?([`*_]*)([ \t]*[:—–-][ \t]*)?")
+    return re.compile(r"(?P<open>[`*_]*)" + re.escape(term) + r"(?: ?\(-\w\)|, ?-\w)?"
+                      r"(?P<value>[ =](?:<[^<>`*]+>|[A-Z][A-Z0-9_]*)(?=[`*_]))?"
+                      r"(?P<close>[`*_]*)(?P<separator>[ \t]*[:—–-][ \t]*)?")
 
 
 def _plainly_named(line: str, term: str) -> bool:
     """Whether the line names ``term`` with nothing but markup between it and its separator (a
     clean model to copy; ``__`x`__{ #anchor }:`` is not)."""
-    return any(m.group(3) for m in _name_markup(term).finditer(line))
+    return any(m.group("separator") for m in _name_markup(term).finditer(line))
 
 
 def _group_of(found: list[Block], block: Block, lines: list[str]) -> list[Block]:
@@ -288,6 +303,21 @@ def _literal(value: str | None) -> bool:
         and re.fullmatch(r"[A-Z]\w*\.[A-Z_]+", value) is None
 
 
+# A value a message fills in when it is raised (printf's ``%s``, Go's ``%v``, ``%q``), quoted or not,
+# with the colon or equals sign that introduces it: the docs describe the message without it.
+_FILLED_IN = re.compile(r"""\s*[:=]?\s*(?P<quote>['"`]?)(?<![\w%])%[-+ #0-9.]*[sdifjoOvqxX](?P=quote)(?![\w(])""")
+
+
+def described(help_text: str | None) -> str:
+    """A help text or message as a page describes it: on one line (``prose``), without the values a
+    message fills in when it is raised (``Invalid listen options: '%s'`` says ``Invalid listen
+    options``)."""
+    text = prose(help_text)
+    if not _FILLED_IN.search(text):
+        return text
+    return re.sub(r"\s+([.,;!?])", r"\1", _FILLED_IN.sub("", text)).strip().rstrip(":,;").strip()
+
+
 def addition(fact: Fact, path: str, lines: list[str]) -> tuple[str, str, str | None, list[Block]] | None:
     """What every structure that writes a new name starts from: its name, its help text on one
     line, its default as the page writes values, and the page's blocks; None when the page
@@ -296,7 +326,7 @@ def addition(fact: Fact, path: str, lines: list[str]) -> tuple[str, str, str | N
     text = "\n".join(lines)
     if any(mentions(text, n) for n in {name, name.rsplit(".", 1)[-1]}):
         return None  # already documented here
-    return name, prose(fact.note), _as_the_page_writes(plain(fact.new), text), blocks(path, text)
+    return name, described(fact.note), _as_the_page_writes(plain(fact.new), text), blocks(path, text)
 
 
 def apart(lines: list[str], at: int, new: list[str]) -> list[str]:

@@ -58,10 +58,14 @@ def _output_lines(path: str, lines: list[str]) -> list[int]:
 
 
 def _spans(line: str, old: str) -> list[re.Match]:
-    """Where ``old`` stands whole on the line: no word character just before it or just after."""
+    """Where ``old`` stands whole on the line: no word character just before it or just after; a
+    span that starts by closing a bracket (``] NAME`` of ``[OPTIONS] NAME``) closes what stands
+    before it, and one that ends by opening a bracket opens what follows: that side is its own."""
     word = re.compile(r"\w")
+    before, after = not old.startswith(("]", ")", "}")), not old.endswith(("[", "(", "{"))
     return [m for m in re.finditer(re.escape(old), line)
-            if not word.match(line[m.start() - 1:m.start()]) and not word.match(line[m.end():m.end() + 1])]
+            if not (before and word.match(line[m.start() - 1:m.start()]))
+            and not (after and word.match(line[m.end():m.end() + 1]))]
 
 
 def reprinted(line: str, old: str, new: str) -> str:

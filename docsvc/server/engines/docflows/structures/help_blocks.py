@@ -1,11 +1,12 @@
 """Help blocks: a command's ``--help``/usage output shown in a code block, as the CLI framework
-prints it (click, typer's plain form, argparse, optparse, cobra, commander: one option a line, its
-help text in a column).
+prints it (click, typer's plain form, argparse, optparse, cobra, commander, urfave/cli: one option a
+line, its help text in a column).
 
 Carries: an option added to a command whose siblings the block lists. The new option gets its line
 as the framework prints it: its short form first where it has one and its siblings show theirs
-(``-p, --port``), else the indentation of the siblings' lines (those without a short form, where
-some have none), the value it takes as the framework names it (``Item.shows``: ``TEXT``,
+(``-p, --port``), or after it where they show theirs so (urfave/cli's ``--port value, -p value``),
+else the indentation of the siblings' lines (those without a short form, where some have none), the
+value it takes as the framework names it (``Item.shows``: ``TEXT``,
 ``INTEGER``, ``[a|b]``, ``MAX_SIZE``; none for a flag), its help text from the code in the block's
 help column (with its default, where the siblings' lines say theirs: ``[default: 8080]``), wrapped
 as the framework wraps it (at 78 columns, or the block's widest line), on the next line when the
@@ -31,6 +32,8 @@ __all__ = ["HelpBlocks"]
 
 # An option's line in a help screen: indentation, an optional short form, the long form, the rest.
 _OPTION = re.compile(r"^(?P<indent>\s+)(?P<short>-\w,\s+)?(?P<long>--[\w][\w-]*)(?P<rest>.*)$")
+# after the long form and its value: ", -l" and, as urfave/cli prints it, the value again
+_SHORT_AFTER = re.compile(r"^(?: [^\s,]+)?, -\w(?P<again> [^\s,]+)?(?:\s{2,}|$)")
 _COLUMNS = re.compile(r"^(\s*\S.*?\S)(\s{2,})\S")  # the option part, then two spaces or more, then help
 MIN_OPTIONS = 2  # option lines a code block must show to be a help screen
 WIDTH = 78  # click's and argparse's text width on an 80-column terminal
@@ -93,10 +96,16 @@ def _line_for(fact: Fact, lines: list[str], options: list[int], end: int) -> lis
     shortened = [m for m in parsed if m.group("short")]
     indent = (bare[0] if bare else parsed[0]).group("indent")
     head = indent + token(fact.name) + (" " + fact.shows if fact.shows else "")
+    # urfave/cli's "--lang value, -l value": the short form after the long one, with the value again
+    trailing = [t for m in parsed if (t := _SHORT_AFTER.match(m.group("rest")))]
     if fact.short and shortened:  # its short form before it, as the siblings that have one show theirs
         model = shortened[0]
         head = model.group("indent") + fact.short + model.group("short")[2:] + head.lstrip()
+    elif fact.short and trailing:
+        head += ", " + fact.short + (" " + fact.shows if fact.shows and trailing[0].group("again") else "")
     description, default = prose(fact.note), _default_said(fact, lines, options, end)
+    if fact.shows and f"`{fact.shows}`" in description:  # the help's placeholder, printed without its quotes
+        description = description.replace(f"`{fact.shows}`", fact.shows)
     if default:  # click sets its bracket two spaces off the help text; cobra and argparse one
         description = (description + ("  " if default.startswith("[") else " ") if description else "") + default
     if not description:

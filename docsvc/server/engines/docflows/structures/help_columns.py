@@ -5,7 +5,11 @@ option's width plus a gap, capped (click: the option part at 30 columns, then 2 
 help at column 24 at most); an option longer than the cap gets its description on the next line.
 When the Writer renames, adds or removes an option line of a block that was aligned so, the
 block's rows follow the new column as the framework would print them, their wrapped lines
-included. A block whose rows were not aligned on one column is left as it is, and so is every line
+included; a row whose help text grew past the screen's width is wrapped as the framework wraps it.
+A help text reworded where a row wraps it over several lines is reworded over the whole row
+(``rewrapped_rows``), and the row wrapped anew, where the framework's wrapping of the old text
+gives the row's lines as they stand (so the new wrapping is the framework's, not a guess). A block
+whose rows were not aligned on one column is left as it is, and so is every line
 outside the rows of the changed option's section.
 """
 
@@ -15,9 +19,10 @@ import re
 import textwrap
 from dataclasses import dataclass
 
+from ..quoting import find_quote, requote
 from ..structure import blocks
 
-__all__ = ["Rows", "aligned_rows", "keep_aligned", "realign"]
+__all__ = ["Rows", "aligned_rows", "keep_aligned", "realign", "rewrapped_rows"]
 
 _ROW = re.compile(r"^(?P<indent>[ \t]+)(?P<term>-\S.*?)(?:(?P<gap>\s{2,})(?P<text>\S.*))?$")
 WIDTH = 78  # click's and argparse's text width on an 80-column terminal
@@ -141,14 +146,15 @@ def realign(lines: list[str], block_start: int, at: int, end: int, before: Rows)
     cap = before.cap or _framework_cap(lines, block_start, top, indent, before.gap)
     column = max(len(head) for head, _, _ in parsed) + before.gap
     column = min(column, cap) if cap else column
-    if column == before.column and _unchanged(lines, rows, parsed, column, before.gap):
-        return lines
     width = before.width
+    if column == before.column and _unchanged(lines, rows, parsed, column, before.gap) and \
+            all(len(lines[i]) <= width for i in range(top, bottom)):
+        return lines
     out: list[str] = []
     for (first, last), (head, text, _) in zip(rows, parsed):
         old = lines[first:last]
-        if not text or column == before.column and _unchanged(lines, [(first, last)], [(head, text, 0)],
-                                                               column, before.gap):
+        if not text or column == before.column and all(len(x) <= width for x in old) and \
+                _unchanged(lines, [(first, last)], [(head, text, 0)], column, before.gap):
             out.extend(old if text or len(old) == 1 else [head])
             continue
         # the row's own wrapping where it still fits; else wrapped as the framework wraps it
@@ -203,3 +209,38 @@ def keep_aligned(path: str, before: list[str], after: list[str]) -> list[str]:
             lines = realign(lines, start, at, end, rows)
             end += len(lines) - grown
     return lines
+
+
+def _wrapped(head: str, text: str, column: int, width: int, fits: bool) -> list[str]:
+    """A row as the framework prints it: the option part, its help text wrapped at the width left
+    of the column, beside the option where it fits, else from the next line."""
+    wrapped = textwrap.wrap(text, max(20, width - column)) or [text]
+    first = [head.ljust(column) + wrapped[0]] if fits else [head, " " * column + wrapped[0]]
+    return first + [" " * column + more for more in wrapped[1:]]
+
+
+def rewrapped_rows(path: str, lines: list[str], old: str, new: str) -> dict[int, tuple[int, list[str]]]:
+    """The rows of the page's aligned help sections whose wrapped lines quote the help text
+    ``old``: first line -> (end line, the row with the words ``new`` wrapped as the framework
+    wraps them). Only the rows over several lines (one line is ``quoting.requote``'s), and only
+    where wrapping the old text gives the row's lines as they are."""
+    out: dict[int, tuple[int, list[str]]] = {}
+    for start, end in code_blocks(path, lines):
+        seen: set[int] = set()
+        for at in range(start, end):
+            if at in seen or not _ROW.match(lines[at]) or (rows := aligned_rows(lines, at, start, end)) is None:
+                continue
+            seen.update(range(rows.start, rows.end))
+            for first, last in _rows(lines, rows.start, rows.end) or []:
+                match = _ROW.match(lines[first])
+                head, fits = match.group("indent") + match.group("term"), match.group("text") is not None
+                text = ([match.group("text")] if fits else []) + [lines[i].strip() for i in range(first + 1, last)]
+                if len(text) < 2:
+                    continue
+                joined = " ".join(text)
+                quoted = requote(joined, old, new)
+                if quoted is None or quoted == joined or find_quote(joined, new) is not None or \
+                        _wrapped(head, joined, rows.column, rows.width, fits) != lines[first:last]:
+                    continue
+                out[first] = (last, _wrapped(head, quoted, rows.column, rows.width, fits))
+    return out

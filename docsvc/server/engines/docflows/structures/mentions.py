@@ -4,7 +4,8 @@ directive, a line of prose), edited in place.
 Carries: renamed (the old name becomes the new one wherever the page speaks of it), default
 changed (the old value becomes the new one inside the block that documents the name: the row, the
 item, the directive; else the line and the two after it), help text reworded (the words that
-changed, on the line that quotes the old help text, written as the page writes the rest).
+changed, on the line that quotes the old help text, written as the page writes the rest; in a help
+screen, over the row that wraps it, the row wrapped as the framework wraps it).
 
 A page that speaks of the name under several headings may document several things of that name
 (``--sync`` of ``install`` and of ``update``): a default or a reworded help text is edited only
@@ -21,7 +22,7 @@ from ..quoting import requote
 from ..structure import Block, blocks, enclosing
 from .base import Draft, Page, Structure
 from .common import _at_home, _home_depth, _said, _word
-from .help_columns import keep_aligned
+from .help_columns import keep_aligned, rewrapped_rows
 
 
 def _reword_help(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
@@ -30,10 +31,18 @@ def _reword_help(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[
     old, new = prose(fact.old), prose(fact.new)
     reworded = {i: quoted for i, line in enumerate(lines)
                 if (quoted := requote(line, old, new)) is not None and quoted != line}
-    changed = 0
+    changed, before = 0, list(lines)
     if reworded:  # the page's blocks only where it quotes the help text
         for i in _at_home(_home_depth(blocks(path, "\n".join(lines)), lines, fact.path), list(reworded)):
             lines[i], changed = reworded[i], changed + 1
+    # a help screen's row wraps its longer text as the framework does, at the screen's width
+    lines[:] = keep_aligned(path, before, lines)
+    # a help text a help screen wraps over several lines: reworded over its row, wrapped anew
+    rows = rewrapped_rows(path, lines, old, new)
+    home = _at_home(_home_depth(blocks(path, "\n".join(lines)), lines, fact.path), list(rows)) if rows else []
+    for first in sorted(home, reverse=True):  # from the last up: a row that grows leaves those above in place
+        last, row = rows[first]
+        lines[first:last], changed = row, changed + 1
     if changed:
         draft.notes.append(f"{path}: the help text of {token(fact.name)} in its new words ({changed} line(s)) "
                            "[rule: quoted help text]")

@@ -156,7 +156,7 @@ class ReferenceEntries(Structure):
         return True
 
     def shape(self, block: Block, lines: list[str], sibling: str, name: str, description: str,
-              default: str | None, short: str | None = None) -> list[str] | None:
+              default: str | None, short: str | None = None, shows: str | None = None) -> list[str] | None:
         first = lines[block.start]
         if block.kind == "directive":
             head = _word(sibling).sub(name, first, count=1)

@@ -6,7 +6,8 @@ settings) is deleted only when the removal is certain (an option, setting or var
 function or class gone from the code, only its API-reference directive, autodoc's or mkdocstrings',
 and a list item of its name alone) and the block speaks of that name alone; any other mention is
 listed as an open point, once a line (not where ``signatures`` points out a call that passes a
-dropped parameter already). A help screen's line that goes leaves its section re-aligned on the
+dropped parameter already); a table of contents' link to the entry that went goes with it, under
+whatever heading it stands. A help screen's line that goes leaves its section re-aligned on the
 column the framework prints for the options left (``help_columns``). A function that now warns
 that it is deprecated is still there: the places it is documented are pointed out.
 """
@@ -19,7 +20,7 @@ from ..facts_model import MARKED, WARNS, Fact, written_as
 from ..planner import mentions, spoken, token
 from ..structure import MKDOCSTRINGS, Block, blocks
 from .base import Draft, Page, Structure
-from .common import _about, _at_home, _home_depth, _noun, _said, _word
+from .common import _about, _at_home, _home_depth, _noun, _said, _word, anchors, contents_link
 from .help_columns import aligned_rows, realign
 
 
@@ -54,9 +55,11 @@ def _remove(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
         depth = _home_depth(found, lines, fact.path)
         home = set(_at_home(depth, [b.start for b in about]))
         went = max(map(depth, home), default=0)
+        before, went_blocks = anchors(lines), 0
         for block in sorted((b for b in about if b.start in home), key=lambda b: -b.start):
             if not _deletable(block, lines, others):
                 continue  # a long block, or one that keeps returning to it: a person decides
+            went_blocks += 1
             body = lines[block.start:block.end]
             ended = block.end == len(lines)
             code = None if block.kind == "section" else \
@@ -77,6 +80,8 @@ def _remove(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
                 del lines[block.start]  # no double blank line where the block was
             draft.notes.append(f"{path}: removed the {_noun(block)} about {name} ({len(body)} line(s)) "
                                "[rule: removal of the block about it]")
+        if went_blocks:
+            _unlink(path, lines, name, before, draft)
         # by its whole name only: a nested key's bare one (``args``) may be another section's
         if fact.change == "removed" and fact.kind in _CERTAIN_REMOVALS and name == token(fact.name) and \
                 (not fact.context or name.startswith(tuple(f"{c}." for c in fact.context))):
@@ -102,6 +107,20 @@ def _remove(fact: Fact, path: str, lines: list[str], draft: Draft) -> list[str]:
         draft.open_points.append(f"{path}: {name} also stands under other headings (line(s) {elsewhere}), left as "
                                  f"it is: there it may be another command's or setting's own")
     return lines
+
+
+def _unlink(path: str, lines: list[str], name: str, before: set[str], draft: Draft) -> None:
+    """The table of contents' links to the name's entry that went (``- [X](#x)``), wherever they
+    stand: the anchor they lead to was on the page (``before``) and is not now."""
+    now = anchors(lines)
+    gone = [b.start for b in blocks(path, "\n".join(lines)) if b.kind == "item" and contents_link(lines[b.start])
+            and _about(lines[b.start], name) and (target := re.search(r"\]\(#([^)\s]+)\)", lines[b.start]))
+            and target.group(1).lower() in before - now]
+    for at in reversed(gone):
+        del lines[at]
+    if gone:
+        draft.notes.append(f"{path}: removed the link to {name}'s entry from {len(gone)} table(s) of contents "
+                           "[rule: removal of the block about it]")
 
 
 def _reference_of_symbol(block: Block, lines: list[str], name: str) -> bool:

@@ -90,7 +90,8 @@ def _add(fact: Fact, path: str, lines: list[str], draft: Draft, release: str | N
                                  f"({lines[model_block.start].strip()}): add its own '::: ' line if it belongs on this page")
         return lines
     shaper = shapers.get(model_block.kind)
-    new = shaper.shape(model_block, lines, sibling, name, description, default, fact.short) if shaper else None
+    new = shaper.shape(model_block, lines, sibling, name, description, default, fact.short, fact.shows) \
+        if shaper else None
     if new is None:
         draft.open_points.append(f"{path}: describe {name} beside {sibling}; the code gives no help text for it")
         return lines

@@ -22,17 +22,39 @@ from .common import _SEPARATOR_ROW, _literal, _name_markup, anchored_as, renamed
 _DEFAULT_SAID = re.compile(r"\bDefault(?:s to)?:?\s*`")
 
 
-def _list_item(model: str, sibling: str, name: str, description: str, default: str | None) -> str | None:
+_PAGE_VALUE = re.compile(r"(?<![\w-])--?\w[\w-]*[ =]<([\w-]+)>")  # the values options show: `--port <int>`
+
+
+def _value_like(model_value: str, shows: str | None, page: str) -> str:
+    """The value a new option shows beside its name, written as the sibling writes its own
+    (`` <int>``, `` PORT``): the page's own word for the framework's type where it has one
+    (``INTEGER`` is ``<int>`` where the page writes ``<int>``), else the type's name; nothing for
+    a flag or where the code does not say."""
+    if not shows:
+        return ""
+    if not model_value.strip(" =").startswith("<"):
+        return model_value[0] + shows
+    word = shows.lower()
+    used = set(_PAGE_VALUE.findall(page))
+    word = word if word in used else next((u for u in sorted(used, key=len, reverse=True) if word.startswith(u)),
+                                          word)
+    return f"{model_value[0]}<{word}>"
+
+
+def _list_item(model: str, sibling: str, name: str, description: str, default: str | None,
+               shows: str | None = None, page: str = "") -> str | None:
     """A list item shaped like the sibling's item ``model``: the same marker, the name marked up
-    the same, the same separator, the new name's own description, and its default said as the
-    sibling says its own (``Default: `x`.``)."""
+    the same, with the value it shows where the sibling shows its own (``_value_like``; ``page``:
+    the page's text), the same separator, the new name's own description, and its default said
+    as the sibling says its own (``Default: `x`.``)."""
     prefix = re.match(r"^(\s*(?:[-*+]|\d+[.)])\s+)", model).group(1)
     if _TOC_ITEM.fullmatch(model[len(prefix):]):  # a table of contents' link: the new name's, to its anchor
         linked = anchored_as(model[len(prefix):], sibling, name)
         return prefix + linked if linked else None
     styled = _name_markup(sibling).search(model)
-    opening, separator = (styled.group(1), styled.group(3) or " — ") if styled else ("", " — ")
+    opening, separator = (styled.group("open"), styled.group("separator") or " — ") if styled else ("", " — ")
     closing = opening[::-1]  # the marks close as they open: `name`, **name**, __`name`__
+    value = _value_like(styled.group("value"), shows, page) if styled and styled.group("value") else ""
     first, *rest = model.split("\n")
     if styled and styled.end() <= len(first) and not first[styled.end():].strip() and \
             all(_BARE_ITEM.fullmatch(r) for r in rest if r.strip()):
@@ -43,7 +65,7 @@ def _list_item(model: str, sibling: str, name: str, description: str, default: s
         text = (description.rstrip(".") + ". " if description else "") + f"Default: `{default}`."
     else:
         text = description or f"defaults to `{default}`"
-    return prefix + opening + name + closing + separator + text
+    return prefix + opening + name + value + closing + separator + text
 
 
 _ITEM_START = re.compile(r"^(\s*)(?:[-*+]|\d+[.)])\s")
@@ -132,7 +154,7 @@ class TableRows(Structure):
     kinds = ("row", "item")
 
     def shape(self, block: Block, lines: list[str], sibling: str, name: str, description: str,
-              default: str | None, short: str | None = None) -> list[str] | None:
+              default: str | None, short: str | None = None, shows: str | None = None) -> list[str] | None:
         if block.kind == "row":
             row = _table_row(lines, block.start, sibling, name, description, default, short) if description else None
             return [row] if row else None
@@ -142,5 +164,6 @@ class TableRows(Structure):
             return [item] if item else None
         if not description and not _literal(default):
             return None
-        item = _list_item(model, sibling, name, description, default if _literal(default) else None)
+        item = _list_item(model, sibling, name, description, default if _literal(default) else None, shows,
+                          "\n".join(lines))
         return _wrapped_like(item, lines, block) if item else None
