@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from docsvc.server.engines.docflows.changed_names import NameChanges, changed_code, name_changes
+from docsvc.server.engines.docflows.evidence.pages import PageIndex, is_release_page
 from docsvc.server.engines.docflows.facts import Fact, facts_between, facts_of_change, is_infrastructure
 from docsvc.server.engines.docflows.facts_config import structured_items
-from docsvc.server.engines.docflows.planner import PageIndex, is_release_page, plan
+from docsvc.server.engines.docflows.planner import plan
 from docsvc.server.engines.docflows.writer import write
 from docsvc.server.engines.git import Mirror
 from tests.support import GitRemote

@@ -9,9 +9,11 @@ from pathlib import Path
 import pytest
 
 from docsvc.server.engines.docflows.editor import dropped, review
+from docsvc.server.engines.docflows.evidence.model import Plan, PlannedPage
+from docsvc.server.engines.docflows.evidence.pages import PageIndex
 from docsvc.server.engines.docflows.facts import facts_between
 from docsvc.server.engines.docflows.facts_model import Fact
-from docsvc.server.engines.docflows.planner import PageIndex, Plan, PlannedPage, plan
+from docsvc.server.engines.docflows.planner import plan
 from docsvc.server.engines.docflows.release import release_of
 from docsvc.server.engines.docflows.structures import STRUCTURES, Structure
 from docsvc.server.engines.docflows.writer import write
