@@ -10,7 +10,7 @@ from __future__ import annotations
 import re
 
 from ..facts_model import Fact, member_of, token
-from .docs import Docs, Evidence
+from .docs import Docs, Evidence, is_identifier
 from .model import MAX_CONCEPTUAL_PAGES, Add, Look
 from .pages import is_release_page
 
@@ -22,6 +22,7 @@ CONCEPTUAL_KINDS = ("flag", "argument", "env", "config", "enum", "route", "opera
                     "extra")
 MAX_LOOKS = 3  # an added name is worth a look on the next few pages at most, those naming most of its siblings
 FAMILY_LISTED = 3  # names of a registry's family a page lists, at least, to be its list
+SIBLING_PAGES = 3  # pages a code-shaped sibling may stand on and still be evidence, in docs of any size
 
 
 def plan_addition(fact: Fact, docs: Docs, add: Add, look: Look) -> int:
@@ -76,13 +77,21 @@ def plan_addition(fact: Fact, docs: Docs, add: Add, look: Look) -> int:
     return hits
 
 
+def _sibling_evidence(name: str, docs: Docs) -> bool:
+    """Whether a documented sibling tells pages apart: a specific name (``Docs.specific``), or a
+    code-shaped one on ``SIBLING_PAGES`` pages at most, however few pages the docs hold. In docs of
+    a dozen pages, an option's reference entry and the two help screens that show it are a quarter
+    of them already, and the reference is where the new option goes."""
+    return docs.specific(name) or (is_identifier(name) and len(docs.pages(name)) <= SIBLING_PAGES)
+
+
 def _documenting(fact: Fact, names: list[str], docs: Docs) -> dict[str, list[tuple[str, Evidence]]]:
     """The pages (release pages aside) that document these names as code themselves (a
     cross-reference to a name's documentation elsewhere is not its documentation), with the
     evidence."""
     by_page: dict[str, list[tuple[str, Evidence]]] = {}
     for name in dict.fromkeys(names):
-        if not docs.specific(name):
+        if not _sibling_evidence(name, docs):
             continue
         for path, ev in docs.about(fact, name).items():
             if ev.as_code and not is_release_page(path) and (line := docs.documented_at(path, name)) is not None:

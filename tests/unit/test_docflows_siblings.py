@@ -1,0 +1,39 @@
+"""The planner's sibling evidence for an added name (``evidence.siblings``), on small docs: the
+pages documenting the new option's siblings are where it goes, however few pages the docs hold."""
+
+from __future__ import annotations
+
+from docsvc.server.engines.docflows.evidence.pages import PageIndex
+from docsvc.server.engines.docflows.facts_model import Fact
+from docsvc.server.engines.docflows.planner import plan
+from docsvc.server.engines.docflows.writer import write
+
+HELP = ("# {title}\n\n```\n$ app --help\nOptions:\n  --port INTEGER      Bind to this port.\n"
+        "  --ws-max-size INTEGER  WebSocket max size.\n  --lifespan TEXT     Lifespan mode.\n```\n")
+SETTINGS = ("# Settings\n\n* `--port <int>` - Bind to this port.\n* `--ws-max-size <int>` - WebSocket max size.\n"
+            "* `--lifespan <str>` - Lifespan mode.\n")
+# Four pages: each option stands on three of them (the reference and two help screens).
+TINY = {"docs/index.md": HELP.format(title="App"), "docs/deployment.md": HELP.format(title="Deployment"),
+        "docs/settings.md": SETTINGS, "docs/behaviour.md": "# Behaviour\n\nThe server keeps connections alive.\n"}
+ADDED = Fact(kind="flag", change="added", name="--ws-ping-interval", path="app/main.py", rule="python: click option",
+             note="WebSocket ping interval.", siblings=("--ws-max-size", "--lifespan", "--port"), shows="FLOAT")
+
+
+def _plan(pages: dict[str, str]):
+    index = PageIndex(pages)
+    return index, plan([ADDED], index.find, index.read, total_pages=len(index))
+
+
+def test_a_new_option_goes_where_its_siblings_are_listed_in_docs_of_four_pages():
+    index, result = _plan(TINY)
+    assert {(p.path, p.mode) for p in result.pages} == {
+        ("docs/settings.md", "conceptual"), ("docs/index.md", "conceptual"), ("docs/deployment.md", "conceptual")}
+    draft = write(result, index.read)
+    assert "\n* `--ws-ping-interval`" in draft.files["docs/settings.md"]  # an item beside its siblings
+
+
+def test_a_sibling_on_more_pages_than_that_is_everybody_s_and_plans_none():
+    pages = {**TINY, **{f"docs/guide{n}.md": HELP.format(title=f"Guide {n}") for n in range(2)}}
+    _, result = _plan(pages)
+    assert result.pages == []
+
