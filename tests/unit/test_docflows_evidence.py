@@ -519,6 +519,9 @@ def build():
         "config virtualenvs.create default True → False", "config virtualenvs.options.no-setuptools removed"]
     assert described("src/app/config.py", None, "DEFAULTS = dict(timeout=30, retries=3)\n") == [
         "config retries added", "config timeout added"]
+    # a dict literal handed to a mapping type (flask's ImmutableDict) is the defaults dict all the same
+    assert described("src/app/app.py", None, 'class App:\n    default_config = ImmutableDict({"DEBUG": None})\n') \
+        == ["config DEBUG added", "symbol App added"]
     # a dict bound to any other name is data, not settings
     assert described("src/app/data.py", None, 'COLOURS = {"red-ish": 1, "blue-ish": 2}\n') == []
 

@@ -1,9 +1,11 @@
-"""The planner's sibling evidence for an added name (``evidence.siblings``), on small docs: the
-pages documenting the new option's siblings are where it goes, however few pages the docs hold."""
+"""The planner's sibling evidence for an added name (``evidence.siblings``): the pages documenting
+the new option's siblings are where it goes, however few pages the docs hold; a new key of a
+defaults dict, wrapped in a mapping type as flask's is, gets its entry beside its neighbours'."""
 
 from __future__ import annotations
 
 from docsvc.server.engines.docflows.evidence.pages import PageIndex
+from docsvc.server.engines.docflows.facts import facts_of_change
 from docsvc.server.engines.docflows.facts_model import Fact
 from docsvc.server.engines.docflows.planner import plan
 from docsvc.server.engines.docflows.writer import write
@@ -37,3 +39,28 @@ def test_a_sibling_on_more_pages_than_that_is_everybody_s_and_plans_none():
     _, result = _plan(pages)
     assert result.pages == []
 
+
+
+KEYS = ["DEBUG", "TESTING", "SECRET_KEY", "SESSION_COOKIE_NAME", "SESSION_COOKIE_SECURE", "MAX_COOKIE_SIZE",
+        "SERVER_NAME"]
+CONFIG = "# Configuration\n\n" + "".join(f".. py:data:: {key}\n\n    What {key.lower()} does.\n\n" for key in KEYS)
+# flask's defaults: a dict literal handed to a mapping type
+APP = "class App:\n    default_config = ImmutableDict(\n        {\n" + "".join(f'            "{key}": None,\n'
+                                                                          for key in KEYS) + "        }\n    )\n"
+
+
+def test_a_new_key_of_a_wrapped_defaults_dict_gets_its_entry_beside_its_neighbours():
+    new = APP.replace('"SERVER_NAME": None,\n', '"SERVER_NAME": None,\n            "PROVIDE_AUTOMATIC_OPTIONS": True,\n')
+    [fact] = [f for f in facts_of_change("src/app/app.py", APP, new) if f.kind == "config"]
+    assert (fact.describe(), fact.new, fact.siblings[0]) == ("config PROVIDE_AUTOMATIC_OPTIONS added", "True",
+                                                            "SERVER_NAME")
+    pages = {"docs/config.rst": CONFIG, **{f"docs/topic{n}.md": f"# Topic {n}\n\nThe app serves pages.\n"
+                                           for n in range(10)}}
+    index = PageIndex(pages)
+    result = plan([fact], index.find, index.read, total_pages=len(index))
+    assert [(p.path, p.mode) for p in result.pages] == [("docs/config.rst", "conceptual")]
+    # the entry goes after its neighbour's, described by the title that names it
+    draft = write(result, index.read, title="Provide automatic options responses")
+    assert draft.files["docs/config.rst"].endswith(
+        ".. py:data:: SERVER_NAME\n\n    What server_name does.\n\n.. py:data:: PROVIDE_AUTOMATIC_OPTIONS\n\n"
+        "    Provide automatic options responses.\n\n")
