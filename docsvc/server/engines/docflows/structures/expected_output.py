@@ -58,10 +58,15 @@ def _output_lines(path: str, lines: list[str]) -> list[int]:
 
 
 def _spans(line: str, old: str) -> list[re.Match]:
-    """Where ``old`` stands whole on the line: no word character just before it or just after."""
+    """Where ``old`` stands whole on the line: a word it starts or ends with goes on into no word
+    character beside it (``NAME`` not in ``USERNAME``); a span that starts or ends with a mark
+    stands whole whatever is beside that mark (``] USERNAME`` in ``[OPTIONS] USERNAME``)."""
     word = re.compile(r"\w")
+    before = bool(word.match(old[:1]))
+    after = bool(word.match(old[-1:]))
     return [m for m in re.finditer(re.escape(old), line)
-            if not word.match(line[m.start() - 1:m.start()]) and not word.match(line[m.end():m.end() + 1])]
+            if not (before and word.match(line[m.start() - 1:m.start()]))
+            and not (after and word.match(line[m.end():m.end() + 1]))]
 
 
 def reprinted(line: str, old: str, new: str) -> str:
