@@ -50,7 +50,8 @@ APP = "class App:\n    default_config = ImmutableDict(\n        {\n" + "".join(f
 
 
 def test_a_new_key_of_a_wrapped_defaults_dict_gets_its_entry_beside_its_neighbours():
-    new = APP.replace('"SERVER_NAME": None,\n', '"SERVER_NAME": None,\n            "PROVIDE_AUTOMATIC_OPTIONS": True,\n')
+    added = '"SERVER_NAME": None,\n            "PROVIDE_AUTOMATIC_OPTIONS": True,\n'
+    new = APP.replace('"SERVER_NAME": None,\n', added)
     [fact] = [f for f in facts_of_change("src/app/app.py", APP, new) if f.kind == "config"]
     assert (fact.describe(), fact.new, fact.siblings[0]) == ("config PROVIDE_AUTOMATIC_OPTIONS added", "True",
                                                             "SERVER_NAME")
