@@ -826,13 +826,17 @@ def test_output_the_tests_expect_otherwise_is_printed_anew_in_the_page_s_example
 def test_a_span_that_starts_with_a_mark_stands_whole_after_a_word():
     from docsvc.server.engines.docflows.expected_output import OutputChange
 
-    page = "# Create\n\n```console\n$ main create --help\nUsage: main create [OPTIONS] USERNAME\n```\n"
+    page = ("# Create\n\n```console\n$ main create --help\nUsage: main create [OPTIONS] USERNAME\n"
+            "$ main build -f main.yml\n```\n")
     reason = "shows output the tests now expect otherwise: '] USERNAME' (line 5) [tests' expected output]"
     changes = [OutputChange("] USERNAME", "] {username}", "tests/test_help.py"),
-               OutputChange("NAME", "name", "tests/test_help.py")]
+               OutputChange("NAME", "name", "tests/test_help.py"), OutputChange("main.", "yaml.", "tests/test_x.py")]
     draft = write(_output_plan("docs/create.md", reason), {"docs/create.md": page}.get, outputs=changes)
-    # the mark's neighbour (OPTIONS's S) is no part of the span; a bare word inside another word is
-    assert draft.files["docs/create.md"].split("\n")[4] == "Usage: main create [OPTIONS] {username}"
+    lines = draft.files["docs/create.md"].split("\n")
+    # a bracket's neighbour (OPTIONS's S) is no part of the span; a bare word inside another word is
+    assert lines[4] == "Usage: main create [OPTIONS] {username}"
+    # ... and so is a dotted name's dot: main.yml is another name than main.
+    assert lines[5] == "$ main build -f main.yml"
 
 def test_output_shown_on_a_page_not_planned_for_it_is_left_for_its_plan():
     from docsvc.server.engines.docflows.expected_output import OutputChange
