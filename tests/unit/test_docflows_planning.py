@@ -135,26 +135,6 @@ def test_a_new_file_beside_the_files_a_page_shows_plans_that_page_for_review():
     assert plan([], many.find, many.read, total_pages=len(many), added=["docs_src/optional/new.py"]).pages == []
 
 
-EXAMPLES = ("# Quickstart\n\nExamples in the repository:\n\n"
-            + "".join(f"*   ``{name}``: `The {name} example\n"
-                      f"    <https://github.com/o/app/tree/main/examples/{name}>`_\n"
-                      for name in ("inout", "naval", "aliases", "repo")))
-
-
-def test_a_new_folder_beside_the_folders_a_page_lists_plans_that_page_for_review():
-    docs = {**DOCS, "docs/quickstart.rst": EXAMPLES,
-            "docs/naval.md": "# Naval\n\nSee examples/naval and examples/repo.\n",  # two: named in passing
-            # the repositories of an owner on a code host named as the folder: no folders of it
-            "docs/friends.md": "".join(f"* https://github.com/examples/{n}\n" for n in ("one", "two", "three"))}
-    index = PageIndex(docs)
-    result = plan([], index.find, index.read, total_pages=len(index),
-                  added=["examples/validation/validation.py", "examples/validation/README", "tests/test_x.py"])
-    assert [(p.path, p.mode) for p in result.pages] == [("docs/quickstart.rst", "related")]
-    assert result.pages[0].reasons == ["names 4 folders of examples/ (from line 6, such as examples/aliases), beside "
-                                       "which the pull request adds examples/validation/ [git: file added]"]
-    # a file added to a folder the page names already is no new entry of its list
-    assert plan([], index.find, index.read, total_pages=len(index), added=["examples/repo/extra.py"]).pages == []
-
 def test_a_page_planned_on_a_function_the_words_and_the_code_share_carries_its_dropped_parameter(tmp_path):
     code = "class Type:\n    def shell_complete(self, ctx, param, args, incomplete):\n        return []\n"
     page = ("Completion\n==========\n\nOverride ``shell_complete`` on your type:\n\n"

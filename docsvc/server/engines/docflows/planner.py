@@ -14,8 +14,7 @@ part and gathers the plan:
   another kind (related);
 - ``statements``: the language's minimum version, the repository's address, the version the
   program prints — the pages stating the old one (direct);
-- ``files``: the repository files the docs show or link, changed or joined by a new one, and the
-  folders a page lists that a new folder joins (related);
+- ``files``: the repository files the docs show or link, changed or joined by a new one (related);
 - ``lists``: the pages listing a family of codes, a new setting's neighbours, the deprecations
   (related);
 - ``changed_lines``: the names and links on the code's changed lines (related);
@@ -36,7 +35,7 @@ from typing import Callable, Iterable
 from .changed_names import NameChanges
 from .evidence.changed_lines import plan_by_names, plan_links
 from .evidence.docs import Docs
-from .evidence.files import plan_changed_file, plan_new_files, plan_new_folders
+from .evidence.files import plan_changed_file, plan_new_files
 from .evidence.lists import plan_by_family, plan_by_neighbours, plan_deprecations_page, plan_family_losses
 from .evidence.model import Add, Look, Plan, PlannedPage
 from .evidence.names import plan_default, plan_gone, plan_help
@@ -129,9 +128,7 @@ def plan(facts: Iterable[Fact], find: Callable[[str], list[str]], read: Callable
         plan_by_neighbours(names.beside, docs, add)
     outputs = list(outputs)
     plan_by_output(outputs, docs, add)
-    added = list(added)
     plan_new_files(added, docs, add)
-    plan_new_folders(added, docs, add)
     links = list(links)
     plan_links(links, add, look)
     # The author's words weigh only beside what the code says: a pull request whose code changes

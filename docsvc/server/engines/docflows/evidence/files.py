@@ -65,36 +65,3 @@ def plan_new_files(added: Iterable[str], docs: Docs, add: Add) -> None:
             for page, line in sorted(shown.items()):
                 add(page, "related", 0.5, f"shows a file of {folder}/ (line {line}), where the pull request adds "
                                           f"{path.rpartition('/')[2]} [git: file added]", None)
-
-
-MIN_FOLDERS = 3  # sibling folders a page names, at least, to be their list
-_HOST = re.compile(r"://[^/\s]+/$")  # what stands right after a link's host is an owner (github.com/httpie/x)
-
-
-def plan_new_folders(added: Iterable[str], docs: Docs, add: Add) -> None:
-    """Plan for review the page that lists the folders a new folder joins (click's quickstart links
-    ``examples/inout``, ``examples/naval`` and three more; the pull request adds
-    ``examples/validation/``): the list may take the new one. A page naming the new folder already
-    is the other rules' business; a page naming fewer than ``MIN_FOLDERS`` of its siblings names
-    them in passing; a list on ``MIN_SHOWN`` pages or more tells none apart."""
-    folders = {path.rpartition("/")[0] for path in added if not is_test_file(path)}
-    for folder in sorted(folders):
-        parent, _, leaf = folder.rpartition("/")
-        if not parent or docs.find(folder):
-            continue
-        named = re.compile(rf"(?<![\w.-]){re.escape(parent)}/([\w-]+)(?![\w-]|\.\w|/[\w-])")
-        listing: dict[str, tuple[int, list[str]]] = {}
-        for page in dict.fromkeys(docs.find(parent + "/")):
-            if is_release_page(page):
-                continue
-            lines = (docs.read(page) or "").split("\n")
-            found = {m.group(1): n for n, text in enumerate(lines, 1) for m in named.finditer(text)
-                     if not _HOST.search(text, 0, m.start())}
-            siblings = sorted(name for name in found if name != leaf)
-            if len(siblings) >= MIN_FOLDERS:
-                listing[page] = (min(found.values()), siblings)
-        if len(listing) < MIN_SHOWN:
-            for page, (line, siblings) in sorted(listing.items()):
-                add(page, "related", 0.5, f"names {len(siblings)} folders of {parent}/ (from line {line}, such as "
-                                          f"{parent}/{siblings[0]}), beside which the pull request adds {folder}/ "
-                                          f"[git: file added]", None)
