@@ -10,9 +10,10 @@ from pathlib import Path
 import pytest
 
 from docsvc.server.engines.docflows.changed_names import NameChanges, changed_code, name_changes
+from docsvc.server.engines.docflows.evidence.pages import PageIndex, is_release_page
 from docsvc.server.engines.docflows.facts import Fact, facts_between, facts_of_change, is_infrastructure
 from docsvc.server.engines.docflows.facts_config import structured_items
-from docsvc.server.engines.docflows.planner import PageIndex, is_release_page, plan
+from docsvc.server.engines.docflows.planner import plan
 from docsvc.server.engines.docflows.writer import write
 from docsvc.server.engines.git import Mirror
 from tests.support import GitRemote
@@ -518,6 +519,9 @@ def build():
         "config virtualenvs.create default True → False", "config virtualenvs.options.no-setuptools removed"]
     assert described("src/app/config.py", None, "DEFAULTS = dict(timeout=30, retries=3)\n") == [
         "config retries added", "config timeout added"]
+    # a dict literal handed to a mapping type (flask's ImmutableDict) is the defaults dict all the same
+    assert described("src/app/app.py", None, 'class App:\n    default_config = ImmutableDict({"DEBUG": None})\n') \
+        == ["config DEBUG added", "symbol App added"]
     # a dict bound to any other name is data, not settings
     assert described("src/app/data.py", None, 'COLOURS = {"red-ish": 1, "blue-ish": 2}\n') == []
 

@@ -6,8 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from docsvc.server.engines.docflows.changed_names import diff_of
+from docsvc.server.engines.docflows.evidence.pages import PageIndex
 from docsvc.server.engines.docflows.expected_output import OutputChange, output_changes, outputs_between
-from docsvc.server.engines.docflows.planner import PageIndex, plan
+from docsvc.server.engines.docflows.planner import plan
 from docsvc.server.engines.git import Mirror
 from tests.support import GitRemote
 

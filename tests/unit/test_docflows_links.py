@@ -6,8 +6,9 @@ from __future__ import annotations
 from pathlib import Path
 
 from docsvc.server.engines.docflows.changed_names import changed_code
+from docsvc.server.engines.docflows.evidence.pages import PageIndex
 from docsvc.server.engines.docflows.linked_pages import Link, anchors, linked_pages, links_near_changes
-from docsvc.server.engines.docflows.planner import PageIndex, plan
+from docsvc.server.engines.docflows.planner import plan
 from docsvc.server.engines.docflows.writer import write
 from docsvc.server.engines.git import Mirror
 from tests.support import GitRemote

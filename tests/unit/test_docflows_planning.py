@@ -12,9 +12,10 @@ from __future__ import annotations
 from pathlib import Path
 
 from docsvc.server.engines.docflows.changed_names import code_hunks, diff_of, name_changes
+from docsvc.server.engines.docflows.evidence.pages import PageIndex
 from docsvc.server.engines.docflows.facts import facts_between
 from docsvc.server.engines.docflows.outline import REVIEW, outline
-from docsvc.server.engines.docflows.planner import PageIndex, plan
+from docsvc.server.engines.docflows.planner import plan
 from docsvc.server.engines.docflows.words import said_in
 from docsvc.server.engines.git import Mirror
 from tests.support import GitRemote

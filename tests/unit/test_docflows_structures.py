@@ -9,9 +9,11 @@ from pathlib import Path
 import pytest
 
 from docsvc.server.engines.docflows.editor import dropped, review
+from docsvc.server.engines.docflows.evidence.model import Plan, PlannedPage
+from docsvc.server.engines.docflows.evidence.pages import PageIndex
 from docsvc.server.engines.docflows.facts import facts_between
 from docsvc.server.engines.docflows.facts_model import Fact
-from docsvc.server.engines.docflows.planner import PageIndex, Plan, PlannedPage, plan
+from docsvc.server.engines.docflows.planner import plan
 from docsvc.server.engines.docflows.release import release_of
 from docsvc.server.engines.docflows.structures import STRUCTURES, Structure
 from docsvc.server.engines.docflows.writer import write
@@ -830,6 +832,21 @@ def test_output_the_tests_expect_otherwise_is_printed_anew_in_the_page_s_example
     assert "The help says NAME is required:" in lines and "print('[NAME]')" in lines
     assert "save('my_template.html')" in lines
 
+
+def test_a_span_that_starts_with_a_mark_stands_whole_after_a_word():
+    from docsvc.server.engines.docflows.expected_output import OutputChange
+
+    page = ("# Create\n\n```console\n$ main create --help\nUsage: main create [OPTIONS] USERNAME\n"
+            "$ main build -f main.yml\n```\n")
+    reason = "shows output the tests now expect otherwise: '] USERNAME' (line 5) [tests' expected output]"
+    changes = [OutputChange("] USERNAME", "] {username}", "tests/test_help.py"),
+               OutputChange("NAME", "name", "tests/test_help.py"), OutputChange("main.", "yaml.", "tests/test_x.py")]
+    draft = write(_output_plan("docs/create.md", reason), {"docs/create.md": page}.get, outputs=changes)
+    lines = draft.files["docs/create.md"].split("\n")
+    # a bracket's neighbour (OPTIONS's S) is no part of the span; a bare word inside another word is
+    assert lines[4] == "Usage: main create [OPTIONS] {username}"
+    # ... and so is a dotted name's dot: main.yml is another name than main.
+    assert lines[5] == "$ main build -f main.yml"
 
 def test_output_shown_on_a_page_not_planned_for_it_is_left_for_its_plan():
     from docsvc.server.engines.docflows.expected_output import OutputChange

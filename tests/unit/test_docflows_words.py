@@ -8,9 +8,10 @@ from __future__ import annotations
 from collections import Counter
 
 from docsvc.server.engines.docflows.changed_names import NameChanges
+from docsvc.server.engines.docflows.evidence.pages import PageIndex
 from docsvc.server.engines.docflows.facts_model import Fact
 from docsvc.server.engines.docflows.outline import outline, with_looks
-from docsvc.server.engines.docflows.planner import PageIndex, plan
+from docsvc.server.engines.docflows.planner import plan
 from docsvc.server.engines.docflows.words import Bm25, said_in, stem, words_of
 
 # Ten pages, each on its own subject; "option" and "command" stand on every one of them.
@@ -170,7 +171,7 @@ def test_a_planned_page_whose_draft_the_editor_dropped_says_so_and_a_later_round
 
 
 def test_a_reference_entry_s_heading_documents_its_name_as_code():
-    from docsvc.server.engines.docflows.planner import as_code
+    from docsvc.server.engines.docflows.evidence.docs import as_code
 
     assert as_code("### site_url", "site_url") and as_code("## `--retries`", "--retries")
     assert not as_code("## The --legacy mode", "--legacy")  # a heading about something else that names it

@@ -3,8 +3,9 @@
 import dataclasses
 
 from docsvc.server.engines.docflows.editor import review
+from docsvc.server.engines.docflows.evidence.model import NO_CHANGE
 from docsvc.server.engines.docflows.facts import facts_of_change
-from docsvc.server.engines.docflows.planner import NO_CHANGE, plan
+from docsvc.server.engines.docflows.planner import plan
 from docsvc.server.engines.docflows.writer import write
 from tests.unit.test_facts import PY_NEW, PY_OLD
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 from contextlib import contextmanager
 from typing import Iterator
 
-from ..engines.docflows.planner import PAGE_SUFFIXES, PageIndex
+from ..engines.docflows.evidence.pages import PAGE_SUFFIXES, PageIndex
 from ..engines.git import GitError, Mirror
 from ..jobs.registry import JobContext, JobFailure
 from ..services import credits

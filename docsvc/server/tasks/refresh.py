@@ -18,7 +18,7 @@ from ..services.docflows import REFRESH as KIND
 from ..services.docflows import REFRESH_COST as COST
 from ..services.docflows import REFRESH_COST_WITH_UPDATE as COST_WITH_UPDATE
 from ..services.docflows import stored_pr, suggestion_integration
-from ..engines.docflows.planner import PageIndex
+from ..engines.docflows.evidence.pages import PageIndex
 from ._support import charge_or_fail, docs_pages, documents_file, reaching, resolve_head
 
 

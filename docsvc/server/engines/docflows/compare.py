@@ -17,7 +17,7 @@ import re
 from typing import Any
 
 from .facts import Fact
-from .planner import PlannedPage, Plan
+from .evidence.model import PlannedPage, Plan
 from .writer import write
 
 __all__ = ["ALREADY", "PROBABLY", "NEEDED", "UPDATED", "ORDER", "compare", "read_closely", "reapply"]

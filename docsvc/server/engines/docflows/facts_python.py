@@ -321,7 +321,12 @@ class _Reader(ast.NodeVisitor):
 
     def _defaults(self, holder: str, value: ast.AST | None, prefix: str) -> None:
         """The settings of a defaults dict (``{"key": default}`` or ``dict(key=default)``), a nested
-        dict's by their dotted path, with their section as context (``Item.context``)."""
+        dict's by their dotted path, with their section as context (``Item.context``). A dict
+        literal handed to a mapping type (flask's ``ImmutableDict({...})``, ``MappingProxyType``)
+        is the defaults dict all the same."""
+        if isinstance(value, ast.Call) and len(value.args) == 1 and not value.keywords and \
+                isinstance(value.args[0], ast.Dict):
+            value = value.args[0]
         if isinstance(value, ast.Dict):
             pairs = [(_text(k), v) for k, v in zip(value.keys, value.values) if k is not None]
         elif isinstance(value, ast.Call) and _dotted(value) == "dict" and not value.args:

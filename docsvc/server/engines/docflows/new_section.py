@@ -22,7 +22,7 @@ import re
 from dataclasses import dataclass
 from typing import Callable
 
-from .planner import spellings
+from .evidence.siblings import spellings
 from .quoting import worded_like
 from .structure import Block, is_underline
 from .version_marks import Mark, first_mark, mark_of

@@ -28,8 +28,8 @@ from pathlib import PurePosixPath
 from typing import Callable, Iterable, Mapping
 
 from .expected_output import OutputChange, example_lines
-from .facts_model import Fact
-from .planner import Plan, PlannedPage, token
+from .evidence.model import Plan, PlannedPage
+from .facts_model import Fact, token
 from .structures import STRUCTURES, Draft, Page
 from .structures.common import _word
 from .structures.expected_output import OUTPUT_REASON, output_fact

@@ -8,8 +8,8 @@ import re
 from pathlib import PurePosixPath
 from typing import Callable
 
-from ..facts_model import Fact
-from ..planner import mentions, plain, prose, spoken, token
+from ..evidence.docs import mentions, plain, prose, spoken
+from ..facts_model import Fact, token
 from ..structure import Block, blocks, is_underline
 from .base import Draft
 from ..new_section import heading_start, section_end

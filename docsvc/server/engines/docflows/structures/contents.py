@@ -13,8 +13,8 @@ from __future__ import annotations
 
 import re
 
-from ..facts_model import Fact
-from ..planner import spoken, token
+from ..evidence.docs import spoken
+from ..facts_model import Fact, token
 from ..structure import blocks
 from .base import Page, Structure
 from .common import NEAREST_SIBLINGS, _about, _group_of, _loose, _place, _said, anchored_as, apart, contents_link

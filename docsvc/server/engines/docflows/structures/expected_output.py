@@ -57,12 +57,18 @@ def _output_lines(path: str, lines: list[str]) -> list[int]:
     return out
 
 
+# A span's edge that joins a name to what is beside it: a word, a dot or dash of a dotted or dashed
+# name (``mkdocs.`` in ``mkdocs.yml``), a path's slash
+_JOINS = re.compile(r"[\w.\-/:@]")
+
+
 def _spans(line: str, old: str) -> list[re.Match]:
-    """Where ``old`` stands whole on the line: no word character just before it or just after; a
-    span that starts by closing a bracket (``] NAME`` of ``[OPTIONS] NAME``) closes what stands
-    before it, and one that ends by opening a bracket opens what follows: that side is its own."""
+    """Where ``old`` stands whole on the line: no word character just before or after it (``NAME``
+    not in ``USERNAME``, ``mkdocs.`` not in ``mkdocs.yml``), but for an edge that is a bracket or
+    a quote, which closes or opens whatever is beside it (``] USERNAME`` in ``[OPTIONS] USERNAME``)."""
     word = re.compile(r"\w")
-    before, after = not old.startswith(("]", ")", "}")), not old.endswith(("[", "(", "{"))
+    before = bool(_JOINS.match(old[:1]))
+    after = bool(_JOINS.match(old[-1:]))
     return [m for m in re.finditer(re.escape(old), line)
             if not (before and word.match(line[m.start() - 1:m.start()]))
             and not (after and word.match(line[m.end():m.end() + 1]))]

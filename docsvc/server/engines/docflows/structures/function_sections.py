@@ -16,9 +16,9 @@ from __future__ import annotations
 
 import re
 
+from ..evidence.docs import spoken
 from ..facts_model import Fact
 from ..new_section import section_end, section_mark
-from ..planner import spoken
 from ..structure import Block, is_rst
 from ..version_marks import Mark
 from .base import Page, Structure

@@ -12,8 +12,7 @@ from __future__ import annotations
 
 import re
 
-from ..facts_model import Fact
-from ..planner import token
+from ..facts_model import Fact, token
 from .base import Page, Structure
 
 __all__ = ["GeneratedReference", "generator_of"]

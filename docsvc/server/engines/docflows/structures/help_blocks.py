@@ -22,8 +22,8 @@ import re
 import textwrap
 from collections import Counter
 
-from ..facts_model import Fact
-from ..planner import mentions, prose, token
+from ..evidence.docs import mentions, prose
+from ..facts_model import Fact, token
 from ..structure import blocks
 from .base import Page, Structure
 from .help_columns import aligned_rows, realign

@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 
-from ..facts_model import Fact, file_forms, written_as
-from ..planner import as_code, mentions, plain, prose, spoken, token
+from ..evidence.docs import as_code, mentions, plain, prose, spoken
+from ..facts_model import Fact, file_forms, token, written_as
 from ..quoting import requote
 from ..structure import Block, blocks, enclosing
 from .base import Draft, Page, Structure

@@ -17,9 +17,9 @@ import re
 from pathlib import PurePosixPath
 from typing import Callable
 
-from ..facts_model import Fact
+from ..evidence.docs import is_identifier, spoken
+from ..facts_model import Fact, token
 from ..new_section import SectionModel, section_mark, shaped_section, states_a_default, titled_by
-from ..planner import is_identifier, spoken, token
 from ..structure import Block, is_rst
 from .base import Draft, Page, Structure
 from .common import (NEAREST_SIBLINGS, _OPTION_LINE, _chosen_few, _literal, _place, _said, _word, addition,

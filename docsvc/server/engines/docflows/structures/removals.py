@@ -16,8 +16,8 @@ from __future__ import annotations
 
 import re
 
-from ..facts_model import MARKED, WARNS, Fact, written_as
-from ..planner import mentions, spoken, token
+from ..evidence.docs import mentions, spoken
+from ..facts_model import MARKED, WARNS, Fact, token, written_as
 from ..structure import MKDOCSTRINGS, Block, blocks
 from .base import Draft, Page, Structure
 from .common import _about, _at_home, _home_depth, _noun, _said, _word, anchors, contents_link

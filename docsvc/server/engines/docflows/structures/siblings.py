@@ -13,8 +13,8 @@ from __future__ import annotations
 
 from typing import Sequence
 
-from ..facts_model import Fact
-from ..planner import spoken, token
+from ..evidence.docs import spoken
+from ..facts_model import Fact, token
 from ..structure import MKDOCSTRINGS, Block, is_rst
 from .base import Draft, Page, Structure
 from .common import (NEAREST_SIBLINGS, _about_blocks, _chosen_few, _group_of, _home_depth, _loose, _noun, _place,

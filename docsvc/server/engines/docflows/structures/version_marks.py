@@ -14,9 +14,9 @@ from __future__ import annotations
 
 import re
 
+from ..evidence.docs import mentions, spoken
 from ..facts_model import MARKED, Fact
 from ..new_section import titled_by
-from ..planner import mentions, spoken
 from ..release import in_form
 from ..structure import Block, blocks, is_rst
 from ..version_marks import Mark, first_mark
