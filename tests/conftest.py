@@ -1,6 +1,11 @@
+import importlib.util
+
 import pytest
 
 from tests.support import LocalService, TestDatabase, backends
+
+if importlib.util.find_spec("xdist"):  # the parallel workers' units of work (scripts/test)
+    from tests.scheduling import pytest_xdist_make_scheduler  # noqa: F401
 
 
 @pytest.fixture(scope="module", params=backends())
