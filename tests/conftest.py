@@ -21,3 +21,22 @@ def service(request, tmp_path_factory):
     yield svc
     svc.stop()
     database.drop()
+
+
+@pytest.fixture(scope="session")
+def migrated_template(tmp_path_factory):
+    """``template(backend)``: a database of that backend migrated to the head once per test process,
+    for tests to copy (``TestDatabase(..., template=...)``) rather than migrate each their own."""
+    from docsvc.server.db.migrate import upgrade
+
+    made: dict[str, TestDatabase] = {}
+
+    def template(backend: str) -> TestDatabase:
+        if backend not in made:
+            made[backend] = TestDatabase(backend, tmp_path_factory.mktemp(f"template-{backend}"))
+            upgrade(made[backend].url)
+        return made[backend]
+
+    yield template
+    for database in made.values():
+        database.drop()
