@@ -1,6 +1,11 @@
+import importlib.util
+
 import pytest
 
 from tests.support import LocalService, TestDatabase, backends
+
+if importlib.util.find_spec("xdist"):  # the parallel workers' units of work (scripts/test)
+    from tests.scheduling import pytest_xdist_make_scheduler  # noqa: F401
 
 
 @pytest.fixture(scope="module", params=backends())
@@ -16,3 +21,22 @@ def service(request, tmp_path_factory):
     yield svc
     svc.stop()
     database.drop()
+
+
+@pytest.fixture(scope="session")
+def migrated_template(tmp_path_factory):
+    """``template(backend)``: a database of that backend migrated to the head once per test process,
+    for tests to copy (``TestDatabase(..., template=...)``) rather than migrate each their own."""
+    from docsvc.server.db.migrate import upgrade
+
+    made: dict[str, TestDatabase] = {}
+
+    def template(backend: str) -> TestDatabase:
+        if backend not in made:
+            made[backend] = TestDatabase(backend, tmp_path_factory.mktemp(f"template-{backend}"))
+            upgrade(made[backend].url)
+        return made[backend]
+
+    yield template
+    for database in made.values():
+        database.drop()

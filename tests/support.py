@@ -58,15 +58,26 @@ def clean_env(**extra: str) -> dict[str, str]:
 
 class TestDatabase:
     """A fresh database per use: a SQLite file, or a new PostgreSQL database created on the
-    server named by DOCSVC_TEST_DATABASE_URL and dropped afterwards."""
+    server named by DOCSVC_TEST_DATABASE_URL and dropped afterwards. With ``template``, a copy of
+    that database of the same backend (SQLite's backup, PostgreSQL's ``CREATE DATABASE ... TEMPLATE``)."""
 
     __test__ = False  # not a test class, despite the name
 
-    def __init__(self, backend: str, tmp: Path) -> None:
+    def __init__(self, backend: str, tmp: Path, template: "TestDatabase | None" = None) -> None:
         self.backend = backend
         self._admin_url = None
         if backend == "sqlite":
-            self.url = f"sqlite:///{tmp / 'docsvc-test.db'}"
+            self.path = tmp / "docsvc-test.db"
+            self.url = f"sqlite:///{self.path}"
+            if template is not None:
+                import sqlite3
+
+                source, target = sqlite3.connect(template.path), sqlite3.connect(self.path)
+                try:
+                    source.backup(target)  # whole and consistent, whatever the source's WAL holds
+                finally:
+                    source.close()
+                    target.close()
             return
         import psycopg
         from sqlalchemy.engine import make_url
@@ -75,7 +86,8 @@ class TestDatabase:
         self.name = f"docsvc_t_{uuid.uuid4().hex[:12]}"
         self._admin_url = base.set(drivername="postgresql").render_as_string(hide_password=False)
         with psycopg.connect(self._admin_url, autocommit=True) as conn:
-            conn.execute(f'CREATE DATABASE "{self.name}"')
+            copy = f' TEMPLATE "{template.name}"' if template is not None else ""
+            conn.execute(f'CREATE DATABASE "{self.name}"{copy}')
         self.url = base.set(database=self.name).render_as_string(hide_password=False)
 
     def drop(self) -> None:
