@@ -149,6 +149,38 @@ def test_a_read_takes_no_transaction_and_a_write_does(world, read):
     assert get(world, "/api/v1/items/captures").json()[0]["title"] == "Renamed"
 
 
+@pytest.mark.parametrize("read, count", [(read, 2 if read == "job" else 1) for read in READS])
+def test_an_authenticated_read_is_one_statement_with_the_keys_lookup(world, read, count):
+    """The key's lookup and the reads are one statement (``db.folded``); a job naming an item
+    checks that item apart (its id is in the job's JSON). On the driver's cursor as through
+    SQLAlchemy (a listener on the engine): the same statements either way."""
+    statements = []
+    engine = world["app"].state.reader.engine
+    listener = lambda conn, cursor, statement, *rest: statements.append(statement)  # noqa: E731
+    event.listen(engine, "before_cursor_execute", listener)
+    try:
+        assert get(world, _path(world, read)).status_code == 200
+    finally:
+        event.remove(engine, "before_cursor_execute", listener)
+    assert len(statements) == count and "api_keys" in statements[0]
+
+
+def test_an_unknown_key_and_an_empty_read_are_told_apart(world):
+    """No row for an unknown key (401); a known key's reads that find nothing answer as empty."""
+    with world["db"].sessions() as session:
+        lone = add_user(session, create_org(session, "Empty"), "lone@empty.test", "admin", "Lone")
+        _, lone_key = create_key(session, lone)
+        session.commit()
+    assert get(world, "/api/v1/items/captures", lone_key).json() == []
+    assert get(world, "/api/v1/me/work", lone_key).json() == {"open": 0, "blocked": 0, "docflows": 0,
+                                                             "changes_requested": 0}
+    board = get(world, "/api/v1/dashboard", lone_key).json()
+    assert board["counts"]["total"] == 0 and board["writers"] == [] and board["releases"] == []
+    assert get(world, f"/api/v1/jobs/{world['jobs']['ada']}", lone_key).status_code == 404
+    for path in ("/api/v1/items/captures", "/api/v1/me/work", "/api/v1/dashboard", _path(world, "job")):
+        assert get(world, path, "dsv_unknown").status_code == 401
+
+
 def test_the_item_listing_is_one_statement_and_pages_as_before(world):
     statements = []
     engine = world["app"].state.reader.engine
@@ -159,7 +191,7 @@ def test_the_item_listing_is_one_statement_and_pages_as_before(world):
     finally:
         event.remove(engine, "before_cursor_execute", listener)
     assert first.status_code == 200
-    assert len([s for s in statements if "api_keys" not in s]) == 1  # the page and its total together
+    assert len(statements) == 1 and "api_keys" in statements[0]  # the key, the page and its total together
     assert [i["title"] for i in first.json()] == ["Capture 3", "Capture 2"]
     assert first.headers["X-Total-Count"] == "3"
     assert 'rel="next"' in first.headers["Link"] and "offset=2" in first.headers["Link"]

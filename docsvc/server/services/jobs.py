@@ -8,12 +8,14 @@ it is 404 (never leak existence).
 
 from __future__ import annotations
 
+from typing import Callable
+
 from sqlalchemy import Row, bindparam, func, select
 from sqlalchemy.orm import Session
 
 from ..db.tables import Job
 from ..problems import is_int, not_found
-from .accounts import Caller
+from .accounts import Caller, Read
 from .chats import KIND as CHAT
 from .items import ITEMS, ORG_ID, USER_ID, visible_to
 
@@ -54,9 +56,14 @@ def may_see(session: Session, caller: Caller, job: Job | Row) -> bool:
     return True
 
 
-def get_job(session: Session, caller: Caller, job_id: str) -> Row:
-    """The job's row (``_JOB``'s columns, by name: what ``job_view`` reads of a ``Job``)."""
-    job = session.execute(_JOB, {"job_id": job_id}).first()
-    if job is None or not may_see(session, caller, job):
-        raise not_found("Job", job_id)
-    return job
+def get_job(job_id: str) -> tuple[list[Read], Callable[..., Row]]:
+    """The job's read as the caller (``deps.hot_read``), and its answer: the job's row (``_JOB``'s
+    columns, by name: what ``job_view`` reads of a ``Job``), 404 for one the caller may not see."""
+
+    def answer(connection, caller: Caller, found: list[list]) -> Row:
+        job = found[0][0] if found[0] else None
+        if job is None or not may_see(connection, caller, job):
+            raise not_found("Job", job_id)
+        return job
+
+    return [(_JOB, {"job_id": job_id})], answer
