@@ -149,11 +149,11 @@ def test_a_read_takes_no_transaction_and_a_write_does(world, read):
     assert get(world, "/api/v1/items/captures").json()[0]["title"] == "Renamed"
 
 
-@pytest.mark.parametrize("read, count", [(read, 2 if read == "job" else 1) for read in READS])
-def test_an_authenticated_read_is_one_statement_with_the_keys_lookup(world, read, count):
-    """The key's lookup and the reads are one statement (``db.folded``); a job naming an item
-    checks that item apart (its id is in the job's JSON). On the driver's cursor as through
-    SQLAlchemy (a listener on the engine): the same statements either way."""
+@pytest.mark.parametrize("read", READS)
+def test_an_authenticated_read_is_one_statement_with_the_keys_lookup(world, read):
+    """The key's lookup and the reads are one statement (``db.folded``), a job's check of the item
+    it names (a chat here) among them. On the driver's cursor as through SQLAlchemy (a listener
+    on the engine): the same statements either way."""
     statements = []
     engine = world["app"].state.reader.engine
     listener = lambda conn, cursor, statement, *rest: statements.append(statement)  # noqa: E731
@@ -162,7 +162,7 @@ def test_an_authenticated_read_is_one_statement_with_the_keys_lookup(world, read
         assert get(world, _path(world, read)).status_code == 200
     finally:
         event.remove(engine, "before_cursor_execute", listener)
-    assert len(statements) == count and "api_keys" in statements[0]
+    assert len(statements) == 1 and "api_keys" in statements[0]
 
 
 def test_an_unknown_key_and_an_empty_read_are_told_apart(world):
@@ -250,6 +250,29 @@ def test_a_job_of_another_organisation_or_of_a_deleted_item(world):
     assert get(world, f"/api/v1/jobs/{ids[0]}").status_code == 404
     assert get(world, f"/api/v1/jobs/{ids[0]}", olga_key).json()["status"] == "queued"
     assert get(world, f"/api/v1/jobs/{ids[1]}").status_code == 200  # an item no longer there hides nothing
+
+
+@pytest.mark.parametrize("named, hidden", [
+    (lambda chat: {"params": {"item_id": chat}}, True), (lambda chat: {"result": {"item_id": chat}}, True),
+    (lambda chat: {"params": {"item_id": str(chat)}}, False), (lambda chat: {"params": {"item_id": float(chat)}}, False),
+    (lambda chat: {"params": {"item_id": True}}, False), (lambda chat: {"params": {"item_id": 10**30}}, False),
+    (lambda chat: {"params": {"item": chat}, "result": ["item_id", chat]}, False),
+])
+def test_a_job_naming_another_users_chat_is_hidden_only_for_an_integer_id(world, named, hidden):
+    """The chat a job names (its params' or result's ``item_id``, a JSON integer as given) hides
+    it from everyone but the chat's author; any other value names no item (the statement reads
+    the id out of the JSON: ``db.jsonint``)."""
+    db = world["db"]
+    with db.sessions() as session:
+        chat = session.query(Item).filter(Item.title == "wes's chat").one().id
+        fields = {"params": {}, "result": None, **named(chat)}
+        job = Job(id=str(uuid.uuid4()), org_id=db.org_id, user_id=db.user_id, kind="conversion", state="completed",
+                  progress={"message": "done", "percent": 100}, **fields)
+        session.add(job)
+        session.commit()
+        job_id = job.id
+    assert get(world, f"/api/v1/jobs/{job_id}").status_code == (404 if hidden else 200)
+    assert get(world, f"/api/v1/jobs/{job_id}", world["wes_key"]).status_code == 200  # the chat's author
 
 
 @pytest.mark.parametrize("read", READS)
