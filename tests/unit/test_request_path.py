@@ -254,7 +254,8 @@ def test_a_job_of_another_organisation_or_of_a_deleted_item(world):
 
 @pytest.mark.parametrize("named, hidden", [
     (lambda chat: {"params": {"item_id": chat}}, True), (lambda chat: {"result": {"item_id": chat}}, True),
-    (lambda chat: {"params": {"item_id": str(chat)}}, False), (lambda chat: {"params": {"item_id": float(chat)}}, False),
+    (lambda chat: {"params": {"item_id": str(chat)}}, False),
+    (lambda chat: {"params": {"item_id": float(chat)}}, False),
     (lambda chat: {"params": {"item_id": True}}, False), (lambda chat: {"params": {"item_id": 10**30}}, False),
     (lambda chat: {"params": {"item": chat}, "result": ["item_id", chat]}, False),
 ])
