@@ -14,11 +14,16 @@ load cost more CPU than the read itself (benchmarks/api_profile.py, api_load.py)
   connection to autocommit at checkout and back at return (an engine's ``execution_options``), as
   the reads' sessions did before, cost a third of a read's CPU. SQLAlchemy's asyncio engine on
   psycopg's async connections was measured too: it cost more CPU per request than the thread it
-  saves. So did the read on the loop, blocking it for each round trip (and p99 went to seconds).
+  saves. So did the read on the loop, blocking it for each round trip (and p99 went to seconds),
+  and psycopg's own ``AsyncConnection`` on the loop, the read in a greenlet (api_load: CPU per
+  request up by a fifth to a half, requests/s down, with two to six statements a read).
 - An in-memory SQLite database (one per thread) keeps to the app's engine, in a thread.
 - Either way a statement runs on the driver's cursor (``Direct``): compiled once for the dialect,
   its rows read as named tuples. SQLAlchemy's execution around a statement (its cache key, the
   execution context, the result object) cost more CPU than the read's round trip on PostgreSQL.
+- A read is one statement, the key's lookup with the read's statements folded in
+  (``db.folded``, ``accounts.look_up_key``): psycopg's work per statement, the server's, and the
+  thread's wait for each answer were most of what a read cost above SQLite's.
 
 What runs here must only read, and only what takes a few milliseconds at most: anything that
 writes (on SQLite it would wait for the write lock on the loop) or calls out goes to a thread.
