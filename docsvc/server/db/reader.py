@@ -16,9 +16,9 @@ load cost more CPU than the read itself (benchmarks/api_profile.py, api_load.py)
   round trips): switching a pooled connection to autocommit at checkout and back at return (an
   engine's ``execution_options``), as the reads' sessions did before, cost a third of a read's
   CPU. SQLAlchemy's asyncio engine on psycopg's async connections was measured too: it cost more
-  CPU per request than the thread it saves. So did the read on the loop, blocking it for each round trip (and p99 went to seconds),
-  and psycopg's own ``AsyncConnection`` on the loop, the read in a greenlet (api_profile, with
-  two to six statements a read: CPU per request 2-30 % more than the thread's).
+  CPU per request than the thread it saves. So did the read on the loop, blocking it for each
+  round trip (and p99 went to seconds), and psycopg's own ``AsyncConnection`` on the loop, the
+  read in a greenlet (api_profile, with two to six statements a read: 2-30 % more CPU).
 - An in-memory SQLite database (one per thread) keeps to the app's engine, in a thread.
 - Either way a statement runs on the driver's cursor (``Direct``): compiled once for the dialect,
   its rows read as named tuples. SQLAlchemy's execution around a statement (its cache key, the
