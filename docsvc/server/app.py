@@ -84,7 +84,7 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
     logredact.install()  # the access log shows no share key or token of a request's URL
     engine = make_engine(settings.database_url)
     sessions = make_sessionmaker(engine)
-    reader = Reader(settings.database_url, engine)  # the hot reads' (routes.deps.hot_read)
+    reader = Reader(settings.database_url, engine, REQUEST_THREADS)  # the hot reads' (routes.deps.hot_read)
     handoff.jobs_run_here(settings.job_workers > 0)
     # ``run`` keeps its job workers in a process of their own: linked to them (jobs/wake.py).
     link = wake.ApiLink(settings.job_wake) if settings.job_wake else None

@@ -1,5 +1,7 @@
 """The dashboard's numbers, computed from a real database: counts under each filter, progress,
-work per writer, the release timeline with its date history, what needs attention, private chats."""
+work per writer, the release timeline with its date history, what needs attention, private chats.
+Each answer both ways: a statement per read in a session (``dashboard``), and the reads folded into
+the key's lookup, one statement on a connection (``deps.hot_read``'s path, ``db.folded``)."""
 
 from __future__ import annotations
 
@@ -9,8 +11,8 @@ import pytest
 
 from docsvc.server.db.tables import Item, Organization, User
 from docsvc.server.problems import Problem
-from docsvc.server.services.accounts import Caller, add_user, create_org
-from docsvc.server.services.dashboard import dashboard, progress, work_rows
+from docsvc.server.services.accounts import Caller, add_user, create_key, create_org, look_up_key
+from docsvc.server.services.dashboard import dashboard, progress, read, work_rows
 from docsvc.server.services.releases import add_release, set_status, set_target
 from tests.unit.dbfixtures import db  # noqa: F401  (fixture)
 
@@ -30,8 +32,8 @@ def test_work_rows_count_open_done_total_and_put_unassigned_last():
                     {"writer_id": None, "name": "Unassigned", "open": 9, "done": 0, "total": 9}]
 
 
-@pytest.fixture
-def world(db):  # noqa: F811
+@pytest.fixture(params=["session", "folded"])
+def world(db, request):  # noqa: F811
     with db.sessions() as session:
         org = session.get(Organization, db.org_id)
         ada = session.get(User, db.user_id)
@@ -58,17 +60,25 @@ def world(db):  # noqa: F811
         item("docflows", "E", "in_review", r1.id, wes.id, changes_requested={"by": "Ada", "pending": ["x"]})
         item("chats", "Ada's chat", "todo", None, None, creator=ada.id)
         item("chats", "Wes's chat", "todo", None, wes.id, creator=wes.id)
+        _, wes_key = create_key(session, wes)
         session.commit()
         ids = {"wes": wes.id, "r1": r1.id, "late": late.id, "foreign": foreign.id, "stranger": stranger.id}
     ids["ada"] = Caller(db.user_id, db.org_id, "admin", "Ada", "ada@acme.test")
     ids["wes_caller"] = Caller(ids["wes"], db.org_id, "writer", "Wes", "wes@acme.test")
+    ids["keys"] = {"ada": db.key, "wes_caller": wes_key}
+    ids["via"] = request.param
     return db, ids
 
 
 def board(world, caller="ada", **query):
     db, ids = world
     with db.sessions() as session:
-        return dashboard(session, ids[caller], today=TODAY, **query)
+        if ids["via"] == "session":
+            return dashboard(session, ids[caller], today=TODAY, **query)
+        reads, answer = read(today=TODAY, **query)
+        found, _, rows = look_up_key(session, ids["keys"][caller], reads)
+        assert found == ids[caller]
+        return answer(session, found, rows)[0]
 
 
 def test_counts_show_everyone_but_only_the_callers_chats(world):

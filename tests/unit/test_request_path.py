@@ -63,8 +63,11 @@ def _path(world, read):
 @pytest.mark.parametrize("read", READS)
 def test_an_authenticated_read_takes_one_connection_and_on_sqlite_no_thread(world, read, monkeypatch):
     """The key's lookup and the read run on one connection of the reads' own engine, never the
-    app's (the request threads'). On SQLite on the event loop, no thread trip; on PostgreSQL one."""
-    trips, checkouts = [], {"reads": 0, "app": 0}
+    app's (the request threads'). On SQLite on the event loop, no thread trip; on PostgreSQL one,
+    to a thread of the reads' own (``Reader``), not through AnyIO's pool."""
+    import threading
+
+    trips, checkouts, threads = [], {"reads": 0, "app": 0}, []
     real = anyio.to_thread.run_sync
 
     async def counted(func, *args, **kwargs):
@@ -72,10 +75,14 @@ def test_an_authenticated_read_takes_one_connection_and_on_sqlite_no_thread(worl
         return await real(func, *args, **kwargs)
 
     monkeypatch.setattr(anyio.to_thread, "run_sync", counted)
-    engines = {"reads": world["app"].state.reader.engine, "app": world["app"].state.sessions.kw["bind"]}
+    reader = world["app"].state.reader
+    reading = reader.read
+    monkeypatch.setattr(reader, "read", lambda *args: threads.append(threading.current_thread().name) or reading(*args))
+    engines = {"reads": reader.engine, "app": world["app"].state.sessions.kw["bind"]}
     listeners = {name: lambda *args, name=name: checkouts.__setitem__(name, checkouts[name] + 1) for name in engines}
     get(world, _path(world, read))  # warm: the last use stamped, caches filled
     trips.clear()
+    threads.clear()
     for name, engine in engines.items():
         event.listen(engine, "checkout", listeners[name])
     try:
@@ -85,7 +92,8 @@ def test_an_authenticated_read_takes_one_connection_and_on_sqlite_no_thread(worl
             event.remove(engine, "checkout", listeners[name])
     assert answer.status_code == 200, answer.text
     on_postgresql = world["db"].url.startswith("postgresql")
-    assert (len(trips), checkouts) == (1 if on_postgresql else 0, {"reads": 1, "app": 0})
+    assert (len(trips), checkouts) == (0, {"reads": 1, "app": 0})
+    assert len(threads) == 1 and threads[0].startswith("docsvc-read") == on_postgresql
 
 
 @pytest.mark.parametrize("read", READS)
@@ -149,6 +157,38 @@ def test_a_read_takes_no_transaction_and_a_write_does(world, read):
     assert get(world, "/api/v1/items/captures").json()[0]["title"] == "Renamed"
 
 
+@pytest.mark.parametrize("read", READS)
+def test_an_authenticated_read_is_one_statement_with_the_keys_lookup(world, read):
+    """The key's lookup and the reads are one statement (``db.folded``), a job's check of the item
+    it names (a chat here) among them. On the driver's cursor as through SQLAlchemy (a listener
+    on the engine): the same statements either way."""
+    statements = []
+    engine = world["app"].state.reader.engine
+    listener = lambda conn, cursor, statement, *rest: statements.append(statement)  # noqa: E731
+    event.listen(engine, "before_cursor_execute", listener)
+    try:
+        assert get(world, _path(world, read)).status_code == 200
+    finally:
+        event.remove(engine, "before_cursor_execute", listener)
+    assert len(statements) == 1 and "api_keys" in statements[0]
+
+
+def test_an_unknown_key_and_an_empty_read_are_told_apart(world):
+    """No row for an unknown key (401); a known key's reads that find nothing answer as empty."""
+    with world["db"].sessions() as session:
+        lone = add_user(session, create_org(session, "Empty"), "lone@empty.test", "admin", "Lone")
+        _, lone_key = create_key(session, lone)
+        session.commit()
+    assert get(world, "/api/v1/items/captures", lone_key).json() == []
+    assert get(world, "/api/v1/me/work", lone_key).json() == {"open": 0, "blocked": 0, "docflows": 0,
+                                                             "changes_requested": 0}
+    board = get(world, "/api/v1/dashboard", lone_key).json()
+    assert board["counts"]["total"] == 0 and board["writers"] == [] and board["releases"] == []
+    assert get(world, f"/api/v1/jobs/{world['jobs']['ada']}", lone_key).status_code == 404
+    for path in ("/api/v1/items/captures", "/api/v1/me/work", "/api/v1/dashboard", _path(world, "job")):
+        assert get(world, path, "dsv_unknown").status_code == 401
+
+
 def test_the_item_listing_is_one_statement_and_pages_as_before(world):
     statements = []
     engine = world["app"].state.reader.engine
@@ -159,7 +199,7 @@ def test_the_item_listing_is_one_statement_and_pages_as_before(world):
     finally:
         event.remove(engine, "before_cursor_execute", listener)
     assert first.status_code == 200
-    assert len([s for s in statements if "api_keys" not in s]) == 1  # the page and its total together
+    assert len(statements) == 1 and "api_keys" in statements[0]  # the key, the page and its total together
     assert [i["title"] for i in first.json()] == ["Capture 3", "Capture 2"]
     assert first.headers["X-Total-Count"] == "3"
     assert 'rel="next"' in first.headers["Link"] and "offset=2" in first.headers["Link"]
@@ -218,6 +258,30 @@ def test_a_job_of_another_organisation_or_of_a_deleted_item(world):
     assert get(world, f"/api/v1/jobs/{ids[0]}").status_code == 404
     assert get(world, f"/api/v1/jobs/{ids[0]}", olga_key).json()["status"] == "queued"
     assert get(world, f"/api/v1/jobs/{ids[1]}").status_code == 200  # an item no longer there hides nothing
+
+
+@pytest.mark.parametrize("named, hidden", [
+    (lambda chat: {"params": {"item_id": chat}}, True), (lambda chat: {"result": {"item_id": chat}}, True),
+    (lambda chat: {"params": {"item_id": str(chat)}}, False),
+    (lambda chat: {"params": {"item_id": float(chat)}}, False),
+    (lambda chat: {"params": {"item_id": True}}, False), (lambda chat: {"params": {"item_id": 10**30}}, False),
+    (lambda chat: {"params": {"item": chat}, "result": ["item_id", chat]}, False),
+])
+def test_a_job_naming_another_users_chat_is_hidden_only_for_an_integer_id(world, named, hidden):
+    """The chat a job names (its params' or result's ``item_id``, a JSON integer as given) hides
+    it from everyone but the chat's author; any other value names no item (the statement reads
+    the id out of the JSON: ``db.jsonint``)."""
+    db = world["db"]
+    with db.sessions() as session:
+        chat = session.query(Item).filter(Item.title == "wes's chat").one().id
+        fields = {"params": {}, "result": None, **named(chat)}
+        job = Job(id=str(uuid.uuid4()), org_id=db.org_id, user_id=db.user_id, kind="conversion", state="completed",
+                  progress={"message": "done", "percent": 100}, **fields)
+        session.add(job)
+        session.commit()
+        job_id = job.id
+    assert get(world, f"/api/v1/jobs/{job_id}").status_code == (404 if hidden else 200)
+    assert get(world, f"/api/v1/jobs/{job_id}", world["wes_key"]).status_code == 200  # the chat's author
 
 
 @pytest.mark.parametrize("read", READS)

@@ -8,17 +8,24 @@ load cost more CPU than the read itself (benchmarks/api_profile.py, api_load.py)
 - SQLite (a file): the read runs on the event loop itself, after one turn of the loop, on its own
   engine's connection (the loop never waits for the request threads' connections, which they may
   all hold). Under WAL a SELECT takes no lock a writer holds: it does not wait for a job's writes.
-- PostgreSQL: in a request thread (a round trip on the loop would stall every other request while
-  the server answers), on an engine whose connections are in autocommit from the start (each
-  statement a transaction of its own, no BEGIN and ROLLBACK round trips): switching a pooled
-  connection to autocommit at checkout and back at return (an engine's ``execution_options``), as
-  the reads' sessions did before, cost a third of a read's CPU. SQLAlchemy's asyncio engine on
-  psycopg's async connections was measured too: it cost more CPU per request than the thread it
-  saves. So did the read on the loop, blocking it for each round trip (and p99 went to seconds).
+- PostgreSQL: in a thread of the reads' own (a round trip on the loop would stall every other
+  request while the server answers), handed over by the loop's ``run_in_executor``: AnyIO's
+  ``to_thread`` (a capacity limiter, its own worker queue and wake-ups) cost a fifth of a read's
+  CPU more (api_profile: /me/work 0.25-0.29 -> 0.20-0.23 ms). On an engine whose connections are
+  in autocommit from the start (each statement a transaction of its own, no BEGIN and ROLLBACK
+  round trips): switching a pooled connection to autocommit at checkout and back at return (an
+  engine's ``execution_options``), as the reads' sessions did before, cost a third of a read's
+  CPU. SQLAlchemy's asyncio engine on psycopg's async connections was measured too: it cost more
+  CPU per request than the thread it saves. So did the read on the loop, blocking it for each
+  round trip (and p99 went to seconds), and psycopg's own ``AsyncConnection`` on the loop, the
+  read in a greenlet (api_profile, with two to six statements a read: 2-30 % more CPU).
 - An in-memory SQLite database (one per thread) keeps to the app's engine, in a thread.
 - Either way a statement runs on the driver's cursor (``Direct``): compiled once for the dialect,
   its rows read as named tuples. SQLAlchemy's execution around a statement (its cache key, the
   execution context, the result object) cost more CPU than the read's round trip on PostgreSQL.
+- A read is one statement, the key's lookup with the read's statements folded in
+  (``db.folded``, ``accounts.look_up_key``): psycopg's work per statement, the server's, and the
+  thread's wait for each answer were most of what a read cost above SQLite's.
 
 What runs here must only read, and only what takes a few milliseconds at most: anything that
 writes (on SQLite it would wait for the write lock on the loop) or calls out goes to a thread.
@@ -26,7 +33,10 @@ writes (on SQLite it would wait for the write lock on the loop) or calls out goe
 
 from __future__ import annotations
 
+import asyncio
 import collections
+import contextvars
+from concurrent.futures import ThreadPoolExecutor
 from typing import Any, Callable, NamedTuple, TypeVar
 
 import anyio.lowlevel
@@ -43,7 +53,7 @@ T = TypeVar("T")
 class Reader:
     """Runs ``fn(connection, *args)``, a short read, for a request (see the module)."""
 
-    def __init__(self, url: str, app_engine: Engine) -> None:
+    def __init__(self, url: str, app_engine: Engine, threads: int = 8) -> None:
         url = normalize_url(url)
         parsed = make_url(url)
         self.on_loop = parsed.drivername.startswith("sqlite") and parsed.database not in (None, "", ":memory:")
@@ -54,6 +64,8 @@ class Reader:
         else:
             self.engine = app_engine
         self._own = self.engine is not app_engine
+        self.threads = threads
+        self._executor: ThreadPoolExecutor | None = None  # made in the process that serves (--workers forks)
         self.plans: dict[int, tuple[Executable, _Plan | None]] = {}  # ``Direct``'s, of this engine's dialect
 
     async def run(self, fn: Callable[..., T], *args: Any) -> T:
@@ -63,7 +75,12 @@ class Reader:
             # its bytes to its answer in one go, and under 50 clients p99 was 2-4x the thread's.
             await anyio.lowlevel.checkpoint()
             return self.read(fn, *args)
-        return await anyio.to_thread.run_sync(self.read, fn, *args)
+        if not self._own:  # the app's engine, whose in-memory database is one per request thread
+            return await anyio.to_thread.run_sync(self.read, fn, *args)
+        if self._executor is None:
+            self._executor = ThreadPoolExecutor(self.threads, thread_name_prefix="docsvc-read")
+        context = contextvars.copy_context()  # as AnyIO's trip would: tracing's spans nest
+        return await asyncio.get_running_loop().run_in_executor(self._executor, context.run, self.read, fn, *args)
 
     def read(self, fn: Callable[..., T], *args: Any) -> T:
         """``fn(connection, *args)`` here and now (blocking)."""
@@ -71,6 +88,9 @@ class Reader:
             return fn(Direct(connection, self.plans), *args)
 
     def close(self) -> None:
+        if self._executor is not None:
+            self._executor.shutdown(wait=False)
+            self._executor = None
         if self._own:
             self.engine.dispose()
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 import functools
 import inspect
-from typing import Any, AsyncIterator, Callable, TypeVar
+from typing import Any, AsyncIterator, Callable, Sequence, TypeVar
 
 import anyio
 from fastapi import Depends, Query, Request, Response, params
@@ -20,7 +20,7 @@ from sqlalchemy.orm import Session
 
 from .. import jsoncodec
 from ..problems import Problem
-from ..services.accounts import Caller, bearer_token, caller_of_key, look_up_key, stamp_last_use
+from ..services.accounts import Caller, Read, bearer_token, caller_of_key, look_up_key, stamp_last_use
 
 T = TypeVar("T")
 
@@ -103,20 +103,33 @@ async def get_caller(request: Request, session: Session = Depends(get_session)) 
     return await anyio.to_thread.run_sync(pending.resolve_apart)
 
 
-async def hot_read(request: Request, pending: PendingCaller, fn: Callable[..., T], *args: Any) -> T:
-    """``fn(connection, caller, *args)``, a short read, with the key's lookup before it on the same
-    connection, run by the app's ``db.reader.Reader``: on the event loop, no thread (on a read of a
-    few rows a trip through the thread pool cost more CPU than the read). For an async route taking
-    ``caller: PendingCaller = Depends(get_key)``. ``fn`` must only read: the key's stamp of last
-    use, when due (once a minute), is written afterwards in a thread."""
+# A hot read: its reads as the caller (``accounts.Read``) and what makes the answer of their rows,
+# ``answer(connection, caller, rows)``, which may read more on the connection.
+HotRead = tuple[Sequence[Read], Callable[[Connection, Caller, list[list]], T]]
+
+
+async def hot_read(request: Request, pending: PendingCaller, prepare: Callable[[], HotRead[T]]) -> T:
+    """The answer of ``prepare()``'s hot read, its reads folded into the key's lookup (one statement:
+    ``accounts.look_up_key``), run by the app's ``db.reader.Reader``: on SQLite on the event loop,
+    no thread; on PostgreSQL one thread trip and one round trip. For an async route taking
+    ``caller: PendingCaller = Depends(get_key)``. ``prepare`` checks the request's own values (a
+    422 it raises comes after the key's 401, as when the key was looked up first); the reads and
+    ``answer`` must only read: the key's stamp of last use, when due (once a minute), is written
+    afterwards in a thread."""
     due: list[int] = []
 
     def look_then_read(connection: Connection) -> T:
-        caller, stamp = look_up_key(connection, pending.token)
+        try:
+            reads, answer = prepare()
+        except Problem as refused:  # the key first: told after its lookup
+            reads, answer = (), refused
+        caller, stamp, rows = look_up_key(connection, pending.token, reads)
         pending.caller = caller
         if stamp is not None:
             due.append(stamp)
-        return fn(connection, caller, *args)
+        if isinstance(answer, Problem):
+            raise answer
+        return answer(connection, caller, rows)
 
     try:
         return await request.app.state.reader.run(look_then_read)

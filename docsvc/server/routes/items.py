@@ -39,7 +39,7 @@ async def list_items(
     caller: PendingCaller = Depends(get_key),
 ):
     items, total = await hot_read(request, caller, functools.partial(
-        service.list_items, tool=tool, release_id=release_id, writer_id=writer_id, status=status, limit=page.limit,
+        service.list_items, tool, release_id=release_id, writer_id=writer_id, status=status, limit=page.limit,
         offset=page.offset))
     # The items are JSON values already (``views.item_fields``): answered as they are, without a
     # walk to check them (``deps._answered_as_json``) that cost a tenth of the listing's CPU.

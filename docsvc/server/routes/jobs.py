@@ -1,5 +1,6 @@
 from __future__ import annotations
 
+import functools
 import time
 from typing import NamedTuple
 
@@ -36,20 +37,25 @@ class _Seen(NamedTuple):
     hint: str
 
 
-def _look(connection: Connection, caller: Caller, job_id: str) -> _Seen:
+def _look(job_id: str):
     """The job as the caller may see it (404 for another organisation's or another user's chat
     job), read with the key's lookup (``hot_read``): the connection goes back to the pool before
     any wait, and each read sees the job as it is then."""
-    job = visible_job(connection, caller, job_id)
-    unfinished = job.state in ("queued", "running")
-    return _Seen(job_view(job), unfinished, poll_hint(job) if unfinished else "")
+    reads, job_of = visible_job(job_id)
+
+    def seen(connection: Connection, caller: Caller, rows: list[list]) -> _Seen:
+        job = job_of(connection, caller, rows)
+        unfinished = job.state in ("queued", "running")
+        return _Seen(job_view(job), unfinished, poll_hint(job) if unfinished else "")
+
+    return reads, seen
 
 
 @router.get("/jobs/{job_id}")
 async def get_job(job_id: str, request: Request, caller: PendingCaller = Depends(get_key),
                   wait: float = Query(0.0, ge=0.0, description="hold an unfinished job's answer up to this many "
                                                                f"seconds (at most {MAX_WAIT:g})")):
-    seen = await hot_read(request, caller, _look, job_id)
+    seen = await hot_read(request, caller, functools.partial(_look, job_id))
     headers = {}
     if wait > 0:
         started = time.monotonic()
@@ -60,7 +66,7 @@ async def get_job(job_id: str, request: Request, caller: PendingCaller = Depends
                 while holding and seen.unfinished and (remaining := end - time.monotonic()) > 0:
                     await watch.until_ended(job_id, remaining)
                     # Read again, ended or not: a hold that ran out answers the job's latest progress.
-                    seen = await hot_read(request, caller, _look, job_id)
+                    seen = await hot_read(request, caller, functools.partial(_look, job_id))
         headers["X-Docsvc-Waited"] = f"{time.monotonic() - started:.3f}"
     if seen.unfinished:
         headers["Retry-After"] = seen.hint

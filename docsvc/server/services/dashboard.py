@@ -29,7 +29,6 @@ from dataclasses import dataclass
 from typing import Any, Iterable
 
 from sqlalchemy import Row, Select, bindparam, func, select
-from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from ...endpoints import TOOLS, WORK_STATUSES
@@ -37,7 +36,7 @@ from ..db.session import rfc3339
 from ..db.tables import Integration, Item, Release, ReleaseDateChange, User
 from ...egress import Egress
 from ..problems import Problem, as_id, not_found
-from .accounts import Caller
+from .accounts import Caller, read_as
 from .items import ITEMS, OPEN_STATUSES, ORG_ID, USER_ID, is_open, tag_conditions, tag_shape, visible_to
 
 UNASSIGNED = "Unassigned"
@@ -69,24 +68,26 @@ def _query_value(value: str | None, name: str, words: tuple[str, ...]) -> int | 
     raise Problem(422, f"{name} must be {allowed}, got {value!r}", errors=[{"loc": ["query", name], "msg": allowed}])
 
 
-def parse_filters(caller: Caller, release_id: str | None, writer_id: str | None, tool: str | None,
-                  names: dict[int, str], releases: list) -> Filters:
-    """Check the query; unknown release or writer ids (other organisations' too) are 404: a release
-    must be among the organisation's ``releases``, a writer among its users (``names``)."""
+def parse_filters(release_id: str | None, writer_id: str | None, tool: str | None) -> Filters:
+    """Check the query's values (422 for one that is none); ``writer_id=me`` stays ``"me"``, the
+    caller (``_shape``). Whether an id is the organisation's is ``check_filters``'."""
     release = _query_value(release_id, "release_id", ("none",))
     writer = _query_value(writer_id, "writer_id", ("none", "me", "all"))
-    if isinstance(release, int) and not any(r.id == release for r in releases):
-        raise not_found("Release", release)
-    if writer == "all":
-        writer = None
-    elif writer == "me":
-        writer = caller.user_id
-    elif isinstance(writer, int) and writer not in names:
-        raise not_found("User", writer)
     if tool is not None and tool not in TOOLS:
         raise Problem(422, f"tool must be one of {', '.join(TOOLS)}, got {tool!r}",
                       errors=[{"loc": ["query", "tool"], "msg": "unknown tool"}])
-    return Filters(release, writer, tool)
+    return Filters(release, None if writer == "all" else writer, tool)
+
+
+def check_filters(caller: Caller, filters: Filters, names: dict[int, str], releases: list) -> Filters:
+    """``filters`` with ``me`` the caller's id; unknown release or writer ids (other organisations'
+    too) are 404: a release must be among the organisation's ``releases``, a writer among its
+    users (``names``)."""
+    if isinstance(filters.release, int) and not any(r.id == filters.release for r in releases):
+        raise not_found("Release", filters.release)
+    if isinstance(filters.writer, int) and filters.writer not in names:
+        raise not_found("User", filters.writer)
+    return Filters(filters.release, caller.user_id if filters.writer == "me" else filters.writer, filters.tool)
 
 
 _writer, _release = User.__table__.alias("writer"), Release.__table__
@@ -103,13 +104,15 @@ _BY_RELEASE = (select(ITEMS.release_id, ITEMS.work_status, func.count())
 
 
 def _shape(filters: Filters) -> tuple:
-    """What the statements of ``filters`` depend on (their values are bound, not built in)."""
-    return tag_shape(filters.release), tag_shape(filters.writer), filters.tool is not None
+    """What the statements of ``filters`` depend on (their values are bound, not built in; the
+    writer ``me`` is the caller's ``user_id``)."""
+    return tag_shape(filters.release), "me" if filters.writer == "me" else tag_shape(filters.writer), \
+        filters.tool is not None
 
 
-def _bound(caller: Caller, filters: Filters) -> dict[str, Any]:
-    return {"org_id": caller.org_id, "user_id": caller.user_id, "release_id": filters.release,
-            "writer_id": filters.writer, "tool": filters.tool}
+def _bound(filters: Filters) -> dict[str, Any]:
+    return {"release_id": filters.release, "writer_id": None if filters.writer == "me" else filters.writer,
+            "tool": filters.tool}
 
 
 @functools.lru_cache(maxsize=None)
@@ -117,7 +120,9 @@ def _statements(release: str | None, writer: str | None, tool: bool) -> tuple[Se
     """The filtered statements of one shape of filters (``_shape``), built once: the counts by
     tool, writer and status (one query grouped by all three), and the open items that may need
     attention, with their writer's and release's names."""
-    conditions = [*visible_to(ORG_ID, USER_ID, ITEMS), *tag_conditions(release, writer)]
+    conditions = [*visible_to(ORG_ID, USER_ID, ITEMS), *tag_conditions(release, None if writer == "me" else writer)]
+    if writer == "me":
+        conditions.append(ITEMS.writer_user_id == USER_ID)
     if tool:
         conditions.append(ITEMS.tool == bindparam("tool"))
     counts = (select(ITEMS.tool, ITEMS.writer_user_id, ITEMS.work_status, func.count()).where(*conditions)
@@ -173,8 +178,7 @@ _DATE_CHANGES = (select(_CHANGES.old_date, _CHANGES.new_date, _CHANGES.changed_a
                  .order_by(_CHANGES.changed_at, _CHANGES.id))
 
 
-def _timeline(session: Session | Connection, release: Row, by_status: dict[str, int], today: dt.date) -> dict[str, Any]:
-    changes = session.execute(_DATE_CHANGES, {"release_id": release.id}).all()
+def _timeline(changes: list, release: Row, by_status: dict[str, int], today: dt.date) -> dict[str, Any]:
     # The first record sets the first date (old None); a release dated before its history was
     # kept starts with a move, whose old date is the first one.
     first = (changes[0].old_date or changes[0].new_date) if changes else release.target_date
@@ -186,10 +190,10 @@ def _timeline(session: Session | Connection, release: Row, by_status: dict[str, 
                              for c in changes]}
 
 
-def _by_release(session: Session | Connection, caller: Caller) -> dict[int, dict[str, int]]:
+def _by_release(rows: list) -> dict[int, dict[str, int]]:
     """Status counts of each release's items (all of them: progress is the release's own)."""
     out: dict[int, dict[str, int]] = {}
-    for release_id, status, n in session.execute(_BY_RELEASE, {"org_id": caller.org_id, "user_id": caller.user_id}):
+    for release_id, status, n in rows:
         out.setdefault(release_id, {})[status] = n
     return out
 
@@ -200,11 +204,9 @@ def _item_ref(item, **extra: Any) -> dict[str, Any]:
             "release_name": item.release_name, **extra}
 
 
-def _attention(session: Session | Connection, caller: Caller, filters: Filters, releases: list,
-               today: dt.date) -> tuple[dict[str, list[dict[str, Any]]], list[Row]]:
+def _attention(open_items: list, releases: list, today: dt.date) -> tuple[dict[str, list[dict[str, Any]]], list[Row]]:
     """The attention lists but ``new_commits``, and the open suggestions it is to be computed of
     (``moved``): that takes an ls-remote each, which ``read`` must not make."""
-    open_items = session.execute(_statements(*_shape(filters))[1], _bound(caller, filters)).all()
     blocked = [_item_ref(i, note=i.status_note) for i in open_items if i.work_status == "blocked"]
     requested = []
     for item in open_items:
@@ -232,45 +234,55 @@ def moved(session: Session, org_id: int, suggestions: list[Row], egress: Egress 
     return [_item_ref(i) for i, n in zip(suggestions, ids) if head_moved(i.data, found.get(n), egress)]
 
 
-def read(session: Session | Connection, caller: Caller, *, release_id: str | None = None,
-         writer_id: str | None = None, tool: str | None = None,
-         today: dt.date | None = None) -> tuple[dict[str, Any], list[Row]]:
-    """The dashboard's answer, but for ``attention.new_commits`` (left empty), and the open
-    suggestions to fill it from (``moved``). Only reads: the route runs it on the event loop."""
-    org = {"org_id": caller.org_id}
-    names = dict(session.execute(_NAMES, org).all())
-    releases = session.execute(_ORG_RELEASES, org).all()
-    filters = parse_filters(caller, release_id, writer_id, tool, names, releases)
-    today = today or dt.datetime.now(dt.timezone.utc).date()
-    # The counts by tool, by status and by writer, from one query grouped by all three.
-    by_tool: Counter[str] = Counter()
-    by_status: Counter[str] = Counter()
-    by_writer: Counter[tuple[int | None, str]] = Counter()
-    for item_tool, writer, status, n in session.execute(_statements(*_shape(filters))[0], _bound(caller, filters)):
-        by_tool[item_tool] += n
-        by_status[status] += n
-        by_writer[writer, status] += n
-    writer_counts = [(writer, status, n) for (writer, status), n in by_writer.items()]
-    per_release = _by_release(session, caller)
-    picked = next((r for r in releases if r.id == filters.release), None) if isinstance(filters.release, int) else None
-    attention, suggestions = _attention(session, caller, filters, [picked] if picked else releases, today)
-    return {
-        "filters": {**filters.view(), "writer_name": names.get(filters.writer) if isinstance(filters.writer, int)
-                    else None},
-        "release": _timeline(session, picked, per_release.get(picked.id, {}), today) if picked else None,
-        "counts": {"total": sum(by_tool.values()),
-                   "by_tool": {t: by_tool.get(t, 0) for t in TOOLS if filters.tool in (None, t)},
-                   "by_status": {s: by_status.get(s, 0) for s in WORK_STATUSES}},
-        "releases": [] if picked else [_release_summary(r, per_release.get(r.id, {}), today) for r in releases],
-        "writers": work_rows(writer_counts, names),
-        "attention": attention,
-    }, suggestions
+def read(*, release_id: str | None = None, writer_id: str | None = None, tool: str | None = None,
+         today: dt.date | None = None):
+    """The dashboard's reads as the caller (``accounts.Read``), and its answer of their rows: the
+    dashboard but for ``attention.new_commits`` (left empty), and the open suggestions to fill it
+    from (``moved``). Only reads: the route runs it with the key's lookup (``deps.hot_read``)."""
+    filters = parse_filters(release_id, writer_id, tool)
+    counts, open_items = _statements(*_shape(filters))
+    bound = _bound(filters)
+    reads = [(_NAMES, {}), (_ORG_RELEASES, {}), (counts, bound), (_BY_RELEASE, {}), (open_items, bound)]
+    if isinstance(filters.release, int):
+        reads.append((_DATE_CHANGES, bound))
+
+    def answer(_connection, caller: Caller, rows: list[list]) -> tuple[dict[str, Any], list[Row]]:
+        names, releases = dict(rows[0]), rows[1]
+        chosen = check_filters(caller, filters, names, releases)
+        day = today or dt.datetime.now(dt.timezone.utc).date()
+        # The counts by tool, by status and by writer, from one query grouped by all three.
+        by_tool: Counter[str] = Counter()
+        by_status: Counter[str] = Counter()
+        by_writer: Counter[tuple[int | None, str]] = Counter()
+        for item_tool, writer, status, n in rows[2]:
+            by_tool[item_tool] += n
+            by_status[status] += n
+            by_writer[writer, status] += n
+        writer_counts = [(writer, status, n) for (writer, status), n in by_writer.items()]
+        per_release = _by_release(rows[3])
+        picked = next((r for r in releases if r.id == chosen.release), None) if isinstance(chosen.release, int) \
+            else None
+        attention, suggestions = _attention(rows[4], [picked] if picked else releases, day)
+        return {
+            "filters": {**chosen.view(), "writer_name": names.get(chosen.writer) if isinstance(chosen.writer, int)
+                        else None},
+            "release": _timeline(rows[5], picked, per_release.get(picked.id, {}), day) if picked else None,
+            "counts": {"total": sum(by_tool.values()),
+                       "by_tool": {t: by_tool.get(t, 0) for t in TOOLS if chosen.tool in (None, t)},
+                       "by_status": {s: by_status.get(s, 0) for s in WORK_STATUSES}},
+            "releases": [] if picked else [_release_summary(r, per_release.get(r.id, {}), day) for r in releases],
+            "writers": work_rows(writer_counts, names),
+            "attention": attention,
+        }, suggestions
+
+    return reads, answer
 
 
 def dashboard(session: Session, caller: Caller, *, release_id: str | None = None, writer_id: str | None = None,
               tool: str | None = None, today: dt.date | None = None, egress: Egress | None = None) -> dict[str, Any]:
     """The dashboard's answer (``read``, then ``moved``), in one go."""
-    answer, suggestions = read(session, caller, release_id=release_id, writer_id=writer_id, tool=tool, today=today)
+    reads, answer_of = read(release_id=release_id, writer_id=writer_id, tool=tool, today=today)
+    answer, suggestions = answer_of(session, caller, read_as(session, caller, reads))
     if suggestions:
         answer["attention"]["new_commits"] = moved(session, caller.org_id, suggestions, egress)
     return answer

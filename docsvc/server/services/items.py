@@ -13,7 +13,7 @@ from __future__ import annotations
 
 import functools
 from pathlib import Path
-from typing import Any
+from typing import Any, Callable
 
 from sqlalchemy import Select, bindparam, func, literal_column, or_, select
 from sqlalchemy.orm import Session
@@ -23,7 +23,7 @@ from ..db.tables import Item, Organization, Release, StoredFile, User
 from ..limits import MAX_TITLE
 from ..problems import Problem, as_id, invalid, not_found
 from ..storage import FILE_KINDS, FileStore
-from .accounts import AdminError, Caller, org_member
+from .accounts import AdminError, Caller, Read, org_member
 from .releases import org_release
 from .views import item_fields
 
@@ -130,8 +130,6 @@ def _listing(release: str | None, writer: str | None, status: bool) -> tuple[Sel
 
 
 def list_items(
-    session: Session,
-    caller: Caller,
     tool: str,
     *,
     release_id: str | None = None,
@@ -139,10 +137,10 @@ def list_items(
     status: str | None = None,
     limit: int = 100,
     offset: int = 0,
-) -> tuple[list[dict[str, Any]], int]:
-    """Items of one tool (``views.item_fields``), newest first, and the total count before paging."""
-    values: dict[str, Any] = {"org_id": caller.org_id, "user_id": caller.user_id, "tool": check_tool(tool),
-                              "limit": limit, "offset": offset}
+) -> tuple[list[Read], Callable[..., tuple[list[dict[str, Any]], int]]]:
+    """The listing's read as the caller (``deps.hot_read``), and its answer: items of one tool
+    (``views.item_fields``), newest first, and the total count before paging."""
+    values: dict[str, Any] = {"tool": check_tool(tool), "limit": limit, "offset": offset}
     release, writer = _tag(release_id, "release_id"), _tag(writer_id, "writer_id")
     values.update(release_id=release, writer_id=writer)
     if status:
@@ -151,12 +149,18 @@ def list_items(
                           errors=[{"loc": ["query", "status"], "msg": "unknown status"}])
         values["status"] = status
     page, count = _listing(tag_shape(release), tag_shape(writer), bool(status))
-    rows = session.execute(page, values).all()
-    if rows:
-        total = rows[0][-1]
-    else:  # no row to carry the count: none at all, or a page past the end
-        total = session.execute(count, values).scalar() if offset else 0
-    return [item_fields(*row[:-1]) for row in rows], total
+
+    def answer(connection, caller: Caller, found: list[list]) -> tuple[list[dict[str, Any]], int]:
+        rows = found[0]
+        if rows:
+            total = rows[0][-1]
+        elif offset:  # no row to carry the count: a page past the end, or none at all
+            total = connection.execute(count, {**values, "org_id": caller.org_id, "user_id": caller.user_id}).scalar()
+        else:
+            total = 0
+        return [item_fields(*row[:-1]) for row in rows], total
+
+    return [(page, values)], answer
 
 
 def get_item(session: Session, caller: Caller, tool: str, item_id: int) -> Item:

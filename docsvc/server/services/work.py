@@ -10,10 +10,11 @@
 
 from __future__ import annotations
 
-from sqlalchemy import and_, func, or_, select
-from sqlalchemy.orm import Session
+from typing import Any
 
-from .accounts import Caller
+from sqlalchemy import and_, func, or_, select
+
+from .accounts import Caller, Read
 from .items import ITEMS, ORG_ID, USER_ID, is_open, visible_to
 
 _MINE_OPEN = and_(*visible_to(ORG_ID, USER_ID, ITEMS), ITEMS.writer_user_id == USER_ID, is_open(ITEMS.work_status))
@@ -29,13 +30,17 @@ _COUNTS = select(
 _MY_SUGGESTIONS = select(ITEMS.data).where(_DOCFLOWS_OPEN, ITEMS.writer_user_id == USER_ID)
 
 
-def work_summary(session: Session, caller: Caller) -> dict[str, int]:
-    who = {"org_id": caller.org_id, "user_id": caller.user_id}
-    open_, blocked, docflows = session.execute(_COUNTS, who).one()
-    my_suggestions = session.execute(_MY_SUGGESTIONS, who).scalars()
+def _answer(_connection, _caller: Caller, rows: list[list]) -> dict[str, int]:
+    counts, my_suggestions = rows
+    open_, blocked, docflows = counts[0]
     return {
         "open": open_ or 0,
         "blocked": blocked or 0,
         "docflows": docflows or 0,
-        "changes_requested": sum(1 for data in my_suggestions if (data or {}).get("changes_requested")),
+        "changes_requested": sum(1 for (data,) in my_suggestions if (data or {}).get("changes_requested")),
     }
+
+
+def work_summary() -> tuple[list[Read], Any]:
+    """The summary's reads as the caller, and its answer of their rows (``deps.hot_read``)."""
+    return [(_COUNTS, {}), (_MY_SUGGESTIONS, {})], _answer
