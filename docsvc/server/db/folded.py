@@ -6,9 +6,11 @@ much again (benchmarks/api_profile.py, api_load.py): the key's lookup and a dash
 reads are one round trip this way, not six. SQLite runs the same statement.
 
 No head row (an unknown key) and a head row whose reads found nothing are told apart: the reads'
-columns come with the head's row only. Each read keeps its ORDER BY: a sorted subquery feeds the
-aggregate in its order (PostgreSQL and SQLite alike; SQLite never flattens a sorted subquery into
-an aggregate query). The JSON comes back as text, decoded by msgspec into the read's rows in one
+columns come with the head's row only. Each read keeps its ORDER BY: on PostgreSQL the aggregate
+is ordered by each row's position in it (``row_number() OVER (ORDER BY ...)``), since a sorted
+subquery feeding an aggregate only "usually works" there; SQLite (before 3.44) has no ordered
+aggregate, and takes a sorted subquery's rows in order (it never flattens one into an aggregate
+query). The JSON comes back as text, decoded by msgspec into the read's rows in one
 go (``Unfolder``): named tuples whose timestamps, dates and booleans are typed as the driver gives
 them, parsed in C, not a Python call per value.
 """
@@ -20,7 +22,7 @@ import keyword
 from typing import Any, NamedTuple, Optional, Sequence
 
 import msgspec
-from sqlalchemy import JSON, Boolean, Date, DateTime, Select, String, select
+from sqlalchemy import JSON, Boolean, Date, DateTime, Select, String, func, select
 from sqlalchemy.ext.compiler import compiles
 from sqlalchemy.sql import ColumnElement, visitors
 from sqlalchemy.sql.elements import BindParameter
@@ -36,17 +38,30 @@ class _RowsJSON(FunctionElement):
     name = "rows_json"
 
 
+class _OrderedRowsJSON(_RowsJSON):
+    """``_RowsJSON`` of all its arguments but the last, the row's position to aggregate them by."""
+
+    inherit_cache = True
+    name = "ordered_rows_json"
+
+
+_POSITION = "fold_position"
+
+
 @compiles(_RowsJSON, "postgresql")
 def _rows_json_postgresql(element, compiler, **kw) -> str:
-    return f"coalesce(json_agg(json_build_array({compiler.process(element.clauses, **kw)})), '[]')::text"
+    clauses = list(element.clauses)
+    by = f" ORDER BY {compiler.process(clauses.pop(), **kw)}" if isinstance(element, _OrderedRowsJSON) else ""
+    columns = ", ".join(compiler.process(column, **kw) for column in clauses)
+    return f"coalesce(json_agg(json_build_array({columns}){by}), '[]')::text"
 
 
 @compiles(_RowsJSON, "sqlite")
 def _rows_json_sqlite(element, compiler, **kw) -> str:
+    clauses = list(element.clauses)[:-1] if isinstance(element, _OrderedRowsJSON) else list(element.clauses)
     # A JSON column is text to SQLite: json() embeds it as the value it holds.
-    columns = [compiler.process(column, **kw) for column in element.clauses]
-    columns = [f"json({text})" if isinstance(column.type, JSON) else text
-               for text, column in zip(columns, element.clauses)]
+    columns = [compiler.process(column, **kw) for column in clauses]
+    columns = [f"json({text})" if isinstance(column.type, JSON) else text for text, column in zip(columns, clauses)]
     return f"json_group_array(json_array({', '.join(columns)}))"
 
 
@@ -63,8 +78,12 @@ def fold(head: Select, reads: Sequence[Select], binds: dict[str, str]) -> Select
 
     rows = []
     for read in reads:
+        order = list(read._order_by_clauses)  # SQLAlchemy has no public accessor for a Select's ORDER BY
+        if order:
+            read = read.add_columns(func.row_number().over(order_by=order).label(_POSITION))
         inner = visitors.replacement_traverse(read, {}, replace).subquery()
-        rows.append(select(_RowsJSON(*inner.c)).select_from(inner).scalar_subquery())
+        aggregate = _OrderedRowsJSON(*inner.c) if order else _RowsJSON(*inner.c)
+        rows.append(select(aggregate).select_from(inner).scalar_subquery())
     return select(*found.c, *rows)
 
 
