@@ -11,6 +11,7 @@ from .generated import GeneratedReference
 from .help_blocks import HelpBlocks
 from .included_lines import IncludedLines
 from .mentions import Mentions
+from .option_examples import OptionExamples
 from .parameter_items import ParameterItems
 from .reference_entries import ReferenceEntries
 from .removals import Removals
@@ -34,6 +35,7 @@ STRUCTURES: tuple[Structure, ...] = (
     GeneratedReference(),  # a page the docs build makes from the code: no entry by hand; else
     _ENTRIES,  # a section of its own, where each sibling has one; else
     FunctionSections(),  # a new function's section, where each sibling function's section introduces it; else
+    OptionExamples(),  # a new option's example after its nearest sibling's, where no entry of theirs stands; else
     Siblings(shapers=(TableRows(), _ENTRIES)),  # a row, item, directive or option entry beside them
     Contents(),  # then the entry's link in the page's table of contents
     HelpBlocks(),
