@@ -1371,10 +1371,13 @@ def test_a_new_option_s_example_follows_its_nearest_sibling_s_where_the_page_sho
     draft = _written("docs/README.md", OPTION_EXAMPLES, fact)
     lines = draft.files["docs/README.md"].split("\n")
     at = lines.index("$ http --cert=client.crt --cert-key=client.key https://example.org") + 2
-    assert lines[at:at + 6] == [
-        "", "`--cert-key-pass`: The passphrase of the private key. Only needed if `--cert-key` is given.", "",
-        "```bash", "$ http --cert=client.crt --cert-key=client.key --cert-key-pass=CERT_KEY_PASS https://example.org",
+    assert lines[at:at + 4] == [
+        "", "```bash", "$ http --cert=client.crt --cert-key=client.key --cert-key-pass=CERT_KEY_PASS https://example.org",
         "```"]
+    # the sentence introducing it is a person's, from the help text
+    assert draft.open_points == ["docs/README.md: introduce the example of --cert-key-pass as the one of --cert-key is "
+                                 "introduced; the code's help text: The passphrase of the private key. Only needed if "
+                                 "--cert-key is given."]
     # a switch takes no value; no help text: nothing written
     switch = Fact(kind="flag", change="added", name="--no-cert-check", path="app/cli.py", rule="t", new="False",
                   note="Skip the check.", siblings=("--cert-key",))

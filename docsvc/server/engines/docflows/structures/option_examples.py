@@ -2,8 +2,10 @@
 pass the path of the key file with `--cert-key`:`` then ``$ http --cert=c.crt --cert-key=c.key URL``)
 rather than in a table or list. A new option whose nearest sibling in the code is introduced so, and
 none of whose nearest siblings has a row, item or entry of its own there (``siblings`` places it
-then), gets the same after the sibling's example: its help text as the code says it, and the
-sibling's example block with the new option added beside the sibling on its command line. The value
+then), gets an example after the sibling's: the sibling's example block with the new option added
+beside the sibling on its command line. The sentence that introduces it is the page's voice, which
+a help text is not (on the release pairs, a help text written as that sentence agreed with no line
+the maintainers wrote): an open point gives the help text for a person to say it so. The value
 it takes is shown as its help screen shows it (``Item.shows``), else as argparse names it (the
 option's name in capitals); a switch (a boolean default) takes none. No help text: nothing written.
 """
@@ -87,11 +89,12 @@ class OptionExamples(Structure):
             joiner = used.group(1) or used.group(2) or "="
             line = page.lines[at]
             command = line[:used.end()] + " " + _passed(fact, name, joiner) + line[used.end():]
-            said = re.sub(r"(?<![\w`-])(--[A-Za-z][\w-]*)", rf"{quote}\1{quote}", description)
-            new = [f"{quote}{name}{quote}: {said}", ""] + \
-                [command if i == at else page.lines[i] for i in range(block.start, block.end)]
+            new = [command if i == at else page.lines[i] for i in range(block.start, block.end)]
             page.lines = page.lines[:block.end] + apart(page.lines, block.end, new) + page.lines[block.end:]
             page.draft.notes.append(f"{page.path}: added an example of {name} after the one of {sibling} "
                                     f"(line {at + 1}) [rule: {RULE}]")
+            # the sentence that leads to it is the page's voice, not the help text's: a person's words
+            page.draft.open_points.append(f"{page.path}: introduce the example of {name} as the one of {sibling} "
+                                          f"is introduced; the code's help text: {description}")
             return True
         return False
