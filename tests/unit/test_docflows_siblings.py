@@ -66,3 +66,23 @@ def test_a_new_key_of_a_wrapped_defaults_dict_gets_its_entry_beside_its_neighbou
     assert draft.files["docs/config.rst"].endswith(
         ".. py:data:: SERVER_NAME\n\n    What server_name does.\n\n.. py:data:: PROVIDE_AUTOMATIC_OPTIONS\n\n"
         "    Provide automatic options responses.\n\n")
+
+
+def test_one_sibling_rendered_by_its_import_path_plans_its_page_for_a_new_function():
+    """A page rendering a sibling of the same file by its import path renders that module's names one
+    by one: the one sibling is enough to plan it (a symbol needs two documented siblings otherwise)."""
+    from docsvc.server.engines.docflows.evidence.pages import PageIndex
+    from docsvc.server.engines.docflows.facts_model import Fact
+    from docsvc.server.engines.docflows.planner import plan
+
+    docs = {"docs/plugins.md": "# Plugins\n\nPriorities.\n\n#### ::: app.plugins.event_priority\n",
+            "docs/index.md": "# App\n\nWelcome.\n", "docs/usage.md": "# Usage\n\nRun it.\n"}
+    index = PageIndex(docs)
+
+    def planned(path: str) -> list[str]:
+        fact = Fact(kind="symbol", change="added", name="get_plugin_logger", path=path,
+                    rule="python: public function", siblings=("event_priority", "get_plugins"))
+        return [p.path for p in plan([fact], index.find, index.read, total_pages=len(index)).pages]
+
+    assert planned("app/plugins.py") == ["docs/plugins.md"]
+    assert planned("app/hooks.py") == []  # a sibling of another file, rendered from another module

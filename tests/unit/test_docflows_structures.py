@@ -1327,3 +1327,70 @@ def test_a_urfave_cli_flag_added_gets_its_help_line_with_its_alias_after_it(tmp_
         "   --loud                  shout it (default: false)",
         "   --help, -h              show help (default: false)"]
     assert checked.passed, checked.comments
+
+
+def test_a_new_function_is_rendered_by_its_import_path_after_its_sibling_s_line():
+    """A page that renders each name of a module by its import path (``#### ::: pkg.mod.name``)
+    gets the new function's own line after its nearest sibling's, the module's path as the
+    sibling's line gives it; a name of another file is not rendered from that module."""
+    page = ("# Plugins\n\n#### ::: app.plugins.event_priority\n    options:\n        heading_level: 4\n\n"
+            "Text.\n\n#### ::: app.errors.PluginError\n")
+    fact = Fact(kind="symbol", change="added", name="get_plugin_logger", path="src/app/plugins.py",
+                rule="python: public function", siblings=("event_priority", "get_plugins"))
+    draft = _written("docs/plugins.md", page, fact)
+    assert draft.files["docs/plugins.md"].split("\n")[2:8] == [
+        "#### ::: app.plugins.event_priority", "    options:", "        heading_level: 4", "",
+        "#### ::: app.plugins.get_plugin_logger", ""]
+    elsewhere = Fact(kind="symbol", change="added", name="get_plugin_logger", path="app/hooks.py",
+                     rule="python: public function", siblings=("event_priority",))
+    assert "docs/plugins.md" not in _written("docs/plugins.md", page, elsewhere).files
+
+
+OPTION_EXAMPLES = """# Client side SSL certificate
+
+To use a client side certificate, pass the path of the cert file with `--cert`:
+
+```bash
+$ http --cert=client.pem https://example.org
+```
+
+If the private key is not in the cert file, pass the path of the key file with `--cert-key`:
+
+```bash
+$ http --cert=client.crt --cert-key=client.key https://example.org
+```
+
+## SSL version
+"""
+
+
+def test_a_new_option_s_example_follows_its_nearest_sibling_s_where_the_page_shows_options_so():
+    fact = Fact(kind="flag", change="added", name="--cert-key-pass", path="app/cli.py", rule="t", new="None",
+                note="The passphrase of the private key. Only needed if --cert-key\n is given.",
+                siblings=("--cert-key", "--verbose", "--cert"))
+    draft = _written("docs/README.md", OPTION_EXAMPLES, fact)
+    lines = draft.files["docs/README.md"].split("\n")
+    at = lines.index("$ http --cert=client.crt --cert-key=client.key https://example.org") + 2
+    assert lines[at:at + 4] == [
+        "", "```bash", "$ http --cert=client.crt --cert-key=client.key --cert-key-pass=CERT_KEY_PASS https://example.org",
+        "```"]
+    # the sentence introducing it is a person's, from the help text
+    assert draft.open_points == ["docs/README.md: introduce the example of --cert-key-pass as the one of --cert-key is "
+                                 "introduced; the code's help text: The passphrase of the private key. Only needed if "
+                                 "--cert-key is given."]
+    # a switch takes no value; no help text: nothing written
+    switch = Fact(kind="flag", change="added", name="--no-cert-check", path="app/cli.py", rule="t", new="False",
+                  note="Skip the check.", siblings=("--cert-key",))
+    assert "--cert-key=client.key --no-cert-check https" in _written("docs/README.md", OPTION_EXAMPLES,
+                                                                     switch).files["docs/README.md"]
+    silent = Fact(kind="flag", change="added", name="--cert-key-pass", path="app/cli.py", rule="t",
+                  siblings=("--cert-key",))
+    assert _written("docs/README.md", OPTION_EXAMPLES, silent).files == {}
+
+
+def test_a_new_option_whose_siblings_have_entries_gets_no_example():
+    page = OPTION_EXAMPLES + "\n## Options\n\n* `--cert-key` - The key file.\n* `--cert` - The cert file.\n"
+    fact = Fact(kind="flag", change="added", name="--cert-key-pass", path="app/cli.py", rule="t", new="None",
+                note="The passphrase of the private key.", siblings=("--cert-key", "--cert"))
+    written = _written("docs/README.md", page, fact).files["docs/README.md"]
+    assert "--cert-key-pass=" not in written and "* `--cert-key-pass`" in written

@@ -175,3 +175,11 @@ def test_a_reference_entry_s_heading_documents_its_name_as_code():
 
     assert as_code("### site_url", "site_url") and as_code("## `--retries`", "--retries")
     assert not as_code("## The --legacy mode", "--legacy")  # a heading about something else that names it
+
+
+def test_a_name_mkdocstrings_renders_by_its_import_path_is_documented_as_code():
+    from docsvc.server.engines.docflows.evidence.docs import as_code
+
+    assert as_code("#### ::: mkdocs.plugins.event_priority", "event_priority")
+    assert as_code("::: app.plugins.BasePlugin.on_serve", "on_serve")
+    assert not as_code("::: mkdocs.plugins.event_priority", "plugins")  # the module, not the name rendered

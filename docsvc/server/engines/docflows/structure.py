@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
 
-__all__ = ["Block", "MKDOCSTRINGS", "blocks", "enclosing", "is_rst", "is_underline"]
+__all__ = ["Block", "MKDOCSTRINGS", "blocks", "enclosing", "is_rst", "is_underline", "rendered_line"]
 
 _RST_DIRECTIVE = re.compile(r"^(\s*)\.\.\s+([\w:-]+)::")
 _RST_ITEM = re.compile(r"^(\s*)(?:[-*+•]|\d+[.)]|#\.)\s+\S")
@@ -150,3 +150,27 @@ def _rst_sections(lines: list[str]) -> list[Block]:
                 marks.append(mark)
             headings.append((i - 1, marks.index(mark) + 1, lines[i - 1].strip(), mark))
     return _sections(headings, len(lines))
+
+
+# mkdocstrings' rendering of one name by its import path, alone or as a heading's title (``#### ::: a.b``)
+_RENDER = re.compile(r"^(\s*(?:#{1,6}\s+)?:::\s+)([\w.]+)\s*$")
+
+
+def _module_of(path: str) -> str:
+    """A Python file's dotted path, as written in the repository (``src/pkg/mod.py`` → ``src.pkg.mod``)."""
+    parts = PurePosixPath(path).with_suffix("").parts
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def rendered_line(lines: list[str], sibling: str, path: str) -> tuple[int, str, str] | None:
+    """The line (0-based) rendering ``sibling`` of the file ``path`` by its import path, with the
+    line's markup and the module's path as it gives it."""
+    for i, line in enumerate(lines):
+        match = _RENDER.match(line)
+        target = match.group(2) if match else ""
+        if not target.endswith("." + sibling):
+            continue
+        module = target[:-len(sibling) - 1]
+        if (_module_of(path) + ".").endswith("." + module + ".") or _module_of(path) == module:
+            return i, match.group(1), module
+    return None

@@ -6,9 +6,11 @@ it, and what no rule covers is said plainly and left for a person. The page is r
 each fact planned for a page is handed to every page structure that carries it (``structures``:
 one module each, behind one interface, as linters keep one rule per module): names where the page
 speaks of them (``mentions``: renamed, default changed, help text reworded), the blocks about a
-name that is gone (``removals``), a new name's section or directive (``reference_entries``) or its
+name that is gone (``removals``), a new name's line where the page renders its sibling from the code by
+its import path (``rendered_entries``), a new name's section or directive (``reference_entries``) or its
 row, item or entry among its siblings (``siblings``, shaped by ``table_rows`` and
-``reference_entries``), with the version mark its siblings carry (``version_marks``); a new
+``reference_entries``), with the version mark its siblings carry (``version_marks``), or its
+example after its nearest sibling's where the page shows options by examples (``option_examples``); a new
 function's section where each sibling function has one (``function_sections``); the calls a page shows that pass a
 parameter the signature drops (``signatures``); a new option's
 line in the help output the docs show (``help_blocks``), the block's column moved as the

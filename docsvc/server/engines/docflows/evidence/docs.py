@@ -108,6 +108,7 @@ def as_code(line: str, term: str) -> bool:
         or re.match(rf"^\s*\.\.\s+[\w:]+::\s+.*(?<![\w-]){escaped}(?![\w-])", line)  # .. option:: --x
         or re.match(rf"^\s*{escaped}(?![\w-])\s*(?:[:=]|,|\s{{2,}}|$)", line)  # key: value, an option list
         or re.match(rf"^#{{1,6}}\s+[`*_]*{escaped}(?![\w-])", line)  # a reference entry's heading: ### dev_addr
+        or re.match(rf"^\s*(?:#{{1,6}}\s+)?:::\s+(?:[\w.]*\.)?{escaped}\s*$", line)  # rendered: ::: pkg.mod.term
     )
 
 

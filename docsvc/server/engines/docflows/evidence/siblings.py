@@ -1,6 +1,7 @@
 """Sibling evidence for an added name: the pages that document the most of its siblings (other
 options of the same command, other settings of the same class or file), as code and specifically
-(conceptual: the Writer adds its entry beside theirs); for a new method of a type, the one page
+(conceptual: the Writer adds its entry beside theirs), or one sibling it renders from the code by
+its import path, of the same file (``::: pkg.mod.sibling``); for a new method of a type, the one page
 documenting most of its methods, for review. A new setting named as an option or variable the
 docs already document (``strict_markers`` beside ``--strict-markers``): the pages documenting that
 namesake, for review."""
@@ -10,6 +11,7 @@ from __future__ import annotations
 import re
 
 from ..facts_model import Fact, member_of, token
+from ..structure import rendered_line
 from .docs import Docs, Evidence, is_identifier
 from .model import MAX_CONCEPTUAL_PAGES, Add, Look
 from .pages import is_release_page
@@ -54,7 +56,10 @@ def plan_addition(fact: Fact, docs: Docs, add: Add, look: Look) -> int:
     for path, found in ranked:
         sibling, ev = found[0]
         reason = f"documents {sibling} (line {ev.line}), {another}; {name} is new beside it [{fact.rule}]"
-        if len(found) >= need and ranked_first < (1 if method else first):
+        # a page rendering a sibling of the same file by its import path renders that module's names one by one
+        rendered = fact.kind == "symbol" and any(rendered_line((docs.read(path) or "").split("\n"), s, fact.path)
+                                                 for s, _ in found)
+        if (len(found) >= need or rendered) and ranked_first < (1 if method else first):
             ranked_first += 1
             if method:
                 add(path, "related", 0.5, reason + "; of the pages, it documents most of the type's methods: "
