@@ -134,6 +134,7 @@ _CALLER_OF_KEY = (
     .join_from(_keys, _users, _users.c.id == _keys.c.user_id)
     .where(_keys.c.key_hash == bindparam("key_hash"), _keys.c.revoked_at.is_(None))
 )
+_HEAD = len(_CALLER_OF_KEY.selected_columns)  # the lookup's columns, before any folded read's
 _STAMP_LAST_USE = update(_keys).where(_keys.c.id == bindparam("key_id")).values(last_used_at=bindparam("now"))
 
 
@@ -180,10 +181,10 @@ def look_up_key(session: Session | Connection, token: str,
     row = session.execute(statement, values).first()
     if row is None:
         raise Problem(401, "Unknown or revoked API key", headers={"WWW-Authenticate": "Bearer"})
-    key_id, last, user_id, org_id, role, name, email = row[:7]
+    key_id, last, user_id, org_id, role, name, email = row[:_HEAD]
     due = last is None or utcnow() - (last if last.tzinfo else last.replace(tzinfo=dt.timezone.utc)) > _LAST_USED
     caller = Caller(user_id=user_id, org_id=org_id, role=role, name=name, email=email)
-    return caller, key_id if due else None, [rows(value) for rows, value in zip(unfold, row[7:])]
+    return caller, key_id if due else None, [rows(value) for rows, value in zip(unfold, row[_HEAD:])]
 
 
 def read_as(session: Session | Connection, caller: Caller, reads: Sequence[Read]) -> list[list]:

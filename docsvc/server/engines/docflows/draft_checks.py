@@ -22,6 +22,8 @@ import re
 from collections import Counter
 from pathlib import PurePosixPath
 
+from .structure import is_underline
+
 __all__ = ["DROPS", "draft_checks"]
 
 DROPS = ("parse", "table-columns", "duplicate-item", "removed-target")
@@ -136,14 +138,13 @@ def _subject(line: str) -> tuple[str, str] | None:
 
 
 _MD_HEADING = re.compile(r"^#{1,6}\s")
-_RST_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+:.])\1{2,}\s*$")
 
 
 def _sections(lines: list[str]) -> list[int]:
     """Each line's section: how many headings (Markdown ``#``, reST underlined) stand above it."""
     out, section = [], 0
     for i, line in enumerate(lines):
-        underlined = i + 1 < len(lines) and line.strip() and _RST_UNDERLINE.match(lines[i + 1]) and \
+        underlined = i + 1 < len(lines) and line.strip() and is_underline(lines[i + 1]) and \
             len(lines[i + 1].rstrip()) >= len(line.rstrip())
         section += bool(_MD_HEADING.match(line) or underlined)
         out.append(section)

@@ -27,6 +27,14 @@ FAMILY_LISTED = 3  # names of a registry's family a page lists, at least, to be 
 SIBLING_PAGES = 3  # pages a code-shaped sibling may stand on and still be evidence, in docs of any size
 
 
+def _renders_one(fact: Fact, docs: Docs, path: str, found: list) -> bool:
+    """Whether the page renders one of the siblings ``found`` on it by its import path, of the fact's file."""
+    if fact.kind != "symbol":
+        return False
+    lines = (docs.read(path) or "").split("\n")
+    return any(rendered_line(lines, sibling, fact.path) for sibling, _ in found)
+
+
 def plan_addition(fact: Fact, docs: Docs, add: Add, look: Look) -> int:
     """Plan the pages that document the most siblings of an added name, as code and specifically;
     where none does, the one page that lists most of the names its registry call adds in other
@@ -56,10 +64,9 @@ def plan_addition(fact: Fact, docs: Docs, add: Add, look: Look) -> int:
     for path, found in ranked:
         sibling, ev = found[0]
         reason = f"documents {sibling} (line {ev.line}), {another}; {name} is new beside it [{fact.rule}]"
-        # a page rendering a sibling of the same file by its import path renders that module's names one by one
-        rendered = fact.kind == "symbol" and any(rendered_line((docs.read(path) or "").split("\n"), s, fact.path)
-                                                 for s, _ in found)
-        if (len(found) >= need or rendered) and ranked_first < (1 if method else first):
+        # a page rendering a sibling of the same file by its import path renders that module's names
+        # one by one (read only for a page that would otherwise not do)
+        if ranked_first < (1 if method else first) and (len(found) >= need or _renders_one(fact, docs, path, found)):
             ranked_first += 1
             if method:
                 add(path, "related", 0.5, reason + "; of the pages, it documents most of the type's methods: "

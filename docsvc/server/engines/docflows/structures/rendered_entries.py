@@ -17,6 +17,8 @@ from .common import NEAREST_SIBLINGS, addition, apart
 __all__ = ["RenderedEntries"]
 
 RULE = "a name rendered from the code by its import path, as its nearest sibling is"
+
+
 class RenderedEntries(Structure):
     name = "rendered entries"
     carries = "a new name of a module whose names the page renders one by one: its own rendering line"
