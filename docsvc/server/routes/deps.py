@@ -12,6 +12,7 @@ from fastapi import Depends, Query, Request, Response, params
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import JSONResponse
 from fastapi.datastructures import DefaultPlaceholder
+from fastapi.encoders import jsonable_encoder
 from fastapi.dependencies.utils import get_typed_return_annotation
 from fastapi.routing import APIRoute
 from fastapi.utils import is_body_allowed_for_status_code
@@ -21,6 +22,7 @@ from sqlalchemy.orm import Session
 from .. import jsoncodec
 from ..problems import Problem
 from ..services.accounts import Caller, Read, bearer_token, caller_of_key, look_up_key, stamp_last_use
+from .plain_call import plain_handler
 
 T = TypeVar("T")
 
@@ -208,15 +210,22 @@ class JSONBodyRoute(APIRoute):
         # (its strict mode would refuse a body without a Content-Type, which json_body accepts).
         kwargs["strict_content_type"] = False
         endpoint, self.resolves_caller = _resolving_caller(endpoint)
-        if (isinstance(kwargs.get("response_class", DefaultPlaceholder(None)), DefaultPlaceholder)
-                and _unmodelled(endpoint, kwargs.get("response_model", DefaultPlaceholder(None)))):
-            endpoint = _answered_as_json(endpoint, kwargs.get("status_code"))
+        status = kwargs.get("status_code")
+        # Answered as JSON by the endpoint itself: then always a Response, which a plain call needs.
+        self.answers_json = (isinstance(kwargs.get("response_class", DefaultPlaceholder(None)), DefaultPlaceholder)
+                             and _unmodelled(endpoint, kwargs.get("response_model", DefaultPlaceholder(None)))
+                             and is_body_allowed_for_status_code(status or 200))
+        if self.answers_json:
+            endpoint = _answered_as_json(endpoint, status)
         super().__init__(path, endpoint, **kwargs)
 
     def get_route_handler(self):
         handle = super().get_route_handler()
         if self.resolves_caller:
             handle = _key_before_parameters(handle)
+        if self.answers_json:
+            handle = plain_handler(_effective(self).dependant, _effective(self).dependency_overrides_provider,
+                                   handle) or handle
         if self.body_field is None or isinstance(self.body_field.field_info, params.Form):
             return handle
 
@@ -227,6 +236,16 @@ class JSONBodyRoute(APIRoute):
             return await handle(request)
 
         return read_json_then_handle
+
+
+def _effective(route: APIRoute):
+    """The route as the app includes it (its prefix's dependencies added): what FastAPI's handler
+    serves, read as FastAPI's own ``get_route_handler`` reads it."""
+    import fastapi.routing
+
+    context = getattr(fastapi.routing, "_effective_route_context_var", None)
+    effective = context.get() if context is not None else None
+    return effective if effective is not None and getattr(effective, "original_route", None) is route else route
 
 
 def _key_before_parameters(handle):
@@ -286,19 +305,23 @@ def _unmodelled(endpoint, response_model) -> bool:
 
 
 def _answered_as_json(endpoint, status_code: int | None):
-    """``endpoint``, answering a dict or list of plain JSON values (``jsoncodec.plain``) itself, as
-    FastAPI would but without its ``jsonable_encoder``: that walk took a third of the CPU of a
-    listing of 30 items. The status and headers set on a ``response: Response`` parameter are kept,
-    as FastAPI keeps them; anything else (a model, a datetime, a Response) is left to FastAPI."""
+    """``endpoint``, answering what it returns as a ``JSONBody`` itself, as FastAPI would for a route
+    without a response model (the app's default class), but with FastAPI's ``jsonable_encoder``
+    only for values that need it: on plain JSON values (``jsoncodec.plain``) that walk took a third
+    of the CPU of a listing of 30 items. The status and headers set on a ``response: Response``
+    parameter are kept, as FastAPI keeps them; a Response, or a status without a body, is left as
+    it is. Always a Response otherwise: what a plain call (``plain_call``) needs."""
 
     def answer(result: Any, arguments: dict) -> Any:
-        if type(result) not in (dict, list) or not jsoncodec.plain(result):
+        if isinstance(result, Response):
             return result
         given = next((value for value in arguments.values() if isinstance(value, Response)), None)
         status = (given.status_code if given is not None and given.status_code else None) or status_code or 200
         if not is_body_allowed_for_status_code(status):
             return result
-        response = JSONBody(result, status_code=status)
+        # What FastAPI answers without a response model: jsonable_encoder's walk, only when needed.
+        plain = type(result) in (dict, list) and jsoncodec.plain(result)
+        response = JSONBody(result if plain else jsonable_encoder(result), status_code=status)
         if given is not None:
             response.headers.raw.extend(given.headers.raw)
         return response
