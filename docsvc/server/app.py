@@ -15,7 +15,7 @@ from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from .. import __version__
 from ..endpoints import ENDPOINTS
-from . import handoff, health, logredact
+from . import handoff, health, logredact, spec_check
 from .contract import install as install_contract
 from .db.reader import Reader
 from .db.session import make_engine, make_sessionmaker
@@ -116,6 +116,7 @@ def create_app(settings: ServerSettings | None = None, *, start_workers: bool = 
             if link is not None:
                 link.close()
             reader.close()
+            spec_check.close()
             engine.dispose()
 
     app = FastAPI(title="docsvc local service", version=__version__, lifespan=lifespan, default_response_class=JSONBody,

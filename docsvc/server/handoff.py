@@ -43,6 +43,11 @@ def jobs_run_here(yes: bool) -> None:
             _waiting.clear()
 
 
+def jobs_here() -> bool:
+    """Whether jobs of this process may take what its requests leave."""
+    return _jobs_here
+
+
 def leave(key: str, data: Any, size: int) -> None:
     """Keep ``data`` (parsed from the input saved at ``key``, from ``size`` bytes or characters of
     text) for the job that reads that input, if jobs run in this process."""

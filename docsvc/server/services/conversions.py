@@ -23,8 +23,9 @@ from typing import Any
 from sqlalchemy.orm import Session
 
 from .. import handoff
+from ..spec_check import parse_spec
 from ..db.tables import Item
-from ..engines.convert import SOURCE_TYPES, TARGETS, SpecError, parse
+from ..engines.convert import SOURCE_TYPES, TARGETS, SpecError
 from ..jobs import queue
 from ..problems import Problem, invalid, not_found
 from ..storage import FileStore
@@ -69,7 +70,7 @@ def start(session: Session, caller: Caller, body: Any, store: FileStore, base_ur
     source_type, content, target, inline = check_request(body, upload)
     field = "content" if upload is None else "file"
     try:
-        data = parse(source_type, content)
+        data = parse_spec(source_type, content)  # None: checked in a process apart
     except SpecError as exc:
         raise spec_refused(field, exc) from None
     except UnicodeDecodeError as exc:
@@ -80,7 +81,8 @@ def start(session: Session, caller: Caller, body: Any, store: FileStore, base_ur
     params = {"source_type": source_type, "target_format": target, "input": path, "base_url": base_url.rstrip("/")}
     if not inline:
         params["inline_document"] = False
-    handoff.leave(path, data, size)  # before the job exists: a worker may claim it the moment it does
+    if data is not None:
+        handoff.leave(path, data, size)  # before the job exists: a worker may claim it the moment it does
     del data
     try:
         return queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=KIND, params=params,
