@@ -13,6 +13,7 @@ from __future__ import annotations
 import re
 
 from ..facts_model import Fact, token
+from ..structure import RENDERED
 from .base import Page, Structure
 
 __all__ = ["GeneratedReference", "generator_of"]
@@ -21,7 +22,6 @@ __all__ = ["GeneratedReference", "generator_of"]
 # class's members (only with :members:, else it shows the docstring alone).
 _CLI = re.compile(r"^\s*(?:\.\.\s+(click|argparse|autoprogram|typer)::\s*\S|:::\s*mkdocs-click\b|:::\s*mkdocs_click\b)")
 _MEMBERS = re.compile(r"^\s*\.\.\s+(auto(?:module|class))::\s*(\S+)")
-_MKDOCSTRINGS = re.compile(r"^\s*:::\s+([\w.]+)\s*$")
 _CLI_KINDS = ("flag", "argument")
 _MEMBER_KINDS = ("symbol", "config", "parameter", "enum")
 
@@ -32,7 +32,8 @@ def generator_of(fact: Fact, lines: list[str]) -> str | None:
         if fact.kind in _CLI_KINDS and _CLI.match(line):
             return line.strip()
         if fact.kind in _MEMBER_KINDS:
-            if _MKDOCSTRINGS.match(line) and not _CLI.match(line):  # (mkdocs_click renders a command)
+            rendered = RENDERED.match(line)
+            if rendered and not rendered["heading"] and not _CLI.match(line):  # (mkdocs_click renders a command)
                 return line.strip()
             match = _MEMBERS.match(line)
             # a class's members render its methods and fields, not a new class beside it
