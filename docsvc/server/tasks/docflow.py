@@ -120,7 +120,7 @@ def run_generate(ctx: JobContext) -> dict:
 
     ctx.progress("drafting the edits")
     draft = write(planned, read, release_of(code, base, head), pr.get("title"), outputs,
-                  changed_texts(code, base, head, facts))
+                  changed_texts(code, base, head, facts), code.tree(head, "."))
     tree = set(docs.tree(docs_commit, "."))
     renames, exists = checked_against(facts, tree, draft.files)
     # A draft that leaves its page worse than it found it goes; the page is for a person to look at.

@@ -13,9 +13,10 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
+from typing import Container, Iterable
 
 __all__ = ["Block", "FENCE", "MKDOCSTRINGS", "RENDERED", "blocks", "enclosing", "is_rst", "is_underline",
-           "rendered_line"]
+           "python_modules", "renders_module", "rendered_line"]
 
 _RST_DIRECTIVE = re.compile(r"^(\s*)\.\.\s+([\w:-]+)::")
 _RST_ITEM = re.compile(r"^(\s*)(?:[-*+•]|\d+[.)]|#\.)\s+\S")
@@ -163,6 +164,36 @@ def _module_of(path: str) -> str:
     """A Python file's dotted path, as written in the repository (``src/pkg/mod.py`` → ``src.pkg.mod``)."""
     parts = PurePosixPath(path).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def python_modules(paths: Iterable[str]) -> frozenset[str]:
+    """The dotted paths of a repository's Python modules and packages (a folder that holds Python
+    files, namespace packages too), each with every tail of it, since a page imports from below
+    ``src/`` (``src/pkg/mod.py`` → ``src.pkg.mod``, ``pkg.mod``, ``mod``, ``src.pkg``, ``pkg``, ``src``)."""
+    out: set[str] = set()
+    for path in paths:
+        if PurePosixPath(path).suffix in (".py", ".pyi"):
+            parts = _module_of(path).split(".")
+            out.update(".".join(parts[i:j]) for j in range(1, len(parts) + 1) for i in range(j))
+    return frozenset(out)
+
+
+def renders_module(name: str, path: str, modules: Container[str] | None = None) -> bool | None:
+    """Whether mkdocstrings' ``::: name`` renders a module or package (its members) rather than one
+    object (a function, a class): by the repository's ``python_modules`` when known; else by the
+    changed file ``path`` alone (its own module or package, or a name in it); None when nothing tells."""
+    if modules:  # (none: a repository without Python files, whose renderer is another language's)
+        return name in modules
+    if PurePosixPath(path).suffix not in (".py", ".pyi"):
+        return None
+    here = "." + _module_of(path)
+    if f"{here}.".find(f".{name}.") >= 0:  # the file's module, or a package it stands in
+        return True
+    parent = name.rpartition(".")[0]
+    # a name of a module file is no module; a package's (__init__) may be a submodule's
+    if parent and here.endswith("." + parent) and PurePosixPath(path).stem != "__init__":
+        return False
+    return None
 
 
 def rendered_line(lines: list[str], sibling: str, path: str) -> tuple[int, str, str] | None:
