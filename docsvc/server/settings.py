@@ -23,6 +23,14 @@ def _env_float(name: str, default: float) -> float:
         raise SystemExit(f"Error: {name} must be a number, got {value!r}") from None
 
 
+def _env_days(name: str, default: float) -> float:
+    """A number of days, 0 or more (what 0 means is the setting's own)."""
+    days = _env_float(name, default)
+    if not 0 <= days < float("inf"):  # (nan too: it compares false)
+        raise SystemExit(f"Error: {name} must be a number of days, 0 or more, got {os.environ.get(name)!r}")
+    return days
+
+
 def _env_count(name: str, default: int) -> int:
     value = os.environ.get(name, "").strip()
     if not value:
@@ -141,7 +149,7 @@ class ServerSettings:
             egress_allow=env.get("DOCSVC_SERVER_EGRESS_ALLOW", ""),
             allow_local_repos=_env_bool("DOCSVC_SERVER_ALLOW_LOCAL_REPOS", True),
             public_url=_env_url("DOCSVC_SERVER_PUBLIC_URL"),
-            webhook_retention_days=_env_float("DOCSVC_SERVER_WEBHOOK_RETENTION_DAYS", 90.0),
+            webhook_retention_days=_env_days("DOCSVC_SERVER_WEBHOOK_RETENTION_DAYS", 90.0),
         )
 
     @property

@@ -15,6 +15,7 @@ from docsvc.server.engines.docflows.facts import facts_between
 from docsvc.server.engines.docflows.facts_model import Fact
 from docsvc.server.engines.docflows.planner import plan
 from docsvc.server.engines.docflows.release import release_of
+from docsvc.server.engines.docflows.structure import python_modules, renders_module
 from docsvc.server.engines.docflows.structures import STRUCTURES, Structure
 from docsvc.server.engines.docflows.writer import write
 from docsvc.server.engines.git import Mirror
@@ -86,7 +87,7 @@ def _run(tmp_path: Path, code: dict[str, str], docs: dict[str, str], change: dic
     facts = facts_between(mirror, base, head)
     index = PageIndex(docs)
     planned = plan(facts, index.find, index.read, total_pages=len(index))
-    draft = write(planned, index.read, release_of(mirror, base, head), title)
+    draft = write(planned, index.read, release_of(mirror, base, head), title, code_files=mirror.tree(head, "."))
     checked = review(draft.files, lambda p: True, originals={p: docs[p] for p in draft.files})
     return facts, planned, draft, checked
 
@@ -667,8 +668,8 @@ def test_a_new_item_is_wrapped_as_its_hand_wrapped_siblings_are(tmp_path):
     assert checked.passed, checked.comments
 
 
-def _written(path: str, page: str, fact: Fact):
-    return write(Plan([PlannedPage(path, "direct", 1.0, [], [fact])], []), {path: page}.get)
+def _written(path: str, page: str, fact: Fact, code_files: list[str] | None = None):
+    return write(Plan([PlannedPage(path, "direct", 1.0, [], [fact])], []), {path: page}.get, code_files=code_files)
 
 
 def test_a_new_name_is_no_mkdocstrings_object_beside_its_siblings_blocks():
@@ -686,6 +687,43 @@ def test_a_new_name_is_no_mkdocstrings_object_beside_its_siblings_blocks():
     assert draft.files == {}
     assert draft.open_points == ["docs/env.md: APP_COLOR is new; its siblings are rendered from the code here "
                                  "(::: app.settings.APP_VERBOSE): add its own '::: ' line if it belongs on this page"]
+
+
+GREETING = "# Greeting\n\nThe `greet` function says hello.\n\n::: app.greeting.greet\n"
+
+
+@pytest.mark.parametrize("code_files", [None, ["app/__init__.py", "app/greeting.py"]])
+def test_an_mkdocstrings_line_of_one_function_renders_no_new_name_beside_it(code_files):
+    """'::: a.b.func' renders one function (or class), not the members of a module: a new class of
+    the module gets no 'the docs build generates it' there, known by the changed file alone
+    (``None``) or by the repository's files; '::: a.b', a module, does render it."""
+    new_class = Fact(kind="symbol", change="added", name="Greeter", path="app/greeting.py",
+                     rule="python: public class")
+    assert _written("docs/api.md", GREETING, new_class, code_files).open_points == [
+        "docs/api.md: Greeter is new; its siblings are not documented here in a table, list, directive or "
+        "section of their own, so no place for it was found"]
+    module_page = GREETING.replace("::: app.greeting.greet", "::: app.greeting")
+    assert _written("docs/api.md", module_page, new_class, code_files).open_points == [
+        "docs/api.md: no edit for Greeter: the docs build generates this reference from the code (::: app.greeting)"]
+    # the function's line renders its own signature: a new parameter of it needs no edit either
+    parameter = Fact(kind="parameter", change="added", name="greet(loud)", path="app/greeting.py",
+                     rule="python: parameter")
+    assert _written("docs/api.md", GREETING, parameter, code_files).open_points == [
+        "docs/api.md: no edit for loud: the docs build generates this reference from the code "
+        "(::: app.greeting.greet)"]
+
+
+def test_what_an_mkdocstrings_line_renders_is_told_by_the_repository_s_modules():
+    modules = python_modules(["src/app/__init__.py", "src/app/greeting.py", "src/app/parts/form.py", "README.md"])
+    assert {"app", "app.greeting", "src.app.greeting", "app.parts", "app.parts.form"} <= modules
+    assert [renders_module(name, "src/app/other.py", modules) for name in (
+        "app.greeting", "app.parts", "app.greeting.greet", "app.Greeter", "greeting.greet")] == [
+        True, True, False, False, False]
+    # without the repository's files, by the changed file: its module or a package it stands in, or a
+    # name in that module; a name in a package's __init__ may be a submodule's
+    assert [renders_module(name, "src/app/greeting.py") for name in (
+        "app.greeting", "app", "app.greeting.greet", "app.other", "other.thing")] == [True, True, False, None, None]
+    assert renders_module("app.greeting", "src/app/__init__.py") is None
 
 
 def test_a_renamed_option_re_aligns_the_help_column_as_click_prints_it(tmp_path):

@@ -27,6 +27,14 @@ def test_broken_links_and_images_are_named_with_their_line():
     assert result.comments[0].message == "link target missing.md does not exist (docs/guide/missing.md)"
 
 
+def test_code_blocks_are_read_as_the_planner_reads_them():
+    # a ```` block that shows a ``` one, and a fence indented in an admonition's body, are code
+    page = ("# A\n\n````markdown\n```sh\n# not a heading\n```\n[not](a-link.md)\n````\n\n"
+            "!!! note\n    ```md\n    [not](a-link.md)\n    ```\n\n[gone](missing.md)\n")
+    comments, _ = checks({"docs/a.md": page})
+    assert comments == [("docs/a.md", 15, "broken-link")]
+
+
 def test_an_unclosed_code_fence():
     comments, _ = checks({"docs/a.md": "# A\n\n```bash\nrun --force\n\n## Later\n"})
     assert comments == [("docs/a.md", 3, "code-fence")]

@@ -14,7 +14,7 @@ import time
 from typing import Any
 
 from ..db.tables import Integration, Item, RepoState, utcnow
-from ..engines.docflows.changed_names import code_hunks, diff_of, name_changes
+from ..engines.docflows.changed_names import diff_of, is_example, name_changes, user_code
 from ..engines.docflows.drafts import fact_view, kept_versions, suggest_screenshots, unified_diff
 from ..engines.docflows.editor import check_draft, checked_against, review
 from ..engines.docflows.expected_output import outputs_between
@@ -91,8 +91,9 @@ def run_generate(ctx: JobContext) -> dict:
     documented = documents_file(pages)
     facts = facts_between(code, base, head, documented=documented, notes=notes)
     diff = diff_of(code, base, head)
-    hunks = code_hunks(diff, documented)
-    names = name_changes(code_hunks(diff, documented, examples=False))
+    code_diff = user_code(diff, documented)
+    hunks = [hunk for _, hunk in code_diff]
+    names = name_changes([hunk for path, hunk in code_diff if not is_example(path)])
     read = pages.read
     links = linked_pages(links_near_changes(hunks), pages.texts, read)
     outputs = outputs_between(diff, code_changed=bool(hunks))
@@ -119,7 +120,7 @@ def run_generate(ctx: JobContext) -> dict:
 
     ctx.progress("drafting the edits")
     draft = write(planned, read, release_of(code, base, head), pr.get("title"), outputs,
-                  changed_texts(code, base, head, facts))
+                  changed_texts(code, base, head, facts), code.tree(head, "."))
     tree = set(docs.tree(docs_commit, "."))
     renames, exists = checked_against(facts, tree, draft.files)
     # A draft that leaves its page worse than it found it goes; the page is for a person to look at.

@@ -52,7 +52,8 @@ def run_refresh(ctx: JobContext) -> dict:
     read = pages.read
     # the pull request's title, as for the first suggestion: the words of a name it adds without help text
     draft = write(plan(facts, pages.find, read, total_pages=len(pages)), read,
-                  release_of(code, data["base_sha"], head), stored_pr(data).get("title")) if facts else None
+                  release_of(code, data["base_sha"], head), stored_pr(data).get("title"),
+                  code_files=code.tree(head, ".")) if facts else None
     tree = set(docs.tree(data["docs_commit"], "."))
     renames, exists = checked_against(facts, tree, files, draft.files if draft is not None else ())
     checked, drops = (None, {})

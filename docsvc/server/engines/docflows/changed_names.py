@@ -22,7 +22,8 @@ from typing import Callable, Iterable, Mapping
 
 from .facts import CODE_SUFFIXES, speaks_to_users
 
-__all__ = ["NameChanges", "beside", "changed_code", "code_hunks", "diff_of", "is_example", "name_changes", "names_in"]
+__all__ = ["NameChanges", "beside", "changed_code", "code_hunks", "diff_of", "is_example", "name_changes", "names_in",
+           "user_code"]
 
 _NAME = re.compile(r"""(?x)
     (?<![\w-])--[A-Za-z][\w-]+           # an option
@@ -78,18 +79,23 @@ def is_example(path: str) -> bool:
     return _EXAMPLES.search(path) is not None
 
 
+def user_code(diff: Iterable[tuple[str, list[str]]], documented: Callable[[str], bool] | None = None
+              ) -> list[tuple[str, list[str]]]:
+    """The hunks, each with its path, of the code files that speak to users (no tests, no
+    infrastructure unless the docs document it) among a diff's (``diff_of``)."""
+    return [(path, hunk) for path, hunk in diff
+            if PurePosixPath(path).suffix.lower() in CODE_SUFFIXES and speaks_to_users(path, documented)]
+
+
 def code_hunks(diff: Iterable[tuple[str, list[str]]], documented: Callable[[str], bool] | None = None,
                examples: bool = True) -> list[list[str]]:
-    """The hunks of the code files that speak to users (no tests, no infrastructure unless the
-    docs document it) among a diff's (``diff_of``); without example programs' unless ``examples``.
+    """The hunks of ``user_code``; without example programs' unless ``examples``.
 
     An example's changed lines name what it calls of the project's API (``url_for``,
     ``current_app``), which pages all over the docs speak of: no sign of which page the change is
     about (flask's rewritten tutorial example planned 9 wrong pages of 10 on them). The pages that
     show the example itself are found by its path (a changed file the docs name)."""
-    return [hunk for path, hunk in diff
-            if PurePosixPath(path).suffix.lower() in CODE_SUFFIXES and speaks_to_users(path, documented)
-            and (examples or not is_example(path))]
+    return [hunk for path, hunk in user_code(diff, documented) if examples or not is_example(path)]
 
 
 def name_changes(hunks: list[list[str]]) -> NameChanges:

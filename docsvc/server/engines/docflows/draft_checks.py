@@ -20,14 +20,12 @@ import difflib
 import io
 import re
 from collections import Counter
-from pathlib import PurePosixPath
 
-from .structure import is_underline
+from .structure import RENDERED, is_rst, is_underline
 
 __all__ = ["DROPS", "draft_checks"]
 
 DROPS = ("parse", "table-columns", "duplicate-item", "removed-target")
-_RST = (".rst", ".rest", ".txt")
 # docutils knows no Sphinx directive or role: its complaints about them say nothing of the page
 _SPHINX_ONLY = re.compile(r"^(Unknown (directive type|interpreted text role)|No (directive|role) entry|"
                           r"Trying \"[^\"]+\" as canonical)")
@@ -39,7 +37,6 @@ _SUBJECTS = (
     ("item", re.compile(r"^\s*(?:[-*+]|\d+[.)])\s+[`*_]*(--?[\w-]+|[\w.$]*[\w$])[`*_]*\s*[:—–-]")),
     ("directive", re.compile(r"^\s*\.\.\s+((?:option|cmdoption|confval|envvar|setting|describe|auto\w+|py:\w+|"
                              r"function|class|data|attribute|method)::\s*\S+)")),
-    ("directive", re.compile(r"^(:::\s+[\w.]+)\s*$")),  # mkdocstrings
 )
 _LABELS = (
     re.compile(r"^\s*\.\.\s+_([^:`]+):\s*$"),  # reST
@@ -77,7 +74,7 @@ def draft_checks(path: str, old: str, new: str) -> list[Finding]:
 def _problems(path: str, text: str) -> Counter:
     """The page's parse problems, as (kind, message) with their counts: docutils' warnings and
     errors for reST; for Markdown, an exception markdown-it-py raised."""
-    if PurePosixPath(path).suffix.lower() in _RST:
+    if is_rst(path):
         from docutils import nodes
         from docutils.core import publish_doctree
 
@@ -134,6 +131,9 @@ def _subject(line: str) -> tuple[str, str] | None:
         match = pattern.match(line)
         if match:
             return kind, match.group(1)
+    rendered = RENDERED.match(line)
+    if rendered and not rendered["indent"] and not rendered["heading"]:  # mkdocstrings' ``::: a.b``
+        return "directive", line.rstrip()
     return None
 
 

@@ -24,13 +24,14 @@ from pathlib import PurePosixPath
 from typing import Callable, Container, Iterable, Mapping
 
 from .draft_checks import DROPS, draft_checks
+from .evidence.docs import code_lines
 from .facts_model import Fact, token
+from .structure import FENCE
 
 __all__ = ["Comment", "Review", "review", "dropped", "check_draft", "checked_against", "DROPS",
            "suggest_release_notes"]
 
 _LINK = re.compile(r"(!?)\[[^\]\n]*\]\(\s*<?([^)\s>]+)>?(?:\s+\"[^\"]*\")?\s*\)")
-_FENCE = re.compile(r"^\s{0,3}(`{3,}|~{3,})")
 _HEADING = re.compile(r"^(#{1,6})\s+(.+?)\s*#*\s*$")
 _MARKDOWN = (".md", ".markdown", ".mdx")
 
@@ -66,7 +67,7 @@ def review(files: dict[str, str], exists: Callable[[str], bool], renames: Iterab
     for path, text in sorted(files.items()):
         lines = text.split("\n")
         if PurePosixPath(path).suffix.lower() in _MARKDOWN:
-            code = _code_lines(lines)
+            code = {i + 1 for i in code_lines(lines)}  # (1-based, as the comments' lines)
             comments += _links(path, lines, code, exists)
             comments += _fences(path, lines)
             comments += _headings(path, lines, code)
@@ -111,17 +112,10 @@ def check_draft(draft, originals: Mapping[str, str], exists: Callable[[str], boo
     return checked, drops
 
 
-def _code_lines(lines: list[str]) -> set[int]:
-    """Line numbers (1-based) inside fenced code blocks, fences included."""
-    inside, marker, code = False, "", set()
-    for n, line in enumerate(lines, 1):
-        match = _FENCE.match(line)
-        if match and (not inside or match.group(1)[0] == marker[0] and len(match.group(1)) >= len(marker)):
-            inside, marker = (not inside), match.group(1)
-            code.add(n)
-        elif inside:
-            code.add(n)
-    return code
+def _fence(line: str) -> re.Match | None:
+    """A code fence as CommonMark reads one at the top level: indented 3 spaces at most."""
+    match = FENCE.match(line)
+    return match if match and len(match["indent"]) <= 3 else None
 
 
 def _links(path: str, lines: list[str], code: set[int], exists: Callable[[str], bool]) -> list[Comment]:
@@ -148,10 +142,10 @@ def _links(path: str, lines: list[str], code: set[int], exists: Callable[[str], 
 def _fences(path: str, lines: list[str]) -> list[Comment]:
     open_at, marker = None, ""
     for n, line in enumerate(lines, 1):
-        match = _FENCE.match(line)
+        match = _fence(line)
         if not match:
             continue
-        fence = match.group(1)
+        fence = match["fence"]
         if open_at is None:
             open_at, marker = n, fence
         elif fence[0] == marker[0] and len(fence) >= len(marker) and not line.strip()[len(fence):].strip():
@@ -213,7 +207,7 @@ def _first_sentence(text: str) -> str:
     """The first sentence of the first prose line (headings, list markers and code fences skipped)."""
     for line in text.splitlines():
         stripped = line.strip()
-        if not stripped or _FENCE.match(line) or _HEADING.match(stripped) or stripped.startswith("|"):
+        if not stripped or _fence(line) or _HEADING.match(stripped) or stripped.startswith("|"):
             continue
         return _SENTENCE_END.split(_MARKUP.sub("", stripped), 1)[0].strip()
     return ""

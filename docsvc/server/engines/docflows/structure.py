@@ -13,15 +13,22 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass
 from pathlib import PurePosixPath
+from typing import Container, Iterable
 
-__all__ = ["Block", "MKDOCSTRINGS", "blocks", "enclosing", "is_rst", "is_underline", "rendered_line"]
+__all__ = ["Block", "FENCE", "MKDOCSTRINGS", "RENDERED", "blocks", "enclosing", "is_rst", "is_underline",
+           "python_modules", "renders_module", "rendered_line"]
 
 _RST_DIRECTIVE = re.compile(r"^(\s*)\.\.\s+([\w:-]+)::")
 _RST_ITEM = re.compile(r"^(\s*)(?:[-*+•]|\d+[.)]|#\.)\s+\S")
 _RST_OPTION = re.compile(r"^(\s*)--?[A-Za-z][\w-]*(?:[ =][^ ]+)?(?:,\s*--?[A-Za-z][\w-]*(?:[ =][^ ]+)?)*(\s{2,}|$)")
-# mkdocstrings' ``::: package.Name`` (its rendering options indented under it): Markdown's autodoc
-_MKDOCSTRINGS = re.compile(r"^:::\s+[\w.]+\s*$")
+# mkdocstrings' rendering of one name by its import path, ``::: package.Name`` (its rendering options
+# indented under it), alone or as a heading's title (``#### ::: a.b``): Markdown's autodoc. ``markup``
+# is all before the name; each reader says which forms it takes (``indent``, ``heading``).
+RENDERED = re.compile(r"^(?P<markup>(?P<indent>\s*)(?P<heading>#{1,6}\s+)?:::\s+)(?P<name>[\w.]+)\s*$")
 MKDOCSTRINGS = "mkdocstrings"
+# A Markdown code fence's opening or closing line (``indent``: CommonMark allows 3 spaces; an
+# admonition's or a list item's body indents its fences deeper)
+FENCE = re.compile(r"^(?P<indent>\s*)(?P<fence>`{3,}|~{3,})")
 _RST_HEADING_UNDERLINE = re.compile(r"^([=\-~^\"'`#*+<>:.])\1{2,}\s*$")
 
 
@@ -79,7 +86,8 @@ def _markdown_blocks(text: str) -> list[Block]:
             out.append(Block("item", start, _trim(lines, start, end)))
         elif token.type in ("fence", "code_block"):
             out.append(Block("code", start, end))
-        elif token.type == "paragraph_open" and _MKDOCSTRINGS.match(lines[start]):
+        elif token.type == "paragraph_open" and (rendered := RENDERED.match(lines[start])) and \
+                not rendered["indent"] and not rendered["heading"]:
             out.append(Block("directive", start, _trim(lines, start, end), MKDOCSTRINGS))
         elif token.type == "heading_open":
             headings.append((start, int(token.tag[1]), tokens[i + 1].content.strip(), token.markup))
@@ -152,25 +160,51 @@ def _rst_sections(lines: list[str]) -> list[Block]:
     return _sections(headings, len(lines))
 
 
-# mkdocstrings' rendering of one name by its import path, alone or as a heading's title (``#### ::: a.b``)
-_RENDER = re.compile(r"^(\s*(?:#{1,6}\s+)?:::\s+)([\w.]+)\s*$")
-
-
 def _module_of(path: str) -> str:
     """A Python file's dotted path, as written in the repository (``src/pkg/mod.py`` → ``src.pkg.mod``)."""
     parts = PurePosixPath(path).with_suffix("").parts
     return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
 
 
+def python_modules(paths: Iterable[str]) -> frozenset[str]:
+    """The dotted paths of a repository's Python modules and packages (a folder that holds Python
+    files, namespace packages too), each with every tail of it, since a page imports from below
+    ``src/`` (``src/pkg/mod.py`` → ``src.pkg.mod``, ``pkg.mod``, ``mod``, ``src.pkg``, ``pkg``, ``src``)."""
+    out: set[str] = set()
+    for path in paths:
+        if PurePosixPath(path).suffix in (".py", ".pyi"):
+            parts = _module_of(path).split(".")
+            out.update(".".join(parts[i:j]) for j in range(1, len(parts) + 1) for i in range(j))
+    return frozenset(out)
+
+
+def renders_module(name: str, path: str, modules: Container[str] | None = None) -> bool | None:
+    """Whether mkdocstrings' ``::: name`` renders a module or package (its members) rather than one
+    object (a function, a class): by the repository's ``python_modules`` when known; else by the
+    changed file ``path`` alone (its own module or package, or a name in it); None when nothing tells."""
+    if modules:  # (none: a repository without Python files, whose renderer is another language's)
+        return name in modules
+    if PurePosixPath(path).suffix not in (".py", ".pyi"):
+        return None
+    here = "." + _module_of(path)
+    if f"{here}.".find(f".{name}.") >= 0:  # the file's module, or a package it stands in
+        return True
+    parent = name.rpartition(".")[0]
+    # a name of a module file is no module; a package's (__init__) may be a submodule's
+    if parent and here.endswith("." + parent) and PurePosixPath(path).stem != "__init__":
+        return False
+    return None
+
+
 def rendered_line(lines: list[str], sibling: str, path: str) -> tuple[int, str, str] | None:
     """The line (0-based) rendering ``sibling`` of the file ``path`` by its import path, with the
     line's markup and the module's path as it gives it."""
     for i, line in enumerate(lines):
-        match = _RENDER.match(line)
-        target = match.group(2) if match else ""
+        match = RENDERED.match(line)
+        target = match["name"] if match else ""
         if not target.endswith("." + sibling):
             continue
         module = target[:-len(sibling) - 1]
         if (_module_of(path) + ".").endswith("." + module + ".") or _module_of(path) == module:
-            return i, match.group(1), module
+            return i, match["markup"], module
     return None

@@ -32,6 +32,7 @@ from typing import Callable, Iterable, Mapping
 from .expected_output import OutputChange, example_lines
 from .evidence.model import Plan, PlannedPage
 from .facts_model import Fact, token
+from .structure import python_modules
 from .structures import STRUCTURES, Draft, Page
 from .structures.common import _word
 from .structures.expected_output import OUTPUT_REASON, output_fact
@@ -65,15 +66,18 @@ def _included(files: Mapping[str, tuple[str, str]], text: str) -> list[Fact]:
 
 def write(plan: Plan, read: Callable[[str], str | None], release: str | None = None,
           title: str | None = None, outputs: Iterable[OutputChange] = (),
-          files: Mapping[str, tuple[str, str]] | None = None) -> Draft:
+          files: Mapping[str, tuple[str, str]] | None = None, code_files: Iterable[str] | None = None) -> Draft:
     """The planned pages edited; ``release``: the release the change ships in, when the code says
     (``release.release_between``), for the version marks of new items; ``title``: the pull
     request's, the description of the one name it adds without help text where it says that name
     (``titled``); ``outputs``: what the tests now expect the program to print otherwise
     (``expected_output.outputs_between``), shown anew where a planned page's examples show it;
     ``files``: the text before and after of the repository files the pull request changes that the
-    docs name (``file`` facts), for the line numbers a page includes them by."""
+    docs name (``file`` facts), for the line numbers a page includes them by; ``code_files``: the
+    code repository's paths at the pull request's head, for what a name a page renders from the code
+    is (a module, whose new members the build renders, or one function or class)."""
     draft = Draft()
+    modules = python_modules(code_files) if code_files is not None else None
     planned = [f for page in plan.pages for f in page.facts]
     outputs = list(outputs)
     for page in plan.pages:
@@ -88,7 +92,7 @@ def write(plan: Plan, read: Callable[[str], str | None], release: str | None = N
         if not facts:  # planned on the names it speaks of: for a person to review
             draft.open_points.append(by_hand)
             continue
-        editing = Page(page.path, text.split("\n"), draft, release, files or {})
+        editing = Page(page.path, text.split("\n"), draft, release, files or {}, modules)
         for fact in facts:
             taken = False
             notes, points = len(draft.notes), len(draft.open_points)

@@ -11,13 +11,13 @@ from typing import Callable
 
 from ..deprecations import speaks_of_deprecations
 from ..facts_model import Fact, member_of, owner_of, token
+from ..structure import FENCE
 
 __all__ = ["Docs", "Evidence", "as_code", "code_lines", "is_identifier", "mentions", "plain", "prose", "spoken",
            "MAX_SHARE"]
 
 MAX_SHARE = 0.25  # a token on more than this share of the pages is common: no evidence
 _IDENTIFIER = re.compile(r"^(--?[A-Za-z]|[A-Z][A-Z0-9]*_[A-Z0-9_]+$|.*[_.:/]|.*[a-z][A-Z]|.*\(\)$|[A-Z]\w*[A-Z])")
-_FENCE = re.compile(r"^\s*(```|~~~)")
 _RST_CODE_START = re.compile(r"(::\s*$|^\s*\.\.\s+(code-block|code|sourcecode|option|envvar|confval|"
                              r"auto\w+|py:\w+|function|class|data|attribute|method)::)")
 
@@ -71,14 +71,17 @@ def prose(help_text: str | None) -> str:
 
 
 def code_lines(lines: list[str]) -> set[int]:
-    """0-based lines inside fenced (Markdown) or literal (reStructuredText) code blocks."""
+    """0-based lines inside fenced (Markdown) or literal (reStructuredText) code blocks, fences
+    included. A fence closes at one of its character at least as long: a page that shows Markdown
+    wraps a ``` block in a ```` one."""
     inside, fence, indent_block, out = False, "", None, set()
     for i, line in enumerate(lines):
-        opened = _FENCE.match(line)
+        opened = FENCE.match(line)
         if opened:
+            mark = opened["fence"]
             if not inside:
-                inside, fence = True, opened.group(1)
-            elif opened.group(1) == fence:
+                inside, fence = True, mark
+            elif mark[0] == fence[0] and len(mark) >= len(fence):
                 inside = False
             out.add(i)
             continue

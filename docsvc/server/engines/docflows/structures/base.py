@@ -11,7 +11,7 @@ fact of a planned page to every structure that takes it, in the registry's order
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import Mapping
+from typing import Container, Mapping
 
 from ..facts_model import Fact
 from ..structure import Block
@@ -38,13 +38,15 @@ class Page:
     """One planned page while the Writer edits it: its lines (one line an element), the draft its
     notes and open points go to, the release the change ships in, when the code says, and the
     text before and after of the repository files the pull request changes that the page names
-    (path -> (old, new))."""
+    (path -> (old, new)), and the dotted paths of the repository's Python modules, when known
+    (``structure.python_modules``: what a name the page renders from the code is)."""
 
     path: str
     lines: list[str]
     draft: Draft
     release: str | None = None
     files: Mapping[str, tuple[str, str]] = field(default_factory=dict)
+    modules: Container[str] | None = None
 
 
 class Structure:

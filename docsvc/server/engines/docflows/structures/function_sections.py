@@ -19,7 +19,7 @@ import re
 from ..evidence.docs import spoken
 from ..facts_model import Fact
 from ..new_section import section_end, section_mark
-from ..structure import Block, is_rst
+from ..structure import FENCE, Block, is_rst
 from ..version_marks import Mark
 from .base import Page, Structure
 from .common import NEAREST_SIBLINGS, _about_blocks, _said, addition, apart
@@ -29,7 +29,6 @@ __all__ = ["FunctionSections", "docstring_parts", "introduced"]
 _VERSION_ADDED = re.compile(r"^\s*\.\.\s+versionadded::\s*(\S+)\s*$", re.M)
 _ROLE = re.compile(r":[\w:]+:`~?([^`]+)`")
 _IMPORT = re.compile(r"^\s*(?:import\s+[\w.]+|from\s+[\w.]+\s+import\s+[\w, ]+)\s*$")
-_FENCE = re.compile(r"^\s*(```+|~~~+)")
 
 
 def _reference(name: str) -> re.Pattern:
@@ -105,7 +104,7 @@ def _example(lines: list[str], found: list[Block], section: Block, sibling: str,
         match = call.match(lines[i])
         if not match:
             continue
-        fenced = next((b for b in found if b.kind == "code" and i in b and _FENCE.match(lines[b.start])), None)
+        fenced = next((b for b in found if b.kind == "code" and i in b and FENCE.match(lines[b.start])), None)
         if fenced:
             head = fenced.start
         else:
@@ -120,7 +119,7 @@ def _example(lines: list[str], found: list[Block], section: Block, sibling: str,
             body.append("")
         body.append(f"{match.group(1)}{match.group(2)}{name}()")
         if fenced:
-            return [lines[head]] + body + [_FENCE.match(lines[head]).group(1)]
+            return [lines[head]] + body + [FENCE.match(lines[head])["fence"]]
         return [lines[head], ""] + body
     return []
 
