@@ -353,10 +353,23 @@ def test_work_and_dashboard_answers(world):
     (dt.datetime(2026, 12, 6, 15, 9, 50), "2026-12-06T15:09:50Z"),
     (dt.datetime(2026, 12, 6, 15, 9, 50, tzinfo=dt.timezone.utc), "2026-12-06T15:09:50Z"),
     (dt.datetime(2026, 12, 6, 17, 9, 50, tzinfo=dt.timezone(dt.timedelta(hours=2))), "2026-12-06T15:09:50Z"),
+    (dt.datetime(2026, 12, 6, 15, 9, 50, 5, tzinfo=dt.timezone.utc), "2026-12-06T15:09:50.000005Z"),
+    (dt.datetime(2026, 12, 6, 15, 9, 50, 500000), "2026-12-06T15:09:50.500000Z"),
     (None, None),
 ])
 def test_rfc3339(value, text):
     assert rfc3339(value) == text
+
+
+def test_rfc3339_writes_what_isoformat_writes():
+    import random
+
+    rng = random.Random(3339)
+    for n in range(2000):
+        value = dt.datetime(1970, 1, 1) + dt.timedelta(seconds=rng.randrange(4 * 10**9),
+                                                      microseconds=rng.randrange(10**6) if n % 3 else 0)
+        assert rfc3339(value) == value.isoformat() + "Z"
+        assert rfc3339(value.replace(tzinfo=dt.timezone.utc)) == value.isoformat() + "Z"
 
 
 def test_requests_share_a_few_threads_and_slow_work_has_its_own(world, monkeypatch):

