@@ -47,7 +47,10 @@ class BodyLimitMiddleware:
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
             return await self.app(scope, receive, send)
-        declared = dict(scope["headers"]).get(b"content-length")
+        headers = dict(scope["headers"])
+        declared = headers.get(b"content-length")
+        if declared is None and b"transfer-encoding" not in headers and scope.get("http_version") in ("1.0", "1.1"):
+            return await self.app(scope, receive, send)  # HTTP/1's rule: no body at all (a GET's)
         if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
             return await self._refuse(send)
         seen = 0
