@@ -1,15 +1,16 @@
 """The local service under load: the framework's floor and the main read paths, 50 clients each.
 
-    nice -n 10 .venv/bin/python benchmarks/api_load.py [--db sqlite,postgresql] [--duration 10]
+    nice -n 10 .venv/bin/python benchmarks/api_load.py [--db sqlite,postgresql] [--duration 5] [--rounds 3]
         [--connections 50] [--paths floor,work,items,job,dashboard] [--conversions 4 | --no-conversions]
         [--run-args="--workers 2"] [--worker-process] [--pg-url postgresql://postgres@127.0.0.1:5432/postgres]
 
 For each database a fresh service (``docsvc-server run`` on a free loopback port, a fresh SQLite
 file, or a fresh PostgreSQL database made on ``--pg-url``'s server and dropped afterwards) with one
-organisation, 30 capture items and one finished conversion job. Then, one after the other in the
-same run, each path gets ``--connections`` concurrent keep-alive clients for ``--duration``
+organisation, 30 capture items and one finished conversion job. Then, in ``--rounds`` rounds,
+each path in turn gets ``--connections`` concurrent keep-alive clients for ``--duration``
 seconds from wrk (Debian's ``wrk``; a Lua script adds the ``Authorization`` header from the
-environment, counts every answer that is not 2xx, and prints the figures as JSON):
+environment, counts every answer that is not 2xx, and prints the figures as JSON, with the
+latency at a grid of percentiles so that the rounds' requests merge into one distribution):
 
     floor      GET /healthz (no key, no database: what the framework alone costs)
     work       GET /api/v1/me/work
@@ -17,12 +18,14 @@ environment, counts every answer that is not 2xx, and prints the figures as JSON
     job        GET /api/v1/jobs/{id} (a finished conversion)
     dashboard  GET /api/v1/dashboard
 
-Printed per path (with conversions running, the CPU time includes theirs): requests/s, p50, p99, its requests/s as a ratio of the floor's, the service's
+Printed per path, over all its rounds (with conversions running, the CPU time includes theirs):
+requests/s, p50 and p99 of all its requests, its requests/s as a ratio of the floor's (the median
+of the rounds' ratios, each to the floor of its own round: a shared machine's speed drifts over
+minutes, and a path measured long after the floor would be judged by that drift), the service's
 CPU time per request (its processes' user and system time over the run, from /proc: the figure
 that other work on a shared machine changes least) and the floor's CPU time per request over it
 ("cpu x": the share of the floor's requests/s the path reaches when CPU is what limits both),
-and errors (connect, read, write, timeout)
-and non-2xx answers. Then the same paths again while
+and errors (connect, read, write, timeout) and non-2xx answers. Then the same paths again while
 ``--conversions`` conversions of GitHub's REST description (13 MB, ``@octokit/openapi`` from
 benchmarks/node_modules, installed by ``npm ci`` as benchmarks/convert.py does) are running in
 the same service (by default in its job workers' child process; ``--run-args=--jobs-in-process``
@@ -45,6 +48,7 @@ import json
 import os
 import shlex
 import shutil
+import statistics
 import subprocess
 import sys
 import tempfile
@@ -89,13 +93,22 @@ function done(summary, latency, requests)
   local non2xx = 0
   for _, t in ipairs(threads) do non2xx = non2xx + t:get("bad") end
   local e = summary.errors
+  local grid = {}
+  for _, p in ipairs(PERCENTILES) do
+    table.insert(grid, string.format("[%g, %d]", p, latency:percentile(p)))
+  end
   io.write(string.format(
-    '\nAPILOAD {"requests": %d, "duration_us": %d, "p50_us": %d, "p99_us": %d, "max_us": %d, ' ..
+    '\nAPILOAD {"requests": %d, "duration_us": %d, "max_us": %d, "grid": [%s], ' ..
     '"connect": %d, "read": %d, "write": %d, "timeout": %d, "non2xx": %d}\n',
-    summary.requests, summary.duration, latency:percentile(50), latency:percentile(99), latency.max,
+    summary.requests, summary.duration, latency.max, table.concat(grid, ", "),
     e.connect, e.read, e.write, e.timeout, non2xx))
 end
 """
+# The latencies wrk reports of each run, by percentile: enough to merge several runs' requests
+# into one distribution (``merged_percentile``) around the median and in the tail. Not 100: wrk
+# answers 0 for it (its maximum is ``latency.max``).
+PERCENTILES = [*range(1, 100), *(99 + n / 10 for n in range(1, 10)), *(99.9 + n / 100 for n in range(1, 10))]
+LUA = LUA.replace("PERCENTILES", "{" + ", ".join(f"{p:g}" for p in PERCENTILES) + "}")
 
 
 def need_wrk() -> str:
@@ -117,10 +130,24 @@ def wrk_run(wrk: str, script: Path, url: str, key: str | None, connections: int,
     raw = json.loads(line.removeprefix("APILOAD "))
     seconds = raw["duration_us"] / 1e6
     errors = raw["connect"] + raw["read"] + raw["write"] + raw["timeout"]
-    return {"rps": raw["requests"] / seconds if seconds else 0.0, "p50": raw["p50_us"] / 1000,
-            "p99": raw["p99_us"] / 1000, "max": raw["max_us"] / 1000, "requests": raw["requests"],
-            "errors": errors, "non2xx": raw["non2xx"],
+    return {"rps": raw["requests"] / seconds if seconds else 0.0, "seconds": seconds,
+            "grid": [(p, us / 1000) for p, us in raw["grid"]], "max": raw["max_us"] / 1000,
+            "requests": raw["requests"], "errors": errors, "non2xx": raw["non2xx"],
             "error_kinds": {k: raw[k] for k in ("connect", "read", "write", "timeout") if raw[k]}}
+
+
+def merged_percentile(runs: list[dict], q: float) -> float:
+    """The ``q``-th percentile latency (ms) of all ``runs``' requests together, from each run's
+    percentile grid: the least latency at or below which ``q`` % of them all answered."""
+    total = sum(run["requests"] for run in runs)
+
+    def share_within(grid: list[tuple[float, float]], ms: float) -> float:
+        return max((p / 100 for p, latency in grid if latency <= ms), default=0.0)
+
+    for ms in sorted({latency for run in runs for _, latency in run["grid"]}):
+        if sum(run["requests"] * share_within(run["grid"], ms) for run in runs) >= q / 100 * total:
+            return ms
+    return max(run["max"] for run in runs)
 
 
 def seed(svc: LocalService, db_url: str) -> tuple[str, str]:
@@ -217,27 +244,49 @@ def cpu_seconds(pid: int) -> float:
 
 
 def measure(wrk: str, script: Path, svc: LocalService, key: str, job_id: str, paths: list[str],
-            connections: int, duration: float, pause: float) -> dict[str, dict]:
-    figures = {}
-    for name in paths:
-        url = svc.base_url + PATHS[name].format(job=job_id)
-        before = cpu_seconds(svc.process.pid)
-        figures[name] = run = wrk_run(wrk, script, url, None if name == "floor" else key, connections, duration)
-        run["cpu_ms"] = 1000 * (cpu_seconds(svc.process.pid) - before) / max(1, run["requests"])
-        time.sleep(pause)  # the previous run's connections are closed before the next starts
-    return figures
+            connections: int, duration: float, pause: float, rounds: int) -> dict[str, dict]:
+    """Each path's figures over ``rounds`` rounds, each running every path in turn for ``duration``
+    seconds: a path and the floor are measured minutes apart at most, and a ratio is the median of
+    the rounds' own, so a shared machine's speed drifting over the run moves both alike."""
+    runs: dict[str, list[dict]] = {name: [] for name in paths}
+    for _ in range(rounds):
+        for name in paths:
+            url = svc.base_url + PATHS[name].format(job=job_id)
+            before = cpu_seconds(svc.process.pid)
+            run = wrk_run(wrk, script, url, None if name == "floor" else key, connections, duration)
+            run["cpu_s"] = cpu_seconds(svc.process.pid) - before
+            runs[name].append(run)
+            time.sleep(pause)  # the previous run's connections are closed before the next starts
+    return {name: combined(taken, runs["floor"]) for name, taken in runs.items()}
+
+
+def combined(runs: list[dict], floors: list[dict]) -> dict:
+    """One path's rounds as one figure: totals, merged percentiles, and the median of the rounds'
+    ratios to the floor's requests/s and CPU per request of the same round."""
+    requests = sum(run["requests"] for run in runs)
+    error_kinds: dict[str, int] = {}
+    for run in runs:
+        for kind, n in run["error_kinds"].items():
+            error_kinds[kind] = error_kinds.get(kind, 0) + n
+    cpu_ms = [1000 * run["cpu_s"] / max(1, run["requests"]) for run in runs]
+    floor_cpu_ms = [1000 * run["cpu_s"] / max(1, run["requests"]) for run in floors]
+    return {"rps": requests / sum(run["seconds"] for run in runs), "requests": requests,
+            "p50": merged_percentile(runs, 50), "p99": merged_percentile(runs, 99), "max": max(r["max"] for r in runs),
+            "ratio": statistics.median(r["rps"] / f["rps"] if f["rps"] else 0.0 for r, f in zip(runs, floors)),
+            "cpu_ms": 1000 * sum(run["cpu_s"] for run in runs) / max(1, requests),
+            "cpu_ratio": statistics.median(f / c if c else float("nan") for c, f in zip(cpu_ms, floor_cpu_ms)),
+            "errors": sum(run["errors"] for run in runs), "non2xx": sum(run["non2xx"] for run in runs),
+            "error_kinds": error_kinds}
 
 
 def show(title: str, figures: dict[str, dict], idle: dict[str, dict] | None = None) -> list[str]:
     """Print the table; returns the goals it missed."""
-    floor = figures.get("floor", {}).get("rps") or (idle or {}).get("floor", {}).get("rps")
-    floor_cpu = figures.get("floor", {}).get("cpu_ms")
     missed = []
     print(f"\n{title}")
     print(f"{'path':<34} {'req/s':>8} {'p50 ms':>8} {'p99 ms':>8} {'x floor':>8} {'cpu ms':>7} {'cpu x':>6} "
           f"{'errors':>7} {'non-2xx':>8}  goals")
     for name, f in figures.items():
-        ratio = f["rps"] / floor if floor else float("nan")
+        ratio = f["ratio"]
         notes = []
         if name != "floor":
             notes.append(("ok" if f["p99"] <= P99_GOAL_MS else "MISSED") + f" p99<={P99_GOAL_MS:g}ms")
@@ -251,7 +300,7 @@ def show(title: str, figures: dict[str, dict], idle: dict[str, dict] | None = No
         missed += [f"{title.split(':')[0]}{' (busy)' if idle else ''}: {name}: {n.removeprefix('MISSED ')}"
                    for n in notes if n.startswith("MISSED")]
         kinds = f" {f['error_kinds']}" if f["error_kinds"] else ""
-        cpu_ratio = floor_cpu / f["cpu_ms"] if floor_cpu and f["cpu_ms"] else float("nan")
+        cpu_ratio = f["cpu_ratio"]
         print(f"{PATHS[name]:<34} {f['rps']:>8.0f} {f['p50']:>8.1f} {f['p99']:>8.1f} {ratio:>8.2f} {f['cpu_ms']:>7.2f} "
               f"{cpu_ratio:>6.2f} {f['errors']:>7}{kinds} {f['non2xx']:>8}  {', '.join(notes)}")
     return missed
@@ -275,13 +324,15 @@ def bench_one(backend: str, args, wrk: str, script: Path, root: Path) -> list[st
         key, job_id = seed(svc, database.url)
         setup = f"{backend}, docsvc-server run {' '.join(svc.run_args)}".rstrip() + \
                 (" + docsvc-server worker" if worker else "")
-        idle = measure(wrk, script, svc, key, job_id, args.paths, args.connections, args.duration, args.pause)
-        missed += show(f"{setup}: {args.connections} clients, {args.duration:g} s per path, idle", idle)
+        idle = measure(wrk, script, svc, key, job_id, args.paths, args.connections, args.duration, args.pause,
+                    args.rounds)
+        missed += show(f"{setup}: {args.connections} clients, {args.rounds} x {args.duration:g} s per path, idle", idle)
         if args.conversions:
             conversions = Conversions(svc, key, args.conversions)
             conversions.start()
             try:
-                busy = measure(wrk, script, svc, key, job_id, args.paths, args.connections, args.duration, args.pause)
+                busy = measure(wrk, script, svc, key, job_id, args.paths, args.connections, args.duration, args.pause,
+                    args.rounds)
             finally:
                 conversions.stop()
             print(f"\n{conversions.finished} conversions finished during the measurement, {conversions.failed} of them failed")
@@ -301,7 +352,8 @@ def bench_one(backend: str, args, wrk: str, script: Path, root: Path) -> list[st
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--db", default="sqlite,postgresql", help="sqlite, postgresql or both, comma-separated")
-    parser.add_argument("--duration", type=float, default=10.0, help="seconds per path (default 10)")
+    parser.add_argument("--duration", type=float, default=5.0, help="seconds per path in each round (default 5)")
+    parser.add_argument("--rounds", type=int, default=3, help="rounds of every path in turn (default 3)")
     parser.add_argument("--connections", type=int, default=50)
     parser.add_argument("--paths", default=",".join(PATHS), help="of: " + ", ".join(PATHS))
     parser.add_argument("--conversions", type=int, default=4, help="conversions running for the second figure")
@@ -322,6 +374,8 @@ def main() -> None:
         parser.error("--db takes sqlite, postgresql or both")
     if args.duration <= 0 or args.duration > 120 or args.connections < 1 or args.connections > 1000:
         parser.error("--duration must be in (0, 120] s and --connections in [1, 1000]")
+    if not 1 <= args.rounds <= 20:
+        parser.error("--rounds must be in [1, 20]")
     if "floor" not in args.paths:
         args.paths.insert(0, "floor")  # every ratio is to the floor
     if args.conversions and not GITHUB_SPEC.is_file():

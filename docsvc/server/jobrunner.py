@@ -62,12 +62,14 @@ def serve_jobs(settings: ServerSettings, on_started: Callable[[], None] | None =
         engine.dispose()
 
 
-def die_with(parent_pid: int) -> None:
+def die_with(parent_pid: int, *, kernel_signal: bool = True) -> None:
     """End this process as soon as ``parent_pid`` (its parent, ``run``) is gone, however that
     ended: run's child never outlives it. It dies at once, as job workers in run's own process
     would (SIGKILL on the parent's death on Linux, asked for before anything slow; elsewhere a
-    check twice a second), and the leases hand its jobs to whichever process claims them next."""
-    if sys.platform.startswith("linux"):
+    check twice a second), and the leases hand its jobs to whichever process claims them next.
+    Without ``kernel_signal``, only the check: for a child started from a thread that may end
+    before its process does (the kernel's signal comes when the starting thread ends)."""
+    if kernel_signal and sys.platform.startswith("linux"):
         try:
             import ctypes
 

@@ -57,8 +57,13 @@ def _check(source_type: str, content: str | bytes) -> tuple[str, tuple] | None:
     return None
 
 
-def _lower_priority() -> None:
+def _start_checker(parent_pid: int) -> None:
+    """In the checker, first: a lower priority, and an end with the API's process however it ends
+    (its pipes would not tell it: it holds both ends of its own call queue)."""
+    from .jobrunner import die_with
+
     os.nice(NICENESS)
+    die_with(parent_pid, kernel_signal=False)  # started from a request's thread, which ends first
 
 
 def _pool() -> ProcessPoolExecutor:
@@ -67,7 +72,7 @@ def _pool() -> ProcessPoolExecutor:
         if _checker is None:
             # spawn: the API process has threads, which a fork would copy in whatever state they are.
             _checker = ProcessPoolExecutor(1, mp_context=multiprocessing.get_context("spawn"),
-                                           initializer=_lower_priority)
+                                           initializer=_start_checker, initargs=(os.getpid(),))
         return _checker
 
 

@@ -63,3 +63,40 @@ def test_small_specs_and_jobs_here_parse_here():
     finally:
         handoff.jobs_run_here(True)
     assert spec_check.parse_spec("openapi", _large_spec())["info"]["title"] == "Big"
+
+
+def test_the_checker_ends_with_its_parent(tmp_path):
+    """Killed at once (SIGKILL), the API's process leaves no checker behind."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    spec = tmp_path / "big.json"
+    spec.write_text(_large_spec())
+    script = (
+        "import os, sys\n"
+        "from docsvc.server import handoff, spec_check\n"
+        "handoff.jobs_run_here(False)\n"
+        f"spec_check.parse_spec('openapi', open({str(spec)!r}).read())\n"
+        "print(spec_check._checker._processes and list(spec_check._checker._processes)[0], flush=True)\n"
+        "sys.stdin.read()\n")
+    parent = subprocess.Popen([sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    try:
+        checker = int(parent.stdout.readline())
+        os.kill(checker, 0)  # alive
+        parent.send_signal(signal.SIGKILL)
+        parent.wait(10)
+        deadline = time.monotonic() + 10
+        while time.monotonic() < deadline:
+            try:
+                os.kill(checker, 0)
+            except ProcessLookupError:
+                break
+            time.sleep(0.1)
+        else:
+            os.kill(checker, signal.SIGKILL)
+            raise AssertionError("the checker outlived its parent")
+    finally:
+        parent.kill()
