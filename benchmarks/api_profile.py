@@ -1,6 +1,6 @@
-"""CPU time per request of the read paths, in process: the app driven through ASGI on uvloop, no
-HTTP server, no load tool. Repeatable where ``api_load.py``'s wall-clock figures are not (a
-shared machine), and it can profile one path.
+"""CPU time per request of the read paths, in process: the app driven through ASGI on the event
+loop the service serves on (asyncio's: ``listen.LOOP``), no HTTP server, no load tool. Repeatable
+where ``api_load.py``'s wall-clock figures are not (a shared machine), and it can profile one path.
 
     nice -n 10 .venv/bin/python benchmarks/api_profile.py [--db sqlite|postgresql] [--requests 500]
         [--concurrency 50] [--paths floor,work,items,job,dashboard] [--profile work [--inline]]
@@ -86,7 +86,6 @@ def main() -> None:
     if any(p not in PATHS for p in paths) or args.requests < 1 or not 1 <= args.concurrency <= args.requests:
         parser.error(f"paths are {', '.join(PATHS)}; 1 <= --concurrency <= --requests")
 
-    import uvloop
     from sqlalchemy import event
 
     from docsvc.server.app import create_app
@@ -151,7 +150,7 @@ def main() -> None:
                 pstats.Stats(profile).sort_stats("tottime").print_stats(args.top)
 
     try:
-        uvloop.run(measure())
+        asyncio.run(measure())
     finally:
         database.drop()
 

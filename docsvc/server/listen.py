@@ -12,6 +12,14 @@ import socket
 from typing import Callable
 
 
+# The standard library's event loop, not uvloop (which uvicorn takes when it is installed): under
+# more requests than the service answers at once, uvloop starts reading new requests before it
+# writes out the answers already made (MagicStack/uvloop#123), so some clients wait many times as
+# long as the rest. With 50 clients on the hot reads (benchmarks/api_load.py) p99 was 8-15x p50
+# on uvloop and 2-4x on asyncio's loop, at the same requests/s.
+LOOP = "asyncio"
+
+
 class PortUnavailable(Exception):
     """HOST:PORT cannot be listened on; the message says why in one line."""
 
@@ -51,7 +59,7 @@ def make_server(app, *, log_level: str, on_started: Callable[[], None] | None = 
             if self.started and on_started is not None:  # never after a failed startup
                 on_started()
 
-    return Server(uvicorn.Config(app, log_level=log_level))
+    return Server(uvicorn.Config(app, log_level=log_level, loop=LOOP))
 
 
 def serve_processes(settings, sock: socket.socket, processes: int, *, log_level: str,
@@ -71,7 +79,8 @@ def serve_processes(settings, sock: socket.socket, processes: int, *, log_level:
     os.environ["DOCSVC_SERVER_JOB_WORKERS"] = str(settings.job_workers)
     if settings.job_wake:  # the job workers' child of ``run`` (jobs/wake.py)
         os.environ["DOCSVC_SERVER_JOB_WAKE"] = settings.job_wake
-    config = uvicorn.Config("docsvc.server.app:create_app", factory=True, workers=processes, log_level=log_level)
+    config = uvicorn.Config("docsvc.server.app:create_app", factory=True, workers=processes, log_level=log_level,
+                            loop=LOOP)
     if on_started is not None:
         threading.Thread(target=_when_answering, args=(sock.getsockname(), on_started), daemon=True).start()
     Multiprocess(config, sockets=[sock]).run()
