@@ -188,7 +188,7 @@ def worker(job_workers: int | None, parent_pid: int | None, log_level: str) -> N
     then never slow the API's answers. Any number of them share the database with `run`
     processes; a job runs once (claims, leases and heartbeats in the database)."""
     if parent_pid is not None:  # run's child: first of all, make sure it never outlives run
-        from .jobrunner import die_with
+        from .parent_watch import die_with
 
         die_with(parent_pid)
     settings = _settings()

@@ -60,7 +60,7 @@ def _check(source_type: str, content: str | bytes) -> tuple[str, tuple] | None:
 def _start_checker(parent_pid: int) -> None:
     """In the checker, first: a lower priority, and an end with the API's process however it ends
     (its pipes would not tell it: it holds both ends of its own call queue)."""
-    from .jobrunner import die_with
+    from .parent_watch import die_with
 
     os.nice(NICENESS)
     die_with(parent_pid, kernel_signal=False)  # started from a request's thread, which ends first
