@@ -224,8 +224,8 @@ class JSONBodyRoute(APIRoute):
         if self.resolves_caller:
             handle = _key_before_parameters(handle)
         if self.answers_json:
-            handle = plain_handler(_effective(self).dependant, _effective(self).dependency_overrides_provider,
-                                   handle) or handle
+            effective = _effective(self)
+            handle = plain_handler(effective.dependant, effective.dependency_overrides_provider, handle) or handle
         if self.body_field is None or isinstance(self.body_field.field_info, params.Form):
             return handle
 
