@@ -113,3 +113,19 @@ def test_the_hot_reads_are_plain():
     for router, path in hot:
         route = next(r for r in router.routes if r.path == path and "GET" in r.methods)
         assert _plain(route.dependant, endpoint=True) is not None, path
+
+
+def test_a_dependency_not_cached_goes_to_fastapi():
+    """``Depends(..., use_cache=False)`` is called each time it is named, as only FastAPI does."""
+    router = APIRouter(route_class=JSONBodyRoute)
+
+    @router.get("/twice")
+    async def twice(a: dict = Depends(window, use_cache=False), b: dict = Depends(window, use_cache=False)):
+        return {"same": a is b}
+
+    app = FastAPI(default_response_class=JSONBody)
+    app.include_router(router)
+    CALLS.clear()
+    with TestClient(app) as client:
+        assert client.get("/twice").json() == {"same": False}
+    assert CALLS == ["window", "window"]

@@ -9,8 +9,9 @@ of a few rows (``deps.hot_read``) that was half of the request's CPU (benchmarks
 - the route's and its dependencies' parameters are path or query values annotated ``str``,
   ``int``, ``float`` or ``bool`` (or one of them ``| None``), bounded only by ``ge``/``gt``/``le``/
   ``lt``, or the ``Request``;
-- its dependencies are async functions (no generators, no classes, no security schemes), and
-  the endpoint is async and answers a ``Response`` (``deps._answered_as_json``).
+- its dependencies are async functions (no generators, no classes, no security schemes, none
+  with ``use_cache=False``), and the endpoint is async and answers a ``Response``
+  (``deps._answered_as_json``).
 
 Such a route gets ``plain_handler``: it reads each value itself, and only when every value is one
 that FastAPI would read the same (digits for an ``int``, ``true``/``false`` for a ``bool``, within
@@ -119,7 +120,7 @@ def _plain(dependant: Dependant, endpoint: bool) -> _Call | None:
             or dependant.security_scopes_param_name or dependant.own_oauth_scopes
             or getattr(dependant, "concurrency", None) is not None):
         return None
-    if not endpoint and not dependant.name:
+    if not endpoint and (not dependant.name or not dependant.use_cache):  # called once per request below
         return None
     params = [_param(field, True) for field in dependant.path_params]
     params += [_param(field, False) for field in dependant.query_params]
