@@ -26,17 +26,20 @@ SPEC = (Path(__file__).parents[1] / "fixtures" / "openapi" / "openapi-3.0.yaml")
 
 
 def _terminate_all(db_url: str) -> int:
-    """End every other session on the service's database; returns how many there were."""
+    """End every other session on the service's database and wait until those sessions are gone;
+    returns how many there were. Sessions the service opens again meanwhile (its job workers poll)
+    are new pids, so only the ended ones are waited for."""
     url = db_url.replace("postgresql+psycopg://", "postgresql://")
     with psycopg.connect(url, autocommit=True) as admin:
-        ended = admin.execute("SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "
-                              "WHERE datname = current_database() AND pid <> pg_backend_pid()").fetchone()[0]
+        pids = [row[0] for row in admin.execute(
+            "SELECT pid FROM pg_stat_activity WHERE datname = current_database() AND pid <> pg_backend_pid()")]
+        for pid in pids:
+            admin.execute("SELECT pg_terminate_backend(%s)", (pid,))
         deadline = time.monotonic() + 10
-        while admin.execute("SELECT count(*) FROM pg_stat_activity WHERE datname = current_database() "
-                            "AND pid <> pg_backend_pid()").fetchone()[0]:
+        while admin.execute("SELECT count(*) FROM pg_stat_activity WHERE pid = ANY(%s)", (pids,)).fetchone()[0]:
             assert time.monotonic() < deadline, "the sessions did not end"
             time.sleep(0.05)
-    return ended
+    return len(pids)
 
 
 @pytest.fixture()
