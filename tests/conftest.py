@@ -9,10 +9,12 @@ if importlib.util.find_spec("xdist"):  # the parallel workers' units of work (sc
 
 
 @pytest.fixture(scope="module", params=backends())
-def service(request, tmp_path_factory):
-    """The real local service on SQLite, and on PostgreSQL when DOCSVC_TEST_DATABASE_URL is set."""
+def service(request, tmp_path_factory, migrated_template):
+    """The real local service on SQLite, and on PostgreSQL when DOCSVC_TEST_DATABASE_URL is set.
+    Its database is a copy of one migrated once per test process: the service finds it at the newest
+    migration (the migrations from scratch are tested in test_migrate, test_wheel, test_scale_out...)."""
     tmp = tmp_path_factory.mktemp(f"svc-{request.param}")
-    database = TestDatabase(request.param, tmp)
+    database = TestDatabase(request.param, tmp, template=migrated_template(request.param))
     # A test module may add settings of its own with a module-level SERVICE_ENV dict.
     env = {"DOCSVC_SERVER_JOB_LEASE_SECONDS": "2", **getattr(request.module, "SERVICE_ENV", {})}
     svc = LocalService(db_url=database.url, workdir=tmp / "work", env_extra=env)

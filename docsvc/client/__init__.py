@@ -10,7 +10,7 @@ Importing this package loads httpx and the client machinery only; pydantic and t
 models of a resource group load when that group is first used.
 """
 
-from . import _httpx_cli  # noqa: F401  (first: before anything imports httpx)
+from .. import _httpx_cli  # noqa: F401  (first: before anything imports httpx)
 from ._base import DEFAULT_TIMEOUT
 from ._client import Client
 from ._types import NOT_GIVEN, NotGiven

@@ -4,3 +4,5 @@ Layout: ``app`` builds the FastAPI app; ``routes`` are thin routers; ``services`
 of the interface; ``db`` the tables, sessions and migrations; ``jobs`` the durable job queue and
 its workers; ``engines`` the real work of the long-running actions.
 """
+
+from .. import _httpx_cli  # noqa: F401,E402  (first: before anything imports httpx)

@@ -111,3 +111,11 @@ def test_every_name_in_an_annotation_is_imported(path):
     tree = ast.parse(path.read_text())
     missing = _annotation_names(tree) - _bound_names(tree) - set(dir(builtins))
     assert not missing, f"{path.name}: {sorted(missing)} used in annotations but never imported"
+
+
+def test_the_server_loads_httpx_without_its_command_line():
+    # The code hosts' clients import httpx; httpx's own command line (rich, pygments) is no part of
+    # the service, and each service and job workers' process used to load it.
+    modules = _modules_after("import docsvc.server.engines.hosts.common")
+    assert "httpx" in modules
+    assert not _under(modules, "rich", "pygments")

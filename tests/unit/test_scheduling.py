@@ -23,3 +23,23 @@ def test_a_module_splits_by_backend_and_nothing_else(monkeypatch):
     assert scope("tests/integration/test_x.py::test_a[postgresql]") == "tests/integration/test_x.py[postgresql]"
     assert scope("tests/integration/test_x.py::test_b[sqlite]") == "tests/integration/test_x.py[sqlite]"
     assert scope("tests/integration/test_x.py::test_c") == "tests/integration/test_x.py"
+
+
+def test_the_long_unit_modules_go_first_of_the_unit_modules():
+    from tests.scheduling import LONG_UNITS, long_units_first
+
+    scopes = ["tests/ci/test_runners.py", "tests/integration/test_a.py[sqlite]", "tests/unit/test_a.py",
+              f"{LONG_UNITS[2]}[postgresql]", "tests/unit/test_b.py", LONG_UNITS[0], f"{LONG_UNITS[2]}[sqlite]"]
+    assert long_units_first(scopes) == [
+        "tests/ci/test_runners.py", "tests/integration/test_a.py[sqlite]", f"{LONG_UNITS[2]}[postgresql]",
+        LONG_UNITS[0], f"{LONG_UNITS[2]}[sqlite]", "tests/unit/test_a.py", "tests/unit/test_b.py"]
+    assert long_units_first(["tests/unit/test_a.py"]) == ["tests/unit/test_a.py"]
+
+
+def test_the_long_unit_modules_exist():
+    from pathlib import Path
+
+    from tests.scheduling import LONG_UNITS
+
+    root = Path(__file__).resolve().parents[2]
+    assert all((root / module).is_file() for module in LONG_UNITS)

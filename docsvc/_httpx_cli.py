@@ -4,7 +4,8 @@
 machinery for httpx's ``httpx`` command: about half of httpx's import time, and the largest part
 of ``docsvc mywork``'s start after pydantic. This module puts a stand-in ``httpx._main`` in place
 before httpx is first imported; its ``main`` loads the real one when (if ever) it is called.
-Imported first by ``docsvc.client``; a no-op when httpx is already imported.
+Imported first by ``docsvc.client`` and ``docsvc.server`` (whose code hosts' clients use httpx: every
+service and job workers' process paid for rich and pygments); a no-op when httpx is already imported.
 """
 
 from __future__ import annotations
