@@ -1,4 +1,5 @@
 import importlib.util
+import signal
 
 import pytest
 
@@ -6,6 +7,13 @@ from tests.support import LocalService, TestDatabase, backends
 
 if importlib.util.find_spec("xdist"):  # the parallel workers' units of work (scripts/test)
     from tests.scheduling import pytest_xdist_make_scheduler  # noqa: F401
+
+# Started in the background by a shell without job control (`scripts/test &`), the suite inherits
+# SIGINT ignored, and so would every service it starts: sent Ctrl-C, such a service stops but
+# exits 0, since uvicorn's raising the signal again is ignored (test_job_workers). The services
+# are started as from a terminal, where Ctrl-C is Ctrl-C.
+if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+    signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(scope="module", params=backends())
