@@ -14,7 +14,6 @@ from __future__ import annotations
 import logging
 import os
 import uuid
-from functools import lru_cache
 from pathlib import Path
 
 from fastapi import APIRouter, Request
@@ -28,25 +27,18 @@ router = APIRouter()
 log = logging.getLogger("docsvc.server.health")
 
 
-@lru_cache(maxsize=1)
-def _head() -> str | None:
-    from .db.migrate import head_revision
-
-    return head_revision()
-
-
 def _database(request: Request) -> tuple[bool, bool]:
     """(the database answers, its revision is the newest migration)."""
-    from alembic.runtime.migration import MigrationContext
+    from .db.migrate import at_head
 
     try:
         with request.app.state.sessions() as session:
             session.execute(text("SELECT 1"))
-            current = MigrationContext.configure(session.connection()).get_current_revision()
+            current = at_head(session.connection())
     except Exception as exc:  # any failure means "not ready"; the log says why, the answer does not
         log.warning("readiness: the database check failed: %s", exc.__class__.__name__)
         return False, False
-    return True, current is not None and current == _head()
+    return True, current
 
 
 def _writable(folder: Path) -> bool:

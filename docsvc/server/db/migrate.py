@@ -13,6 +13,7 @@ from importlib.resources import files
 from typing import TYPE_CHECKING
 
 from sqlalchemy import create_engine, pool, text
+from sqlalchemy.engine import Connection
 from sqlalchemy.exc import DBAPIError
 
 if TYPE_CHECKING:
@@ -62,21 +63,28 @@ def shipped_head() -> str | None:
     return heads.pop() if len(heads) == 1 else None
 
 
+def at_head(connection: Connection) -> bool:
+    """The database on ``connection`` is at the newest migration this package ships, read without
+    loading Alembic while the scripts are one plain chain (``shipped_head``). One without the
+    version table yet (or mid-migration by another process: PostgreSQL's DDL is transactional) is
+    not at head."""
+    head = shipped_head() or head_revision()
+    try:
+        versions = connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
+    except DBAPIError:  # no version table: never migrated
+        return False
+    return versions == [head]
+
+
 def _at_head(url: str) -> bool:
-    """The database is already at the newest migration: nothing for Alembic to do. A database
-    that cannot be reached fails here as it would in Alembic; one without the version table yet
-    (or mid-migration by another process: PostgreSQL's DDL is transactional) is not at head."""
-    head = shipped_head()
-    if head is None:
+    """``at_head`` on a connection of its own: a database that cannot be reached fails here as it
+    would in Alembic. Not when the scripts are no plain chain: Alembic alone reads those."""
+    if shipped_head() is None:
         return False
     engine = create_engine(normalize_url(url), poolclass=pool.NullPool)
     try:
         with engine.connect() as connection:
-            try:
-                versions = connection.execute(text("SELECT version_num FROM alembic_version")).scalars().all()
-            except DBAPIError:  # no version table: never migrated
-                return False
-        return versions == [head]
+            return at_head(connection)
     finally:
         engine.dispose()
 
