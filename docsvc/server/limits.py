@@ -1,8 +1,9 @@
 """Limits of what a request may hold, in one place.
 
 The body size: 413 beyond it, before the body is read into memory. A declared ``Content-Length``
-over the limit is refused at once; a chunked body is counted as it streams and cut off when it
-passes the limit, so no route ever holds more than the limit. That limit is one for every route
+over the limit never reaches a route; a chunked body is counted as it streams and cut off when it
+passes the limit, so no route ever holds more than the limit. Before the 413 goes out, the rest of
+the body is read and dropped (see ``BodyLimitMiddleware._drain``). That limit is one for every route
 (``DOCSVC_SERVER_MAX_BODY_MB``, sized for the largest spec a convert takes); a route whose JSON
 body is small by nature reads it with ``routes.deps.json_body(max_bytes=...)``, which refuses
 more than its own bound before parsing it.
@@ -12,6 +13,7 @@ The values: the lengths of the fields a request stores (an item's title, a pull 
 
 from __future__ import annotations
 
+import asyncio
 import json
 
 from ..models.limits import PR_BODY_MAX, PR_TITLE_MAX
@@ -35,14 +37,22 @@ PR_ROUTE_MAX = 500  # a screenshot's route, as POST /docflows/<id>/screenshots t
 DOCFLOW_GENERATE_JSON_BYTES = 1 << 20
 
 
+# How long an over-limit body is read and dropped before the 413 goes out, at most.
+DRAIN_SECONDS = 10.0
+
+
 class _TooLarge(Exception):
-    pass
+    def __init__(self, seen: int, ended: bool) -> None:
+        super().__init__()
+        self.seen, self.ended = seen, ended
 
 
 class BodyLimitMiddleware:
     def __init__(self, app, *, max_bytes: int) -> None:
         self.app = app
         self.max_bytes = max_bytes
+        # Beyond this many bytes (as much again as the limit) a body is not drained: answered unread.
+        self.drain_bytes = 2 * max_bytes
 
     async def __call__(self, scope, receive, send) -> None:
         if scope["type"] != "http":
@@ -52,6 +62,8 @@ class BodyLimitMiddleware:
         if declared is None and b"transfer-encoding" not in headers and scope.get("http_version") in ("1.0", "1.1"):
             return await self.app(scope, receive, send)  # HTTP/1's rule: no body at all (a GET's)
         if declared is not None and declared.isdigit() and int(declared) > self.max_bytes:
+            if int(declared) <= self.drain_bytes and headers.get(b"expect", b"").lower() != b"100-continue":
+                await self._drain(receive, 0)
             return await self._refuse(send)
         seen = 0
         started = False
@@ -62,7 +74,7 @@ class BodyLimitMiddleware:
             if message["type"] == "http.request":
                 seen += len(message.get("body", b""))
                 if seen > self.max_bytes:
-                    raise _TooLarge()
+                    raise _TooLarge(seen, ended=not message.get("more_body", False))
             return message
 
         async def tracking_send(message):
@@ -73,9 +85,33 @@ class BodyLimitMiddleware:
 
         try:
             await self.app(scope, counting_receive, tracking_send)
-        except _TooLarge:
+        except _TooLarge as cut:
             if not started:
+                if not cut.ended:
+                    await self._drain(receive, cut.seen)
                 await self._refuse(send)
+
+    async def _drain(self, receive, seen: int) -> None:
+        """Read the rest of an over-limit body and drop it, while it stays within ``drain_bytes`` and
+        ``DRAIN_SECONDS``.
+
+        A client that writes its whole body before it reads (httpx and requests do) then finds the
+        413 waiting. Answered unread, the 413 goes out with ``Connection: close`` on a socket that
+        still holds unread bytes, and closing such a socket sends a TCP reset, which can discard the
+        answer before the client reads it: the client sees "connection reset" instead of the reason.
+        Dropping chunks as they come keeps memory flat; the bounds keep a huge or slow body from
+        holding the connection (beyond them the answer goes out anyway, as nginx's lingering close
+        gives up after its own time)."""
+        loop = asyncio.get_running_loop()
+        deadline = loop.time() + DRAIN_SECONDS
+        while seen <= self.drain_bytes:
+            try:
+                message = await asyncio.wait_for(receive(), max(deadline - loop.time(), 0))
+            except asyncio.TimeoutError:
+                return
+            if message["type"] != "http.request" or not message.get("more_body", False):
+                return
+            seen += len(message.get("body", b""))
 
     async def _refuse(self, send) -> None:
         limit_mb = self.max_bytes / (1024 * 1024)

@@ -5,6 +5,7 @@ laughs, a body over the size limit)."""
 from __future__ import annotations
 
 import json
+import socket
 import time
 from dataclasses import dataclass
 from pathlib import Path
@@ -242,3 +243,23 @@ def test_a_body_over_the_limit_is_413(conv: Converter):
     answer = httpx.post(conv.svc.base_url + "/api/v1/convert", headers={"Authorization": f"Bearer {conv.key}"},
                         content=b"{" + b" " * (3 * 1024 * 1024) + b"}")
     assert answer.status_code == 413 and answer.headers["content-type"].startswith("application/problem+json")
+
+
+def test_a_client_that_sends_its_whole_body_before_reading_gets_the_413(conv: Converter):
+    """The service reads the rest of an over-limit body before it answers and closes: answered at
+    once, the close of a socket holding unread bytes sends a reset, and the client, still writing,
+    found "connection reset" where the 413 should be (a pause mid-body makes that certain)."""
+    host, port = conv.svc.base_url.split("//")[1].split(":")
+    body = b"{" + b" " * (3 * 1024 * 1024) + b"}"
+    with socket.create_connection((host, int(port)), timeout=30) as conn:
+        conn.sendall(f"POST /api/v1/convert HTTP/1.1\r\nHost: {host}\r\nAuthorization: Bearer {conv.key}\r\n"
+                     f"Content-Type: application/json\r\nContent-Length: {len(body)}\r\n\r\n".encode())
+        conn.sendall(body[:65536])
+        time.sleep(0.5)
+        conn.sendall(body[65536:])
+        answer = b""
+        while chunk := conn.recv(65536):
+            answer += chunk
+    head, _, problem = answer.partition(b"\r\n\r\n")
+    assert head.startswith(b"HTTP/1.1 413 ") and b"connection: close" in head.lower(), head
+    assert "larger than this service accepts (2 MB" in json.loads(problem)["detail"]
