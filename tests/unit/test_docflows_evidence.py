@@ -137,7 +137,7 @@ def test_an_alias_bomb_is_refused_fast_with_its_reason():
     notes: list[str] = []
     started = time.monotonic()
     assert structured_items("app/config.yaml", bomb, notes) == []
-    assert time.monotonic() - started < 1.0
+    assert time.monotonic() - started < 5  # unbounded: minutes (a generous bound for a loaded CI host)
     assert len(notes) == 1 and "app/config.yaml: not read" in notes[0] and "aliases expand" in notes[0]
 
 
