@@ -64,6 +64,15 @@ def test_trailing_slashes_are_removed_from_paths_and_servers():
     assert again.findings == []
 
 
+def test_two_paths_that_would_become_one_are_not_both_renamed():
+    doc = base("3.0")
+    get = doc["paths"].pop("/pets/{petId}")["get"]
+    doc["paths"] = {"/pets/": {"get": get}, "/pets//": {"put": dict(get, operationId="putPet")}}
+    result = run(json.dumps(doc, indent=2), run_ai_fix=True)
+    # before, both became /pets and the second replaced the first: the GET was lost from the corrected spec
+    put = dict(get, operationId="putPet")
+    assert json.loads(result.corrected)["paths"] == {"/pets": {"get": get}, "/pets//": {"put": put}}
+    assert [(f["rule"], f["pointer"]) for f in result.fixes] == [("no-path-trailing-slash", "/paths/~1pets")]
 @pytest.mark.parametrize("version", ["2.0", "3.0", "3.1"])
 def test_an_undeclared_path_parameter_is_declared_at_path_level(version):
     result, again, doc = fixed("path-parameters-defined", version)

@@ -77,7 +77,7 @@ def apply(data: dict) -> tuple[list[dict], list[dict], list[str]]:
         renames = {}
         for key in list(paths):
             new = key.rstrip("/") if key.endswith("/") and key != "/" else key
-            if new != key and new and new not in paths and new not in renames:
+            if new != key and new and new not in paths and new not in renames.values():
                 renames[key] = new
         if renames:
             items = [(renames.get(k, k), v) for k, v in paths.items()]
