@@ -36,6 +36,15 @@ paths:
           description: One order
 """
 BAD_LINES = {"/paths/~1orders~1": 8, "/paths/~1orders~1{orderId}/get": 16}
+# each fix (rule, pointer in the corrected spec) and its line in SPEC, the file read, though the first
+# fix renamed /orders/: the renamed path, a 400 added to its get's responses, an operationId added,
+# a path parameter declared on its path, a tag declared where the operation uses it
+FIX_LINES = {("no-server-trailing-slash", "/servers/0/url"): 6, ("no-path-trailing-slash", "/paths/~1orders"): 8,
+             ("operation-4xx-response", "/paths/~1orders/get/responses/400"): 12,
+             ("path-parameters-defined", "/paths/~1orders~1{orderId}/parameters/0"): 15,
+             ("operation-operationId", "/paths/~1orders~1{orderId}/get/operationId"): 16,
+             ("tag-description", "/tags/0"): 17,
+             ("operation-4xx-response", "/paths/~1orders~1{orderId}/get/responses/400"): 18}
 
 
 @dataclass
@@ -92,6 +101,8 @@ def test_findings_carry_rule_file_and_line(scan: dict):
     slash = next(f for f in findings if f["rule"] == "no-path-trailing-slash" and f["source"] != "fix")
     assert slash["line"] == BAD_LINES["/paths/~1orders~1"]
     assert scan["fixes"], "the fix stage ran"
+    fixed = {(f["rule"], f["pointer"]): f["line"] for f in findings if f["message"].startswith("Fixed: ")}
+    assert fixed == FIX_LINES
     assert scan["generated"], "the content stage ran"
     assert scan["spec"]["path"] == "api/openapi.yaml" and len(scan["spec"]["commit"]) == 40
 
@@ -106,6 +117,14 @@ def test_text_output_groups_findings_by_severity_and_fails_on_errors(org: Org, s
     assert done.returncode == (1 if errors else 0), done.stderr
     warned = org.cli("validate", "--no-ai-fix", "--fail-on", "warning")
     assert warned.returncode == 1 and "(--fail-on warning)" in warned.stderr
+
+
+def test_text_output_puts_each_fix_on_its_line_of_the_file_read(org: Org, scan: dict):
+    done = org.cli("validate", "--fail-on", "never")
+    assert done.returncode == 0, done.stderr
+    fixed = [line.split() for line in done.stdout.splitlines() if "] Fixed: " in line]
+    assert sorted((words[1].strip("[]"), words[0]) for words in fixed) == sorted(
+        (rule, f"api/openapi.yaml:{line}") for (rule, _), line in FIX_LINES.items())
 
 
 def test_open_pr_to_both_targets_and_the_scan_follows_the_docs_one(org: Org, scan: dict):

@@ -10,7 +10,8 @@ import pytest
 import yaml
 
 from docsvc.server.engines.validate import run
-from docsvc.server.engines.validate.fixes import operation_id_for
+from docsvc.server.engines.validate.fixes import as_read, operation_id_for
+from docsvc.specload import Locator
 from tests.unit.test_validate_rules import base, case
 
 FIXTURES = Path(__file__).resolve().parents[1] / "fixtures" / "validate"
@@ -63,6 +64,15 @@ def test_trailing_slashes_are_removed_from_paths_and_servers():
     assert again.findings == []
 
 
+def test_two_paths_that_would_become_one_are_not_both_renamed():
+    doc = base("3.0")
+    get = doc["paths"].pop("/pets/{petId}")["get"]
+    doc["paths"] = {"/pets/": {"get": get}, "/pets//": {"put": dict(get, operationId="putPet")}}
+    result = run(json.dumps(doc, indent=2), run_ai_fix=True)
+    # before, both became /pets and the second replaced the first: the GET was lost from the corrected spec
+    put = dict(get, operationId="putPet")
+    assert json.loads(result.corrected)["paths"] == {"/pets": {"get": get}, "/pets//": {"put": put}}
+    assert [(f["rule"], f["pointer"]) for f in result.fixes] == [("no-path-trailing-slash", "/paths/~1pets")]
 @pytest.mark.parametrize("version", ["2.0", "3.0", "3.1"])
 def test_an_undeclared_path_parameter_is_declared_at_path_level(version):
     result, again, doc = fixed("path-parameters-defined", version)
@@ -139,3 +149,82 @@ def test_json_input_gives_json_output():
     assert result.syntax == "json"
     assert json.loads(result.corrected)["paths"]["/pets"]["get"]["operationId"] == "getPets"
     assert result.corrected.startswith('{\n  "openapi"')
+
+
+# Two paths renamed (trailing slashes) and many fixes under them, in the form a user writes. Each fix's
+# line counts in this text, the file the user has: where the fix changes it (a member it adds: the
+# object it goes into), or for a tag declared at the top level, where an operation uses the tag.
+RENAMED = """\
+openapi: 3.0.3
+info:
+  title: Pets
+  version: "1.0"
+paths:
+  /pets/:
+    get:
+      tags: [pets]
+      responses:
+        "200":
+          description: Pets
+  /pets/{petId}/:
+    servers:
+      - url: https://pets.test/v2/
+    get:
+      tags: [pets, vet-visits]
+      parameters:
+        - name: petId
+          in: path
+          schema: {type: string}
+      responses:
+        "200":
+          description: A pet
+    delete:
+      operationId: deletePet
+      responses:
+        "204":
+          description: Gone
+"""
+# (rule, pointer in the corrected spec, the place in RENAMED it is located at, that place's line)
+RENAMED_FIXES = [
+    ("no-path-trailing-slash", "/paths/~1pets", "/paths/~1pets~1", 6),
+    ("no-path-trailing-slash", "/paths/~1pets~1{petId}", "/paths/~1pets~1{petId}~1", 12),
+    ("operation-operationId", "/paths/~1pets/get/operationId", "/paths/~1pets~1/get", 7),
+    ("operation-4xx-response", "/paths/~1pets/get/responses/400", "/paths/~1pets~1/get/responses", 9),
+    ("no-server-trailing-slash", "/paths/~1pets~1{petId}/servers/0/url",
+     "/paths/~1pets~1{petId}~1/servers/0/url", 14),
+    ("struct", "/paths/~1pets~1{petId}/get/parameters/0/required", "/paths/~1pets~1{petId}~1/get/parameters/0", 18),
+    ("path-parameters-defined", "/paths/~1pets~1{petId}/parameters/0", "/paths/~1pets~1{petId}~1", 12),
+    ("operation-operationId", "/paths/~1pets~1{petId}/get/operationId", "/paths/~1pets~1{petId}~1/get", 15),
+    ("operation-4xx-response", "/paths/~1pets~1{petId}/get/responses/400",
+     "/paths/~1pets~1{petId}~1/get/responses", 21),
+    ("operation-4xx-response", "/paths/~1pets~1{petId}/delete/responses/400",
+     "/paths/~1pets~1{petId}~1/delete/responses", 26),
+    ("tag-description", "/tags/0", "/paths/~1pets~1/get/tags/0", 8),
+    ("tag-description", "/tags/1", "/paths/~1pets~1{petId}~1/get/tags/1", 16),
+]
+
+
+@pytest.mark.parametrize("syntax", ["yaml", "json"])
+def test_fix_lines_count_in_the_file_read_when_fixes_renamed_its_paths(syntax):
+    text = RENAMED if syntax == "yaml" else json.dumps(yaml.safe_load(RENAMED), indent=2)
+    result = run(text, file="openapi." + syntax, run_ai_fix=True)
+    assert sorted((f["rule"], f["pointer"]) for f in result.fixes) == sorted((r, p) for r, p, _, _ in RENAMED_FIXES)
+    fixed = {(f["rule"], f["pointer"]): f["line"] for f in result.findings if f["message"].startswith("Fixed: ")}
+    locator = Locator(text)
+    expected = {(rule, pointer): line if syntax == "yaml" else locator.line(place)
+                for rule, pointer, place, line in RENAMED_FIXES}
+    assert fixed == expected
+    # and on the line of the finding it answers (a path parameter is declared at path level, not where missed)
+    found = {(f["rule"], f["line"]) for f in result.findings if f["source"] != "fix"}
+    answered = [(rule, pointer) for rule, pointer, _, _ in RENAMED_FIXES
+                if rule not in ("path-parameters-defined", "tag-description")]
+    answers = {(rule, fixed[rule, pointer]) for rule, pointer in answered}
+    assert answers <= found
+
+
+def test_renames_are_undone_newest_first_and_only_on_whole_segments():
+    renamed = [("/paths/~1a", "/paths/~1a~1"), ("/paths/~1a/x2", "/paths/~1a/x1")]  # a rename inside a renamed one
+    assert as_read("/paths/~1a/x2/y", renamed) == "/paths/~1a~1/x1/y"
+    assert as_read("/paths/~1a", renamed) == "/paths/~1a~1"
+    assert as_read("/paths/~1ab/x2", renamed) == "/paths/~1ab/x2"  # not a segment of the renamed path
+    assert as_read("/info", renamed) == "/info" and as_read("/info", []) == "/info"

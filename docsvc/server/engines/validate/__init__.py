@@ -141,12 +141,16 @@ def _run(text: str, file: str | None, run_swagger, run_redocly, run_ai_fix, run_
                         "and schemas; each is marked `x-docsvc-generated` and listed in `generated`.", "", "content"))
     corrected_data = None
     fixes: list[dict] = []
+    # raw index -> the pointer to find the line of, when not the finding's own: a fix's pointer names
+    # its place in the corrected spec, but lines count in the text read, the file the user has
+    located: dict[int, str] = {}
     if run_ai_fix:
         corrected_data = _copy(prepped_data)
-        fixes, notices = _fixes.apply(corrected_data)
+        fixes, notices, origins = _fixes.apply(corrected_data)
         if run_redocly and unused:
             notices.append(_fixes.unused_components_notice(unused))
-        for fix in fixes:
+        for fix, origin in zip(fixes, origins):
+            located[len(raw)] = origin
             raw.append(("notice", fix["rule"], f"Fixed: {fix['description']}", fix["pointer"], "fix"))
         for notice in notices:
             raw.append(("notice", notice["rule"], notice["description"], notice["pointer"], "fix"))
@@ -166,10 +170,11 @@ def _run(text: str, file: str | None, run_swagger, run_redocly, run_ai_fix, run_
         prepped = serialize(data, syntax)
     else:
         prepped = _written(text, syntax, data, prepped_data)
-    lines = lines_for(text, syntax, {r[3] for r in raw if r[3]}, indented=indented)
+    where = [located.get(i, r[3]) for i, r in enumerate(raw)]
+    lines = lines_for(text, syntax, {w for w in where if w}, indented=indented)
     findings = [{"severity": sev, "rule": rule, "message": message, "pointer": pointer,
-                 "line": lines.get(pointer) if pointer else None, "file": file, "source": source}
-                for sev, rule, message, pointer, source in raw]
+                 "line": lines.get(at) if at else None, "file": file, "source": source}
+                for (sev, rule, message, pointer, source), at in zip(raw, where)]
     stats = {
         "severity": dict(Counter(f["severity"] for f in findings)),
         "rule": dict(Counter(f["rule"] for f in findings)),

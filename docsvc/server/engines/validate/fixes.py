@@ -29,15 +29,36 @@ def operation_id_for(method: str, path: str) -> str:
     return re.sub(r"[^A-Za-z0-9]", "", name) or method.lower()
 
 
-def apply(data: dict) -> tuple[list[dict], list[dict]]:
-    """Fix ``data`` in place; return (fixes, notices) — notices are what was left, and why."""
+def as_read(pointer: str, renamed: list[tuple[str, str]]) -> str:
+    """``pointer`` (in the document with the renames ``renamed`` made, each ``(new, old)`` in order)
+    in the document as it was read: the renames undone, newest first, so a rename inside a renamed
+    member is undone too."""
+    for new, old in reversed(renamed):
+        if pointer == new or pointer.startswith(new + "/"):
+            pointer = old + pointer[len(new):]
+    return pointer
+
+
+def apply(data: dict) -> tuple[list[dict], list[dict], list[str]]:
+    """Fix ``data`` in place; return (fixes, notices, origins) — notices are what was left, and why.
+
+    A fix's pointer names its place in the fixed document. ``origins`` (one per fix) names the
+    place in ``data`` as it was read that the fix changes, for the fix's line in the user's file:
+    the fix's pointer with the renames undone (a member the fix adds is located at its nearest
+    existing ancestor), or the part of the spec that called for it when the fix adds something the
+    file has no place for yet (a tag declared at the top level: where an operation uses it)."""
     fixes: list[dict] = []
     notices: list[dict] = []
+    origins: list[str] = []
+    renamed: list[tuple[str, str]] = []
     resolver = Resolver(data)
     oas2 = "swagger" in data
 
-    def fixed(rule: str, pointer: str, description: str) -> None:
+    def fixed(rule: str, pointer: str, description: str, cause: str | None = None) -> None:
+        """``cause``: the pointer (in the document as it is now) of what called for the fix, when
+        that, not ``pointer``, is where the user's file should be pointed at."""
         fixes.append({"rule": rule, "pointer": pointer, "description": description})
+        origins.append(as_read(cause or pointer, renamed))
 
     # servers: trailing slashes
     def servers(owner: Any, pointer: str) -> None:
@@ -53,16 +74,17 @@ def apply(data: dict) -> tuple[list[dict], list[dict]]:
     paths = data.get("paths")
     if isinstance(paths, dict):
         # paths: trailing slashes (the key is renamed in place, keeping the order)
-        renamed = {}
+        renames = {}
         for key in list(paths):
             new = key.rstrip("/") if key.endswith("/") and key != "/" else key
-            if new != key and new and new not in paths and new not in renamed:
-                renamed[key] = new
-        if renamed:
-            items = [(renamed.get(k, k), v) for k, v in paths.items()]
+            if new != key and new and new not in paths and new not in renames.values():
+                renames[key] = new
+        if renames:
+            items = [(renames.get(k, k), v) for k, v in paths.items()]
             paths.clear()
             paths.update(items)
-            for old, new in renamed.items():
+            for old, new in renames.items():
+                renamed.append((f"/paths/{esc(new)}", f"/paths/{esc(old)}"))
                 fixed("no-path-trailing-slash", f"/paths/{esc(new)}", f"Renamed the path {old!r} to {new!r}.")
         used_ids = {op["operationId"] for item in paths.values() if isinstance(item, dict)
                     for m, op in item.items()
@@ -138,12 +160,13 @@ def apply(data: dict) -> tuple[list[dict], list[dict]]:
                     fixed("tag-description", f"/tags/{i}/description",
                           f"Added a description to the tag {tag['name']!r}, derived from its name.")
     if isinstance(paths, dict):
-        for item in paths.values():
+        for path, item in paths.items():
             if not isinstance(item, dict):
                 continue
             for m in HTTP_METHODS:
                 op = item.get(m)
-                for name in (op.get("tags") or []) if isinstance(op, dict) and isinstance(op.get("tags"), list) else []:
+                used = op.get("tags") if isinstance(op, dict) and isinstance(op.get("tags"), list) else []
+                for j, name in enumerate(used):
                     if isinstance(name, str) and name not in declared:
                         tag = {"name": name, "description": _tag_description(name)}
                         declared[name] = tag
@@ -151,12 +174,14 @@ def apply(data: dict) -> tuple[list[dict], list[dict]]:
                         if isinstance(data["tags"], list):
                             data["tags"].append(tag)
                             fixed("tag-description", f"/tags/{len(data['tags']) - 1}",
-                                  f"Declared the tag {name!r} at the top level with a description derived from its name.")
+                                  f"Declared the tag {name!r} at the top level with a description derived from "
+                                  "its name.",
+                                  cause=f"/paths/{esc(path)}/{m}/tags/{j}")
     info = data.get("info")
     if isinstance(info, dict) and not info.get("license"):
         notices.append({"rule": "info-license", "pointer": "/info",
                         "description": "Not fixed: a licence cannot be invented; add `info.license` yourself."})
-    return fixes, notices
+    return fixes, notices, origins
 
 
 def unused_components_notice(count: int) -> dict:
