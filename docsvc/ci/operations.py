@@ -36,14 +36,12 @@ class Outcome:
     error: str | None = None
     facts: list[tuple[str, str]] = field(default_factory=list)  # rows of the summary table
 
-    def outputs(self, result_file: str | None = None) -> dict[str, str]:
+    def outputs(self, result_file: str | None, counts: dict[str, int]) -> dict[str, str]:
         """Small values only: GitHub caps a step's outputs at 1 MiB and GitLab a dotenv report at
-        5 KB, so ``result`` holds the JSON only while it is small; ``result_file`` has all of it."""
+        5 KB, so ``result`` holds the JSON only while it is small; ``result_file`` has all of it.
+        ``counts``: the error and warning annotations the step wrote (``Reporter.counts``), its own
+        line and files it could not write included, not only the operation's findings."""
         result = json.dumps(self.result, ensure_ascii=False) if self.result is not None else ""
-        counts = {"error": 0, "warning": 0}
-        for f in self.findings:
-            if f.severity in counts:
-                counts[f.severity] += 1
         return {
             "job-id": self.job_id or "",
             "status": self.status,
