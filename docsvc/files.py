@@ -14,7 +14,8 @@ import uuid
 from pathlib import Path
 from typing import Callable
 
-__all__ = ["Unreadable", "decode_text", "read_bytes", "read_text", "replace_atomically", "write_atomically"]
+__all__ = ["Unreadable", "decode_text", "read_bytes", "read_text", "replace_atomically", "unwritable",
+           "write_atomically"]
 
 
 class Unreadable(ValueError):
@@ -46,6 +47,23 @@ def decode_text(raw: bytes) -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise Unreadable(f"not UTF-8 text (byte {exc.start})") from None
+
+
+def unwritable(target: str | os.PathLike) -> str | None:
+    """Why ``target`` cannot be written by ``replace_atomically``, seen without writing anything (a
+    folder in its place, a file where a folder must be, a folder that takes no new file); None when
+    nothing in sight stands in the way (a full disk shows only on writing)."""
+    target = Path(target)
+    if target.is_dir():
+        return "it is a folder"
+    folder = target.parent
+    while not os.path.lexists(folder) and folder != folder.parent:
+        folder = folder.parent  # missing folders are made on writing: the nearest one that is there decides
+    if not folder.is_dir():
+        return f"{folder} is not a folder"
+    if not os.access(folder, os.W_OK | os.X_OK):
+        return f"{folder} is not writable"
+    return None
 
 
 def replace_atomically(target: str | os.PathLike, write: Callable[[Path], object]) -> Path:
