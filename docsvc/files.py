@@ -50,9 +50,10 @@ def decode_text(raw: bytes) -> str:
 
 
 def unwritable(target: str | os.PathLike) -> str | None:
-    """Why ``target`` cannot be written by ``replace_atomically``, seen without writing anything (a
-    folder in its place, a file where a folder must be, a folder that takes no new file); None when
-    nothing in sight stands in the way (a full disk shows only on writing)."""
+    """Why ``target`` cannot be written by ``replace_atomically``, seen without writing anything: a
+    folder in its place, or a file where a folder must be. None when nothing in sight stands in the
+    way; a folder's permissions are left to the write itself (``os.access`` asks for the real user,
+    and root passes it for a folder that takes no file), as is a full disk."""
     target = Path(target)
     if target.is_dir():
         return "it is a folder"
@@ -61,8 +62,6 @@ def unwritable(target: str | os.PathLike) -> str | None:
         folder = folder.parent  # missing folders are made on writing: the nearest one that is there decides
     if not folder.is_dir():
         return f"{folder} is not a folder"
-    if not os.access(folder, os.W_OK | os.X_OK):
-        return f"{folder} is not writable"
     return None
 
 

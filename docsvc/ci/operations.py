@@ -12,7 +12,7 @@ from typing import Any, Callable
 from ..endpoints import CONVERT_TARGETS
 from ..models.limits import PR_BODY_MAX, PR_TITLE_MAX
 from .context import CiContext
-from ..files import write_atomically
+from ..files import unwritable, write_atomically
 from .providers import Finding, Reporter
 from .screenshots import collect
 from .settings import BY_NAME, CiSettings, InputError, convert
@@ -226,6 +226,8 @@ def plan_convert(s: CiSettings, ctx: CiContext) -> Plan:
     if output.is_dir():  # refused before anything is sent, not found out once the job is done
         raise InputError(f"--output: {output} is a folder: name a file, or end it with / to write "
                          f"{default.name} into it")
+    if (why := unwritable(output)) is not None:
+        raise InputError(f"--output: {output} cannot be written: {why}")
     if output.resolve() == source.resolve():
         raise InputError(f"--output: {output} would overwrite the input; choose another path")
 

@@ -196,14 +196,23 @@ _FILE_INPUTS = ("result_file", "summary_file", "dotenv_file", "junit_file", "sar
 
 
 def _folder_problems(settings: CiSettings) -> list[str]:
-    """A file input naming a folder (or ending in /) is refused before anything is sent, rather than
-    failing once the job is done; refused, it is not written at all."""
+    """A file input naming a folder (or ending in /), or a path that cannot be made (a file where a
+    folder must be), is refused before anything is sent, rather than failing once the job is done;
+    refused, it is not written at all."""
+    from ..files import unwritable
+
     problems = []
     for name in _FILE_INPUTS:
         value, spec = settings.values.get(name), BY_NAME[name]
-        if value and settings.operation in spec.operations and (value.endswith(("/", os.sep)) or Path(value).is_dir()):
+        if not value or settings.operation not in spec.operations:
+            continue
+        if value.endswith(("/", os.sep)) or Path(value).is_dir():
             problems.append(f"{spec.flag}: {value} is a folder: name a file")
-            settings.values[name] = None
+        elif (why := unwritable(value)) is not None:
+            problems.append(f"{spec.flag}: {value} cannot be written: {why}")
+        else:
+            continue
+        settings.values[name] = None
     return problems
 
 
