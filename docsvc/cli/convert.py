@@ -60,7 +60,8 @@ def convert(input_file: Path, source_type: str, target: str, output: Path | None
         document = api.convert.document_bytes(result["item_id"])
     if not isinstance(document, (str, bytes)):
         raise CliExit("convert: the service's result holds no document", exit_codes.FAILED)
-    with writing(output, name, saved=f"the conversion is saved as conversions item {result.get('item_id')}"):
+    item_id = result.get("item_id")
+    with writing(output, name, saved=f"the conversion is saved as conversions item {item_id}" if item_id else None):
         write_atomically(output, document)
     for warning in result.get("warnings") or []:
         status(f"warning: {warning}")
