@@ -14,7 +14,8 @@ import uuid
 from pathlib import Path
 from typing import Callable
 
-__all__ = ["Unreadable", "decode_text", "read_bytes", "read_text", "replace_atomically", "write_atomically"]
+__all__ = ["Unreadable", "decode_text", "read_bytes", "read_text", "replace_atomically", "unwritable",
+           "write_atomically"]
 
 
 class Unreadable(ValueError):
@@ -46,6 +47,22 @@ def decode_text(raw: bytes) -> str:
         return raw.decode("utf-8")
     except UnicodeDecodeError as exc:
         raise Unreadable(f"not UTF-8 text (byte {exc.start})") from None
+
+
+def unwritable(target: str | os.PathLike) -> str | None:
+    """Why ``target`` cannot be written by ``replace_atomically``, seen without writing anything: a
+    folder in its place, or a file where a folder must be. None when nothing in sight stands in the
+    way; a folder's permissions are left to the write itself (``os.access`` asks for the real user,
+    and root passes it for a folder that takes no file), as is a full disk."""
+    target = Path(target)
+    if target.is_dir():
+        return "it is a folder"
+    folder = target.parent
+    while not os.path.lexists(folder) and folder != folder.parent:
+        folder = folder.parent  # missing folders are made on writing: the nearest one that is there decides
+    if not folder.is_dir():
+        return f"{folder} is not a folder"
+    return None
 
 
 def replace_atomically(target: str | os.PathLike, write: Callable[[Path], object]) -> Path:

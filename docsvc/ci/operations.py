@@ -12,7 +12,7 @@ from typing import Any, Callable
 from ..endpoints import CONVERT_TARGETS
 from ..models.limits import PR_BODY_MAX, PR_TITLE_MAX
 from .context import CiContext
-from ..files import write_atomically
+from ..files import unwritable, write_atomically
 from .providers import Finding, Reporter
 from .screenshots import collect
 from .settings import BY_NAME, CiSettings, InputError, convert
@@ -36,14 +36,12 @@ class Outcome:
     error: str | None = None
     facts: list[tuple[str, str]] = field(default_factory=list)  # rows of the summary table
 
-    def outputs(self, result_file: str | None = None) -> dict[str, str]:
+    def outputs(self, result_file: str | None, counts: dict[str, int]) -> dict[str, str]:
         """Small values only: GitHub caps a step's outputs at 1 MiB and GitLab a dotenv report at
-        5 KB, so ``result`` holds the JSON only while it is small; ``result_file`` has all of it."""
+        5 KB, so ``result`` holds the JSON only while it is small; ``result_file`` has all of it.
+        ``counts``: the error and warning annotations the step wrote (``Reporter.counts``), its own
+        line and files it could not write included, not only the operation's findings."""
         result = json.dumps(self.result, ensure_ascii=False) if self.result is not None else ""
-        counts = {"error": 0, "warning": 0}
-        for f in self.findings:
-            if f.severity in counts:
-                counts[f.severity] += 1
         return {
             "job-id": self.job_id or "",
             "status": self.status,
@@ -228,6 +226,8 @@ def plan_convert(s: CiSettings, ctx: CiContext) -> Plan:
     if output.is_dir():  # refused before anything is sent, not found out once the job is done
         raise InputError(f"--output: {output} is a folder: name a file, or end it with / to write "
                          f"{default.name} into it")
+    if (why := unwritable(output)) is not None:
+        raise InputError(f"--output: {output} cannot be written: {why}")
     if output.resolve() == source.resolve():
         raise InputError(f"--output: {output} would overwrite the input; choose another path")
 

@@ -167,8 +167,8 @@ def _finish(outcome: Outcome, settings: CiSettings, reporter, ctx, code: int) ->
         reporter.reserve(own.severity)
     for finding in outcome.findings:
         reporter.finding(finding)
-    if own is not None:
-        reporter.finding(own, own=True)
+    if own is not None:  # with findings of the operation's own, the line sums them up: they are the problems
+        reporter.finding(own, own=True, tally=not outcome.findings)
     reporter.close_findings()
     if outcome.status == "completed":
         # the link last on its line: the log hides its share key up to a separator (hidden_query)
@@ -181,13 +181,13 @@ def _finish(outcome: Outcome, settings: CiSettings, reporter, ctx, code: int) ->
             # an absolute path: a later step may run in another folder
             result_file = str(write_atomically(settings.result_file, json.dumps(
                 outcome.result, indent=2, ensure_ascii=False) + "\n").resolve())
-    with unwritten:
-        reporter.outputs(outcome.outputs(result_file))
     markdown = render(outcome, ctx.run_url, result_file=result_file)
     with unwritten:
         reporter.summary(markdown)
     _write_reports(outcome, settings, reporter, unwritten)
     _comment(outcome, settings, reporter, ctx, markdown)
+    with unwritten:  # last: its errors and warnings count every annotation above, files not written included
+        reporter.outputs(outcome.outputs(result_file, reporter.counts))
     return exit_codes.FAILED if unwritten.count and code == exit_codes.OK else code
 
 
@@ -196,14 +196,23 @@ _FILE_INPUTS = ("result_file", "summary_file", "dotenv_file", "junit_file", "sar
 
 
 def _folder_problems(settings: CiSettings) -> list[str]:
-    """A file input naming a folder (or ending in /) is refused before anything is sent, rather than
-    failing once the job is done; refused, it is not written at all."""
+    """A file input naming a folder (or ending in /), or a path that cannot be made (a file where a
+    folder must be), is refused before anything is sent, rather than failing once the job is done;
+    refused, it is not written at all."""
+    from ..files import unwritable
+
     problems = []
     for name in _FILE_INPUTS:
         value, spec = settings.values.get(name), BY_NAME[name]
-        if value and settings.operation in spec.operations and (value.endswith(("/", os.sep)) or Path(value).is_dir()):
+        if not value or settings.operation not in spec.operations:
+            continue
+        if value.endswith(("/", os.sep)) or Path(value).is_dir():
             problems.append(f"{spec.flag}: {value} is a folder: name a file")
-            settings.values[name] = None
+        elif (why := unwritable(value)) is not None:
+            problems.append(f"{spec.flag}: {value} cannot be written: {why}")
+        else:
+            continue
+        settings.values[name] = None
     return problems
 
 

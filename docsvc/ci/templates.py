@@ -31,8 +31,8 @@ OUTPUT_DESCRIPTIONS = {
     "item-id": "ID of the item the operation created (suggestion, conversion)",
     "output-path": "convert: where the document was written",
     "pull-requests": "api-scan-pr: the pull requests opened, one URL per line",
-    "errors": "number of error findings (validate, api-scan-pr)",
-    "warnings": "number of warning findings (validate)",
+    "errors": "number of error annotations the step wrote: findings, its own error, files it could not write",
+    "warnings": "number of warning annotations the step wrote",
 }
 
 KINDS = ("github", "gitlab", "jenkins")

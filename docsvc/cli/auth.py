@@ -11,7 +11,7 @@ import click
 
 from .. import exit_codes
 from ..config import USER_SOURCE, ConfigError, key_problem, mask_key, read_user_config, write_user_config
-from .context import CliExit, client, read_text_input, set_flag, settings
+from .context import CliExit, client, read_text_input, set_flag, settings, writing
 from .examples import examples
 from .output import emit, json_option, status, stdin_is_tty
 
@@ -71,7 +71,8 @@ def login(with_token: bool, base_url: str | None, as_json: bool) -> None:
             raise CliExit(f"{current.base_url} refused the key ({exc}); nothing was saved", exit_codes.AUTH) from None
         raise
     path, stored = _stored()
-    write_user_config(path, {**stored, "api_key": key, "base_url": current.base_url})
+    with writing(path, "", saved="the key was not saved"):
+        write_user_config(path, {**stored, "api_key": key, "base_url": current.base_url})
     status(f"Logged in to {current.base_url} as {me.name or me.email or me.id} "
            f"({ROLE_NAMES.get(me.role or '', me.role)}, {me.organization}); key saved in {path}")
     if (stronger := _shadowing(current)) is not None:
@@ -87,7 +88,8 @@ def logout() -> None:
     path, stored = _stored()
     if not stored.get("api_key"):
         raise CliExit(f"not logged in: no key saved in {path}", exit_codes.FAILED)
-    write_user_config(path, {k: v for k, v in stored.items() if k != "api_key"})
+    with writing(path, "", saved="the key is still there"):
+        write_user_config(path, {k: v for k, v in stored.items() if k != "api_key"})
     status(f"Logged out: removed the key from {path}")
 
 

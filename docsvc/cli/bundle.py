@@ -13,7 +13,7 @@ from pathlib import Path
 import click
 
 from .. import exit_codes
-from .context import CliExit
+from .context import CliExit, check_writable, writing
 from .examples import examples
 from .output import status
 
@@ -94,11 +94,14 @@ def bundle_command(spec: Path, output: Path | None, allow_remote_refs: bool) -> 
 
     if output is not None and output.resolve() == spec.resolve():
         raise CliExit(f"--output: {output} would overwrite the input; choose another path", exit_codes.USAGE)
+    if output is not None:
+        check_writable(output, "--output")  # before remote references are fetched
     text = spec_text(spec, allow_remote=allow_remote_refs)
     if output is None:
         click.echo(text, nl=False)
         return
-    write_atomically(output, text)
+    with writing(output, "--output"):
+        write_atomically(output, text)
     status(f"Written to {output}")
 
 

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from .. import exit_codes
-from .context import CliExit
+from .context import CliExit, check_writable, writing
 from .output import status
 from .examples import examples
 from .params import ID
@@ -62,10 +62,14 @@ def init(kind: str, directory: Path, integration_id: int, action: str, screensho
     if existing and not force:
         raise CliExit(f"{', '.join(existing)} exist(s) in {directory}; pass --force to overwrite",
                       exit_codes.USAGE)
+    for path in files:  # all or none: no half a configuration when one of the files cannot be written
+        check_writable(directory / path, "")
+    from ..files import write_atomically
+
     for path, text in files.items():
         target = directory / path
-        target.parent.mkdir(parents=True, exist_ok=True)
-        target.write_text(text, encoding="utf-8")
+        with writing(target, ""):
+            write_atomically(target, text)
         click.echo(str(target))
     status(f"Wrote the {kind} configuration; see docs/ci/{kind}.md for the secrets it needs")
 

@@ -3,7 +3,9 @@ errors never need a key, and a missing key stops every command before any networ
 
 from __future__ import annotations
 
+import contextlib
 from pathlib import Path
+from typing import Iterator
 
 import click
 
@@ -37,6 +39,37 @@ def read_text_input(source: str | Path, name: str) -> str:
         return read_text(source)
     except Unreadable as exc:
         raise CliExit(f"{name} {'stdin' if str(source) == '-' else source}: {exc}", exit_codes.USAGE) from None
+
+
+def check_writable(path: Path, name: str) -> None:
+    """Stop with one ``Error: NAME PATH: cannot be written: why`` line, exit 2, when the file the user
+    named with ``name`` (``--output``; "" for a path that speaks for itself) cannot be written: before
+    the work that would fill it is done."""
+    from ..files import unwritable
+
+    if (why := unwritable(path)) is not None:
+        raise CliExit(f"{_named(name, path)}: cannot be written: {why}", exit_codes.USAGE)
+
+
+@contextlib.contextmanager
+def writing(path: Path, name: str, saved: str | None = None) -> Iterator[None]:
+    """``with writing(path, "--output"):`` around a write of a file the user named: an OSError is one
+    line naming it and why, and what was ``saved`` anyway; exit 2 when the path itself is the
+    cause, else 1 (a full disk). Every command that writes a user's file goes through here."""
+    from ..files import unwritable
+
+    try:
+        yield
+    except OSError as exc:
+        why = unwritable(path)
+        code = exit_codes.USAGE if why is not None else exit_codes.FAILED
+        why = why or exc.strerror or str(exc)
+        raise CliExit(f"{_named(name, path)}: cannot be written: {why}" + (f"; {saved}" if saved else ""),
+                      code) from None
+
+
+def _named(name: str, path: Path) -> str:
+    return f"{name} {path}" if name else str(path)
 
 
 def settings() -> Settings:

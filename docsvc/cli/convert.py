@@ -9,7 +9,7 @@ import click
 
 from ..endpoints import CONVERT_SOURCES, CONVERT_TARGETS
 from .. import exit_codes
-from .context import CliExit, client
+from .context import CliExit, check_writable, client, writing
 from .output import emit, json_option, status
 from .bundle import read_spec, remote_refs_option, spec_bytes, spec_refused
 from .examples import examples
@@ -39,9 +39,11 @@ def convert(input_file: Path, source_type: str, target: str, output: Path | None
     across files ($ref: ./schemas/pet.yaml) is bundled into one document first (docsvc bundle)."""
     from ..client import UnprocessableEntityError
 
+    name = "--output" if output is not None else "output"
     output = output or input_file.with_suffix(CONVERT_TARGETS[target])
     if output.resolve() == input_file.resolve():
         raise CliExit(f"--output: {output} would overwrite the input; choose another path", exit_codes.USAGE)
+    check_writable(output, name)  # before the job: a conversion costs credits
     spec = (spec_bytes(input_file, allow_remote=allow_remote_refs) if source_type == "openapi"
             else read_spec(input_file).encode("utf-8"))
     api = client()
@@ -58,7 +60,9 @@ def convert(input_file: Path, source_type: str, target: str, output: Path | None
         document = api.convert.document_bytes(result["item_id"])
     if not isinstance(document, (str, bytes)):
         raise CliExit("convert: the service's result holds no document", exit_codes.FAILED)
-    write_atomically(output, document)
+    item_id = result.get("item_id")
+    with writing(output, name, saved=f"the conversion is saved as conversions item {item_id}" if item_id else None):
+        write_atomically(output, document)
     for warning in result.get("warnings") or []:
         status(f"warning: {warning}")
     summary = {"path": str(output), "url": result.get("url"), "item_id": result.get("item_id"),

@@ -7,7 +7,7 @@ from pathlib import Path
 import click
 
 from .. import exit_codes
-from .context import CliExit, client, read_text_input
+from .context import CliExit, check_writable, client, read_text_input, writing
 from ..files import write_atomically
 from .output import emit, json_option, status
 from .examples import examples
@@ -49,6 +49,8 @@ def diagram(description: str, image: Path | None, output: Path | None, as_json: 
         description = read_text_input("-", "DESCRIPTION")
     if not description.strip() and image is None:
         raise click.UsageError("give a DESCRIPTION of the diagram, or an --image FILE with text in it")
+    if output is not None:
+        check_writable(output, "--output")  # before the diagram is made and saved
     try:
         answer = client().diagrams.generate(description=description, image_file=image)
     except UnprocessableEntityError as exc:
@@ -59,7 +61,8 @@ def diagram(description: str, image: Path | None, output: Path | None, as_json: 
         status(f"warning: {warning}")
     saved = f"Saved as diagrams item {answer.item_id} ({answer.kind}): {answer.title}"
     if output is not None:
-        write_atomically(output, answer.mermaid)
+        with writing(output, "--output", saved=f"the diagram is saved as diagrams item {answer.item_id}"):
+            write_atomically(output, answer.mermaid)
         data = {**answer.model_dump(mode="json"), "path": str(output)}
         emit(data, as_json, lambda d: [f"Written to {d['path']}", saved])
         return

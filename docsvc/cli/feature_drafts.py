@@ -17,10 +17,13 @@ NOTES = click.Choice(["include", "skip"])
 SECTION = click.Choice(RN_SECTIONS)
 
 
-def editor_lines(passed: bool, comments) -> list[str]:
-    """The Editor's verdict: passed, or each comment as path:line: message (check)."""
+def editor_lines(passed: bool, comments, reviewed: bool = True) -> list[str]:
+    """The Editor's verdict: passed, or each comment as path:line: message (check); not ``reviewed``
+    while the draft has no page yet."""
     if passed:
         return ["Editor: passed"]
+    if not reviewed:
+        return ["Editor: not reviewed yet (the draft has no page yet)"]
     lines = [f"Editor: not passed, {len(comments)} comment(s):"]
     for c in comments:
         get = c.get if isinstance(c, dict) else lambda k, c=c: getattr(c, k, None)
@@ -31,11 +34,14 @@ def editor_lines(passed: bool, comments) -> list[str]:
 def decision_lines(d) -> list[str]:
     """A release-notes decision or suggestion, saying which it is."""
     extra = d.model_extra or {}
-    which = "the recorded decision" if d.source == "decision" else "the Editor's suggestion; no decision recorded yet"
     release = extra.get("release_name") or d.release_id
-    lines = [f"Release notes ({which}): {d.release_notes}",
-             f"  section: {d.rn_section}", f"  category: {d.rn_category}", f"  note: {d.rn_note}",
-             f"  release: {release if release is not None else 'none (needed to include it)'}"]
+    release_line = f"  release: {release if release is not None else 'none (needed to include it)'}"
+    if d.source != "decision" and d.release_notes is None:  # the Editor has not reviewed a page yet
+        return ["Release notes: no decision recorded yet, and no suggestion from the Editor yet", release_line]
+    which = "the recorded decision" if d.source == "decision" else "the Editor's suggestion; no decision recorded yet"
+    lines = [f"Release notes ({which}): {d.release_notes or 'none'}",
+             f"  section: {d.rn_section or 'none'}", f"  category: {d.rn_category or 'none'}",
+             f"  note: {d.rn_note or 'none'}", release_line]
     lines += [f"  rule: {rule}" for rule in extra.get("rules") or []]
     return lines
 
@@ -83,8 +89,8 @@ def create(title, brief, brief_file, release_id, timeout, as_json) -> None:
         lines = [f"Draft {r['item_id']}: {r['title']} ({r['path']})"]
         lines += editor_lines(r.get("editor_passed"), r.get("editor_comments") or [])
         s = r.get("release_notes_suggestion") or {}
-        lines.append(f"Editor's release-notes suggestion: {s.get('release_notes')}, section {s.get('rn_section')}, "
-                     f"category {s.get('rn_category')}")
+        lines.append(f"Editor's release-notes suggestion: {s.get('release_notes') or 'none'}, "
+                     f"section {s.get('rn_section') or 'none'}, category {s.get('rn_category') or 'none'}")
         lines.append(f"See it with: docsvc feature-drafts show {r['item_id']}")
         return lines
 
@@ -104,12 +110,14 @@ def show(item_id: int, as_json: bool) -> None:
 
     def render(d) -> list[str]:
         lines = [f"Draft {d.id}: {d.title} [{d.work_status}]"]
-        lines += editor_lines(d.editor.passed if d.editor else False, d.editor.comments if d.editor else [])
+        lines += editor_lines(d.editor.passed if d.editor else False, d.editor.comments if d.editor else [],
+                              reviewed=d.page is not None)
         if d.release_notes is not None:
             lines += decision_lines(d.release_notes)
         s = d.sign_off
         lines.append(f"Signed off by {s.name} (user {s.user_id}) at {s.at}" if s else "Not signed off yet")
-        lines += ["", (d.page or "").rstrip("\n")]
+        if d.page is not None:
+            lines += ["", d.page.rstrip("\n")]
         return lines
 
     emit(draft, as_json, render)

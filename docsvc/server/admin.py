@@ -92,8 +92,8 @@ def transaction(func):
         from .services.accounts import AdminError
 
         settings = _settings()
+        _prepare_or_fail(settings)
         try:
-            _prepare(settings)
             engine = make_engine(settings.database_url)
             try:
                 with session_scope(make_sessionmaker(engine)) as session:
@@ -102,10 +102,8 @@ def transaction(func):
                 engine.dispose()
         except (AdminError, MissingDriver) as exc:
             raise click.ClickException(str(exc)) from None
-        except OperationalError as exc:
-            reason = str(exc.orig).strip().splitlines()[0] if exc.orig else str(exc)
-            raise click.ClickException(
-                f"cannot use the database {_safe_url(settings.database_url)}: {reason}") from None
+        except OperationalError as exc:  # the connection lost, the database locked, ...
+            raise _unusable(settings, exc) from None
 
     return wrapper
 
@@ -225,8 +223,10 @@ def _start_logging(log_level: str) -> None:
 
 
 def _prepare_or_fail(settings) -> None:
-    """Migrate the database, or stop with one line saying why it cannot be used."""
-    from sqlalchemy.exc import OperationalError
+    """Migrate the database, or stop with one line saying why it cannot be used: every command
+    starts here. Any error of the database's own here means that (no server, no such file, a file
+    that is not a database, no right to create a table): nothing of the command has run yet."""
+    from sqlalchemy.exc import DatabaseError
 
     from .db.session import MissingDriver
 
@@ -234,9 +234,15 @@ def _prepare_or_fail(settings) -> None:
         _prepare(settings)
     except MissingDriver as exc:
         raise click.ClickException(str(exc)) from None
-    except OperationalError as exc:
-        raise click.ClickException(f"cannot use the database {_safe_url(settings.database_url)}: "
-                                   f"{str(exc.orig).strip().splitlines()[0]}") from None
+    except DatabaseError as exc:
+        raise _unusable(settings, exc) from None
+
+
+def _unusable(settings, exc) -> click.ClickException:
+    """``cannot use the database URL: reason``, the reason the first line of the driver's."""
+    lines = str(exc.orig if exc.orig is not None else exc).strip().splitlines()
+    reason = lines[0] if lines else type(exc.orig or exc).__name__
+    return click.ClickException(f"cannot use the database {_safe_url(settings.database_url)}: {reason}")
 
 
 def _serve(settings, host: str, port: int, log_level: str = "info", processes: int = 1,

@@ -426,17 +426,20 @@ def _spec(tmp_path):
     (["--result-file", "{dir}"], "--result-file: {dir} is a folder: name a file"),
     (["--result-file", "results/"], "--result-file: results/ is a folder: name a file"),
     (["--summary-file", "{dir}/"], "--summary-file: {dir}/ is a folder: name a file"),
+    (["--output", "{file}/out.md"], "--output: {file}/out.md cannot be written: {file} is not a folder"),
+    (["--result-file", "{file}/r.json"], "--result-file: {file}/r.json cannot be written: {file} is not a folder"),
 ])
-def test_a_file_input_naming_a_folder_is_refused_before_anything_is_sent(tmp_path, args, message):
+def test_a_file_input_naming_a_folder_or_under_a_file_is_refused_before_anything_is_sent(tmp_path, args, message):
     folder = tmp_path / "docs"
     folder.mkdir()
-    args = [a.replace("{dir}", str(folder)) for a in args]
+    (tmp_path / "notes.txt").write_text("")  # a file where a folder must be
+    args = [a.replace("{dir}", str(folder)).replace("{file}", str(tmp_path / "notes.txt")) for a in args]
     api, out = routes({}), tmp_path / "gh-output"
     code, log, _ = run(["convert", "--input-file", str(_spec(tmp_path)), "--source-type", "openapi", *args], api=api,
                        env={"GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": str(out)})
     assert code == 2 and api.requests == [] and "Traceback" not in log
     assert [line for line in log.splitlines() if line.startswith("::error")] == [
-        "::error::" + message.replace("{dir}", str(folder))]
+        "::error::" + message.replace("{dir}", str(folder)).replace("{file}", str(tmp_path / "notes.txt"))]
     assert parse_github_outputs(out.read_text())["status"] == "failed"
     assert not (tmp_path / "results").exists()
 
@@ -465,9 +468,42 @@ def test_a_file_that_cannot_be_written_is_one_line_and_the_rest_is_still_written
         "No such file or directory",
         "::error::could not write /proc/docsvc-summary.md: No such file or directory"]
     outputs = parse_github_outputs(out.read_text())
-    assert (outputs["job-id"], outputs["status"]) == (JOB, "failed")
+    assert (outputs["job-id"], outputs["status"], outputs["errors"]) == (JOB, "failed", "2")  # both lines above
     assert json.loads((tmp_path / "docsvc-convert-result.json").read_text())["document"] == "# Pets\n"
     assert "could not write /proc/petstore.md" in summary.read_text()
+
+
+def _sync_failed_api():
+    return routes({("POST", "/api/v1/sync"): (202, {"status": "queued", "job_id": JOB}),
+                   ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done(None, "failed",
+                                                                   {"title": "Repository unreachable"}))})
+
+
+@pytest.mark.parametrize("case", ["output in /proc", "failed job", "no key", "validate"])
+def test_the_errors_output_counts_every_error_annotation(tmp_path, case):
+    """``errors`` is the number of error annotations, whatever they are: the step's own error (a file
+    it could not write, a failed job, no key) counts when no finding says it; validate's line that
+    only sums up its findings does not count again."""
+    (tmp_path / "values.yaml").write_text("replicas: 1\n")
+    args, api, env = {
+        "output in /proc": (["convert", "--input-file", str(tmp_path / "values.yaml"), "--source-type", "helm",
+                             "--target", "md", "--output", "/proc/out.md"], _convert_api(), {}),  # no new file there
+        "failed job": (["sync", "--integration-id", "1"], _sync_failed_api(), {}),
+        "no key": (["sync", "--integration-id", "1"], routes({}), {"DOCSVC_API_KEY": ""}),
+        "validate": (["validate"], routes({
+            ("POST", "/api/v1/oas/validate"): (202, {"status": "queued", "job_id": JOB}),
+            ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done({"findings": [
+                {"severity": "error", "message": "a"}, {"severity": "error", "message": "b"},
+                {"severity": "warning", "message": "c"}]}))}), {}),
+    }[case]
+    out = tmp_path / "gh-output"
+    code, log, _ = run(args, api=api, env={"GITHUB_ACTIONS": "true", "GITHUB_OUTPUT": str(out), **env}, cwd=tmp_path)
+    assert code != 0 and "Traceback" not in log
+    errors = [line for line in log.splitlines() if line.startswith("::error")]
+    outputs = parse_github_outputs(out.read_text())
+    expected = 2 if case == "validate" else len(errors)
+    assert (outputs["status"], outputs["errors"]) == ("failed", str(expected)), errors
+    assert len(errors) == (3 if case == "validate" else 1)
 
 
 def test_a_result_file_that_cannot_be_written_fails_a_completed_step(tmp_path):

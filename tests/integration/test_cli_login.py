@@ -67,6 +67,15 @@ def test_login_with_a_bad_key_saves_nothing(service, org, tmp_path):
     assert (cfg / "config.yaml").read_text() == before  # the working key is still there
 
 
+def test_a_config_folder_that_cannot_be_made_is_one_line(service, org, tmp_path):
+    admin_key, _ = org
+    (tmp_path / "f").write_text("")
+    saved = tmp_path / "f" / "cfg" / "config.yaml"
+    bad = cli("login", "--with-token", "--base-url", service.base_url, cfg=tmp_path / "f" / "cfg", input=admin_key)
+    assert (bad.returncode, bad.stderr) == (
+        2, f"Error: {saved}: cannot be written: {tmp_path / 'f'} is not a folder; the key was not saved\n")
+
+
 def test_login_without_a_terminal_asks_for_with_token(tmp_path):
     done = cli("login", cfg=tmp_path / "cfg", base_url=f"http://127.0.0.1:{free_port()}")
     assert done.returncode == 2

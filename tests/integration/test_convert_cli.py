@@ -224,6 +224,18 @@ def test_missing_file_and_output_over_input(conv: Converter):
     assert done.returncode == 2 and "would overwrite the input" in done.stderr
 
 
+def test_an_output_that_cannot_be_written_is_one_line_before_the_job(conv: Converter):
+    """A file where the output's folder must be: refused by name before the job, so no conversion
+    is made (and paid for) only to be lost to a traceback."""
+    spec = conv.file("pets-out.yaml", PETSTORE)
+    conv.file("notafolder", "")
+    before = json.loads(conv.cli("items", "list", "conversions", "--json").stdout)
+    done = conv.cli("convert", str(spec), "-t", "openapi", "-o", "notafolder/x.md")
+    assert (done.returncode, done.stderr) == (2, "Error: --output notafolder/x.md: cannot be written: "
+                                                 "notafolder is not a folder\n")
+    assert json.loads(conv.cli("items", "list", "conversions", "--json").stdout) == before
+
+
 def test_billion_laughs_is_refused_quickly(conv: Converter):
     lines = ["a: &a [lol, lol, lol, lol, lol, lol, lol, lol, lol]"]
     for prev, name in zip("abcdefgh", "bcdefghi"):

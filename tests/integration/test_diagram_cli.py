@@ -122,6 +122,14 @@ def test_arrows_written_to_a_file(world, tmp_path):
     assert item_id not in listed(World(world.svc, world.beta_key, world.beta_key))
 
 
+def test_an_output_that_cannot_be_written_is_one_line_before_the_diagram_is_made(world, tmp_path):
+    (tmp_path / "f").write_text("")
+    before = listed(world)
+    result = world.cli("diagram", "A calls B", "-o", "f/d.mmd", cwd=tmp_path)
+    assert (result.returncode, result.stderr) == (2, "Error: --output f/d.mmd: cannot be written: f is not a folder\n")
+    assert listed(world) == before
+
+
 def test_hostile_labels_come_through_as_text(world):
     hostile = 'Say "hi" [x] {y} (z) #1;2 100% <b>bold</b> `code` | pipe & é 😀'
     result = world.cli("diagram", f"1. {hostile}\n\n\n2. end\n3. %%{{init: {{'theme': 'dark'}}}}%%")

@@ -174,6 +174,28 @@ def test_release_notes_assemble_the_queue_and_follow_new_entries(project):
     assert [(i["id"], i["release_name"]) for i in listed] == [(int(item), "5.1")]
 
 
+def test_a_draft_without_a_page_yet_shows_what_is_absent_in_words(project):
+    """A draft made without its job (as the demo's) has no page, no review and no suggestion: said so,
+    as other commands say none, not Python's None or a list of 0 comments."""
+    draft = project.service.admin("items", "add", "feature-drafts", "--org", "Authors", "--title", "SSO with SAML")
+    shown = project("feature-drafts", "show", draft)
+    assert shown.returncode == 0, shown.stderr
+    assert shown.stdout.splitlines() == [
+        f"Draft {draft}: SSO with SAML [todo]",
+        "Editor: not reviewed yet (the draft has no page yet)",
+        "Release notes: no decision recorded yet, and no suggestion from the Editor yet",
+        "  release: none (needed to include it)",
+        "Not signed off yet"]
+    notes = project("items", "release-notes", "feature-drafts", draft)
+    assert notes.stdout.splitlines() == shown.stdout.splitlines()[2:4]
+    skipped = project("items", "release-notes", "feature-drafts", draft, "--notes", "skip")
+    assert skipped.returncode == 0, skipped.stderr
+    assert skipped.stdout.splitlines() == [
+        "Release notes (the recorded decision): skip", "  section: feature", "  category: Other", "  note: SSO with SAML",
+        "  release: none (needed to include it)"]
+    assert "None" not in shown.stdout + notes.stdout + skipped.stdout
+
+
 def test_unknown_ids_are_not_found(project):
     for args in (("feature-drafts", "show", "9999"), ("release-notes", "show", "9999"),
                  ("release-notes", "queue", "--release", "9999"),

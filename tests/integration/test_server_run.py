@@ -1,6 +1,6 @@
 """``docsvc-server run`` as a user starts it: it says where it serves only once it answers there, a
 port in use is one line (exit 2) with no such announcement, and a start is not buried in Alembic's
-plugin chatter."""
+plugin chatter; a database it cannot use is one line, whatever the reason."""
 
 from __future__ import annotations
 
@@ -10,8 +10,9 @@ import subprocess
 import time
 
 import httpx
+import pytest
 
-from tests.support import LocalService, command
+from tests.support import LocalService, clean_env, command, free_port
 
 
 def _service(tmp_path) -> LocalService:
@@ -52,3 +53,24 @@ def test_the_announcement_comes_once_it_answers_without_alembic_plugin_noise(tmp
         rest = process.communicate(timeout=30)[1]
     log = "".join(lines) + rest
     assert "alembic.runtime.plugins" not in log
+
+
+@pytest.mark.parametrize("args", [["keys", "list", "--org", "x"], ["migrate"], ["run", "--port", "{port}"],
+                                  ["worker"]])
+@pytest.mark.parametrize("content, reason", [
+    (b"x\n", "file is not a database"),
+    (None, "unable to open database file"),  # the URL names a folder
+])
+def test_a_database_it_cannot_use_is_one_line_naming_it(tmp_path, args, content, reason):
+    db = tmp_path / "bad.db"
+    if content is None:
+        db.mkdir()
+    else:
+        db.write_bytes(content)
+    url = f"sqlite:///{db}"
+    args = [a.replace("{port}", str(free_port())) for a in args]
+    done = subprocess.run([*command("docsvc-server"), "--db", url, *args], cwd=tmp_path, env=clean_env(),
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120)
+    assert done.returncode == 1 and "Traceback" not in done.stderr, done.stderr
+    assert done.stderr.splitlines()[-1] == f"Error: cannot use the database {url}: {reason}"
+    assert content is None or db.read_bytes() == content  # left as it was

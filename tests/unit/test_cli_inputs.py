@@ -113,3 +113,66 @@ def test_a_screenshots_map_still_reads_json_and_yaml(tmp_path):
     (tmp_path / "map.yaml").write_text("b.png: /b\n")
     assert _read_mapping(tmp_path / "map.json") == {"a.png": "/a"}
     assert _read_mapping(tmp_path / "map.yaml") == {"b.png": "/b"}
+
+
+SPEC = "openapi: 3.0.0\ninfo: {title: T, version: '1'}\npaths: {}\n"
+
+
+@pytest.mark.parametrize("args, path", [
+    (["convert", "spec.yaml", "-t", "openapi", "-o", "f/x.md"], "--output f/x.md"),
+    (["convert", "spec.yaml", "-t", "openapi", "-o", "f/deeper/x.md"], "--output f/deeper/x.md"),
+    (["diagram", "A calls B", "-o", "f/d.mmd"], "--output f/d.mmd"),
+    (["bundle", "spec.yaml", "-o", "f/b.yaml"], "--output f/b.yaml"),
+    (["ci", "init", "github", "--dir", "f"], "f/.github/workflows/docsvc.yml"),
+])
+def test_an_output_path_that_cannot_be_made_is_one_line_before_any_request(tmp_path, args, path):
+    """A file where a folder must be: refused by name before the job (and its credits) is spent."""
+    (tmp_path / "spec.yaml").write_text(SPEC)
+    (tmp_path / "f").write_text("")
+    reason = "f/.github is not a folder" if args[0] == "ci" else "f is not a folder"
+    if args[0] == "ci":
+        (tmp_path / "f").unlink()
+        (tmp_path / "f").mkdir()
+        (tmp_path / "f" / ".github").write_text("")
+    assert one_line(cli(tmp_path, *args)) == f"Error: {path}: cannot be written: {reason}"
+    assert (tmp_path / "f").is_dir() or (tmp_path / "f").read_text() == ""
+
+
+def test_ci_init_writes_none_of_its_files_when_one_cannot_be(tmp_path):
+    (tmp_path / "Jenkinsfile.docsvc").mkdir()  # the last of vars/docsvc.groovy, vars/docsvc.txt, Jenkinsfile.docsvc
+    result = cli(tmp_path, "ci", "init", "jenkins", "--force")
+    assert one_line(result) == "Error: Jenkinsfile.docsvc: cannot be written: it is a folder"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["Jenkinsfile.docsvc"]
+
+
+def test_unwritable_says_why_without_writing(tmp_path):
+    from docsvc.files import unwritable
+
+    (tmp_path / "file").write_text("")
+    (tmp_path / "dir").mkdir()
+    assert unwritable(tmp_path / "new.md") is None
+    assert unwritable(tmp_path / "a" / "b" / "new.md") is None  # made on writing
+    assert unwritable(tmp_path / "dir") == "it is a folder"
+    assert unwritable(tmp_path / "file" / "x.md") == f"{tmp_path / 'file'} is not a folder"
+    assert unwritable(tmp_path / "file" / "a" / "x.md") == f"{tmp_path / 'file'} is not a folder"
+    assert not list(tmp_path.glob("**/new.md")) and not (tmp_path / "a").exists()
+
+
+def test_a_write_that_fails_anyway_is_one_line_saying_what_was_saved(tmp_path):
+    """What a look cannot see (a full disk) still fails as one line, exit 1, naming what was kept."""
+    import errno
+
+    from docsvc.cli.context import writing
+
+    with pytest.raises(CliExit) as raised:
+        with writing(tmp_path / "x.md", "--output", saved="the conversion is saved as conversions item 3"):
+            raise OSError(errno.ENOSPC, "No space left on device", str(tmp_path / ".x.md.partial"))
+    assert raised.value.exit_code == 1
+    assert raised.value.message == (f"--output {tmp_path / 'x.md'}: cannot be written: No space left on device; "
+                                    "the conversion is saved as conversions item 3")
+    with pytest.raises(CliExit) as raised:
+        with writing(tmp_path / "x.md" / "y.md", ""):
+            (tmp_path / "x.md").write_text("")
+            raise FileExistsError(errno.EEXIST, "File exists", str(tmp_path / "x.md"))
+    assert (raised.value.exit_code, raised.value.message) == (
+        2, f"{tmp_path / 'x.md' / 'y.md'}: cannot be written: {tmp_path / 'x.md'} is not a folder")

@@ -44,6 +44,7 @@ class Reporter:
         self._annotated: dict[str, int] = {}
         self._reserved: dict[str, int] = {}
         self._held_back = 0
+        self.counts = {"error": 0, "warning": 0}  # every finding shown or held back: the errors/warnings outputs
         self._secrets: list[str] = []
 
     # -- the log ------------------------------------------------------------------------------
@@ -85,9 +86,13 @@ class Reporter:
         """Keep a place within the limit for a line of the step's own (``finding(..., own=True)``)."""
         self._reserved[severity] = self._reserved.get(severity, 0) + 1
 
-    def finding(self, finding: Finding, *, own: bool = False) -> None:
+    def finding(self, finding: Finding, *, own: bool = False, tally: bool = True) -> None:
         """Show one finding, as an annotation where the CI system has them, within its limit. The
-        step's ``own`` line (its error, its skip notice) is always shown, in a reserved place if any."""
+        step's ``own`` line (its error, its skip notice) is always shown, in a reserved place if any.
+        Every finding of the step passes here, so here it is counted (``counts``); ``tally=False``
+        for a line that only sums up findings counted already ("validation: 3 error(s)")."""
+        if tally and finding.severity in self.counts:
+            self.counts[finding.severity] += 1
         if own:
             if self._reserved.get(finding.severity):
                 self._reserved[finding.severity] -= 1
