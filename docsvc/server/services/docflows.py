@@ -175,16 +175,17 @@ def made_result(item: Item) -> dict:
 
 def start_check(session: Session, caller: Caller, ids: list[int] | None, dismiss_done: bool, ai: bool | None,
                 max_attempts: int):
-    """Check suggestions (the given ones, else every open one) against the docs as they are now."""
-    for item_id in ids or ():
-        get_suggestion(session, caller, item_id)  # 404 for unknown or foreign ids, before any job
+    """Check suggestions (the given ones, else every open one) against the docs as they are now.
+    A check writes its findings (and may charge a credit): a dismissed one is not checked."""
+    for item_id in ids or ():  # 404 for unknown or foreign ids, 409 for dismissed ones, before any job
+        open_suggestion(session, caller, item_id, "checked against the docs")
     return queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=CHECK,
                          params={"ids": ids, "dismiss_done": dismiss_done, "ai": ai}, max_attempts=max_attempts)
 
 
 def request_changes(session: Session, caller: Caller, item_id: int, feedback: str, target_file: str | None,
                     max_attempts: int):
-    item = get_suggestion(session, caller, item_id)
+    item = open_suggestion(session, caller, item_id, "changed (request-changes)")
     if target_file and target_file not in ((item.data or {}).get("files") or {}):
         raise invalid("target_file", f"{target_file} is not one of the suggestion's files")
     credits.require(session, caller.org_id, REVISE_COST, "request-changes")
@@ -194,7 +195,7 @@ def request_changes(session: Session, caller: Caller, item_id: int, feedback: st
 
 
 def sync_latest_code(session: Session, caller: Caller, item_id: int, max_attempts: int):
-    item = get_suggestion(session, caller, item_id)
+    item = open_suggestion(session, caller, item_id, "synced with the latest code")
     if suggestion_integration(session, item) is None:  # refused now, not as a job that can only fail
         raise Problem(409, f"Docflows suggestion {item_id} has no integration to sync the latest code from "
                            f"(it was not drafted from a pull request, or its integration was removed)")
@@ -206,7 +207,7 @@ def sync_latest_code(session: Session, caller: Caller, item_id: int, max_attempt
 def take_screenshots(session: Session, caller: Caller, item_id: int, routes: list[str], max_attempts: int,
                      egress: Egress | None = None):
     """Screenshots of the given routes under the integration's preview of the pull request."""
-    item = get_suggestion(session, caller, item_id)
+    item = open_suggestion(session, caller, item_id, "given screenshots")
     data = item.data or {}
     integration = suggestion_integration(session, item)
     pr = stored_pr(data)
@@ -243,6 +244,32 @@ def save_uploads(data_dir: Path, uploads: list[tuple[str, bytes]], routes: dict[
 
 def get_suggestion(session: Session, caller: Caller, item_id: int) -> Item:
     return get_item(session, caller, "docflows", item_id)
+
+
+def refuse_if_dismissed(item: Item, doing: str) -> None:
+    """The one rule of a dismissed suggestion: Rejected and Done are where it ends (the interface
+    leads nowhere from them), so nothing changes it any more. Every changing action asks here
+    before it charges a credit or writes anything: 409, "... it cannot be <doing>"."""
+    data = item.data or {}
+    if data.get("dismissed"):
+        status = data.get("dismissed_as") or item.work_status
+        raise Problem(409, f"Docflows suggestion {item.id} is already dismissed ({status}); it cannot be {doing}")
+
+
+def check_status_change(item: Item, status: str) -> None:
+    """A work-status change of a suggestion (``items status``, PATCH): a dismissed one keeps the
+    status it was dismissed as (409 for any other; the interface leads nowhere from Rejected or
+    Done). Setting that one again changes nothing, and mends a suggestion moved off it before."""
+    if status != ((item.data or {}).get("dismissed_as") or item.work_status):
+        refuse_if_dismissed(item, f"moved to {status}")
+
+
+def open_suggestion(session: Session, caller: Caller, item_id: int, doing: str) -> Item:
+    """The caller's suggestion for a changing action (``doing``): 404 as ``get_suggestion``, 409
+    when it is dismissed (``refuse_if_dismissed``)."""
+    item = get_suggestion(session, caller, item_id)
+    refuse_if_dismissed(item, doing)
+    return item
 
 
 def suggestion_integration(session: Session, item: Item) -> Integration | None:
@@ -332,8 +359,7 @@ def dismiss(session: Session, caller: Caller, item_id: int, reason: str | None) 
     item = get_suggestion(session, caller, item_id)
     if reason not in (None, "done"):
         raise invalid("reason", "the only reason is 'done'")
-    if (item.data or {}).get("dismissed"):
-        raise Problem(409, f"Docflows suggestion {item_id} is already dismissed ({item.work_status})")
+    refuse_if_dismissed(item, "dismissed again")
     close(session, item, reason)
     session.commit()
     session.refresh(item)
@@ -394,7 +420,7 @@ def restore(session: Session, caller: Caller, item_id: int, version: int) -> dic
     """Make version N the current text; the current text is kept as a new version first."""
     from ..db.tables import User, utcnow
 
-    item = get_suggestion(session, caller, item_id)
+    item = open_suggestion(session, caller, item_id, "restored")
     data = dict(item.data or {})
     versions = list(_versions(item))
     wanted = next((v for v in versions if v["version"] == version), None)
@@ -473,10 +499,8 @@ def approve(session: Session, caller: Caller, item_id: int, body: dict, data_dir
     from .accounts import org_member
     from .releases import org_release
 
-    item = get_suggestion(session, caller, item_id)
+    item = open_suggestion(session, caller, item_id, "approved")
     data = dict(item.data or {})
-    if data.get("dismissed"):
-        raise Problem(409, f"Docflows suggestion {item_id} is dismissed ({item.work_status}); it cannot be approved")
     if data.get("approval"):
         raise Problem(409, f"Docflows suggestion {item_id} is already approved")
     release_id, new_name = body.get("release_id"), (body.get("new_release_name") or "").strip()

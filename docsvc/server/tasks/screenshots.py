@@ -10,6 +10,7 @@ from ..engines.browser import ScreenshotError, take
 from ..jobs.registry import JobContext, JobFailure, handler
 from ..services.docflows import SCREENSHOTS as KIND
 from ..storage import FileStore
+from ._support import still_open
 
 
 @handler(KIND)
@@ -26,6 +27,7 @@ def run_screenshots(ctx: JobContext) -> dict:
         item = session.get(Item, item_id)
         if item is None:
             raise JobFailure("Unknown suggestion", f"Docflows suggestion {item_id} no longer exists")
+        still_open(item, "given screenshots")
         data = dict(item.data or {})
         plan = [dict(s) for s in data.get("screenshots") or []]
         taken = []
