@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.support import GitRemote, git, new_suggestion, run_cli
+from tests.support import PNG, GitRemote, git, new_suggestion, run_cli
 from tests.unit.test_facts import PY_NEW, PY_OLD
 from tests.unit.test_planner_writer import DOCS
 
@@ -309,3 +309,30 @@ def test_a_dismissed_suggestion_keeps_its_status(project):
     approve = project("items", "approve", "docflows", suggestion, "--release", "1")
     assert approve.returncode == 1 and "is already dismissed (rejected); it cannot be approved" in approve.stderr
 
+
+def test_docflow_again_at_the_same_commit_attaches_the_uploaded_screenshots(project, tmp_path):
+    def docflow(number: int, *extra: str):
+        return project("docflow", "--pr-number", str(number), "--pr-title", "t", "--pr-body", "", "--pr-author",
+                       "wes", "--pr-branch", "rename-docs-root", *extra)
+
+    first = docflow(33)
+    assert first.returncode == 0, first.stderr
+    suggestion = first.stdout.split()[1]
+    shot = tmp_path / "ok.png"
+    shot.write_bytes(PNG)
+    again = docflow(33, "--screenshot", f"/settings={shot}")
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.startswith(f"Suggestion {suggestion} for PR #33, made before for commit ")
+    assert "Screenshots attached: /settings" in again.stdout.splitlines()
+    listed = project("items", "screenshots", "docflows", suggestion).stdout.splitlines()
+    assert [line for line in listed if "/settings" in line] == ["✓ /settings ok.png: uploaded from CI"]
+
+    # A dismissed suggestion takes none: the run still answers with it, and warns.
+    assert project("items", "dismiss", "docflows", suggestion, "--yes").returncode == 0
+    other = tmp_path / "other.png"
+    other.write_bytes(PNG)
+    dropped = docflow(33, "--screenshot", f"/about={other}")
+    assert dropped.returncode == 0, dropped.stderr
+    assert f"warning: the 1 uploaded screenshot(s) were not kept: Docflows suggestion {suggestion} is already " \
+           "dismissed (rejected); it cannot be given screenshots" in dropped.stderr
+    assert "/about" not in project("items", "screenshots", "docflows", suggestion).stdout

@@ -1,5 +1,5 @@
 """The rules of a suggestion's state (services.docflows): a dismissed one (Rejected or Done) takes
-no changing action and keeps its status."""
+no changing action and keeps its status; screenshots take their route's place in the plan."""
 
 from __future__ import annotations
 
@@ -8,7 +8,7 @@ import pytest
 from docsvc.server.db.tables import Item
 from docsvc.server.jobs.registry import JobFailure
 from docsvc.server.problems import Problem
-from docsvc.server.services.docflows import check_status_change, refuse_if_dismissed
+from docsvc.server.services.docflows import check_status_change, refuse_if_dismissed, with_screenshots
 from docsvc.server.tasks._support import still_open
 
 
@@ -58,3 +58,23 @@ def test_an_open_suggestion_moves_freely():
     for status in ("in_progress", "blocked", "done", "rejected", "todo"):
         check_status_change(suggestion(), status)
 
+
+def test_screenshots_take_their_routes_place_and_tell_what_they_replaced():
+    plan = [{"route": "/settings", "reason": "docs/a.md shows img/s.png", "replaces": "docs/img/s.png",
+             "taken": False},
+            {"route": "/home", "reason": "taken on request", "file": "items/21/a-home.png", "taken": True,
+             "address": "http://preview/home"},
+            {"route": "/about", "reason": "uploaded from CI", "file": "uploads/1/about.png", "taken": True}]
+    shots = [{"route": "/settings", "file": "uploads/2/ok.png", "taken": True, "reason": "uploaded from CI"},
+             {"route": "/home", "file": "uploads/2/home.png", "taken": True, "reason": "uploaded from CI"},
+             {"route": "/about", "file": "uploads/2/about.png", "taken": True, "reason": "uploaded from CI"},
+             {"route": "/new", "file": "uploads/2/new.png", "taken": True, "reason": "uploaded from CI"}]
+    merged, replaced = with_screenshots(plan, shots)
+    assert merged == [
+        {"route": "/settings", "reason": "docs/a.md shows img/s.png", "replaces": "docs/img/s.png", "taken": True,
+         "file": "uploads/2/ok.png"},
+        {"route": "/home", "reason": "taken on request", "file": "uploads/2/home.png", "taken": True},
+        {"route": "/about", "file": "uploads/2/about.png", "taken": True, "reason": "uploaded from CI"},
+        {"route": "/new", "file": "uploads/2/new.png", "taken": True, "reason": "uploaded from CI"}]
+    assert replaced == ["uploads/1/about.png"]  # a file taken is recorded with the item: it stays
+    assert plan[0]["taken"] is False  # the plan given is not changed

@@ -242,6 +242,25 @@ def save_uploads(data_dir: Path, uploads: list[tuple[str, bytes]], routes: dict[
     return saved
 
 
+def with_screenshots(plan: list[dict], shots: list[dict]) -> tuple[list[dict], list[str]]:
+    """The screenshot plan with ``shots`` (taken or uploaded, each with its ``route``, ``file`` and
+    ``reason``) in it, and the uploads that nothing uses any more: a shot takes the place of its
+    route's entry, keeping the reason it was planned for and any doc image it replaces; a shot of
+    a route not planned is added. (A replaced file that was taken stays: it is recorded with the
+    item, ``StoredFile``, and goes with it.)"""
+    plan, replaced = [dict(s) for s in plan], []
+    for shot in shots:
+        at = next((n for n, s in enumerate(plan) if s.get("route") == shot["route"]), None)
+        if at is None:
+            plan.append(dict(shot))
+            continue
+        entry = plan[at]
+        if str(entry.get("file") or "").startswith("uploads/") and entry["file"] != shot["file"]:
+            replaced.append(entry["file"])
+        plan[at] = {**shot, **{k: entry[k] for k in ("reason", "replaces") if k in entry}}
+    return plan, replaced
+
+
 def get_suggestion(session: Session, caller: Caller, item_id: int) -> Item:
     return get_item(session, caller, "docflows", item_id)
 
