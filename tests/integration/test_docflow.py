@@ -336,3 +336,18 @@ def test_docflow_again_at_the_same_commit_attaches_the_uploaded_screenshots(proj
     assert f"warning: the 1 uploaded screenshot(s) were not kept: Docflows suggestion {suggestion} is already " \
            "dismissed (rejected); it cannot be given screenshots" in dropped.stderr
     assert "/about" not in project("items", "screenshots", "docflows", suggestion).stdout
+
+
+def test_restoring_another_text_takes_the_reviewed_mark_of_the_files_it_changes(project):
+    def marks() -> list[str]:  # each file's mark and path, without its counts
+        stat = project("items", "diff", "docflows", suggestion, "--stat").stdout.splitlines()[:-1]
+        return [line.rsplit("  ", 1)[0] for line in stat]
+
+    suggestion = new_suggestion(project, 34)
+    assert project("items", "request-changes", "docflows", suggestion, "-m",
+                   'replace "folder of the docs" with "where the docs live"').returncode == 0  # cli.md: version 2
+    assert project("items", "approve", "docflows", suggestion, "--new-release", "3.4").returncode == 0
+    assert marks() == ["✓ docs/cli.md", "✓ docs/env.md"]
+    assert project("items", "restore", "docflows", suggestion, "1").returncode == 0
+    # cli.md reads as version 1 again: not what the approver signed off; env.md did not change
+    assert marks() == ["  docs/cli.md", "✓ docs/env.md"]

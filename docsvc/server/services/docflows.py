@@ -449,7 +449,11 @@ def restore(session: Session, caller: Caller, item_id: int, version: int) -> dic
     current = {p: e.get("new", "") for p, e in (data.get("files") or {}).items()}
     kept = max(v["version"] for v in versions) + 1
     versions.append({"version": kept, "files": current})
-    files = {p: {**e, "new": wanted["files"].get(p, e.get("old", ""))} for p, e in (data.get("files") or {}).items()}
+    files = {}
+    for path, entry in (data.get("files") or {}).items():
+        text = wanted["files"].get(path, entry.get("old", ""))
+        # a file whose text changes is no longer Reviewed, as after request-changes or Sync Latest Code
+        files[path] = {**entry, "new": text, "reviewed": bool(entry.get("reviewed")) and text == entry.get("new", "")}
     who = session.get(User, caller.user_id)
     data.update(files=files, versions=versions, restores=[*(data.get("restores") or []), {
         "stage": "Restore", "author": who.name if who else None, "at": utcnow().isoformat(),
