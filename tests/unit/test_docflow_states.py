@@ -1,4 +1,4 @@
-"""The rules of a suggestion's state (services.docflows): a dismissed one (Rejected or Done) takes
+"""The rules of a suggestion's state (services.suggestion_states): a dismissed one (Rejected or Done) takes
 no changing action and keeps its status; screenshots take their route's place in the plan."""
 
 from __future__ import annotations
@@ -8,7 +8,8 @@ import pytest
 from docsvc.server.db.tables import Item
 from docsvc.server.jobs.registry import JobFailure
 from docsvc.server.problems import Problem
-from docsvc.server.services.docflows import check_status_change, refuse_if_dismissed, with_screenshots
+from docsvc.server.services.docflows import with_screenshots
+from docsvc.server.services.suggestion_states import check_status_change, refuse_if_dismissed
 from docsvc.server.tasks._support import still_open
 
 

@@ -24,6 +24,7 @@ from . import credits, release_notes
 from .accounts import Caller
 from .repos import org_integration
 from .items import get_item
+from .suggestion_states import refuse_if_dismissed
 from .pull_requests import HostError, open_pull_request, problem_status, pull_request_body, uses_host_api
 
 # Job kinds (the handlers in ``server/tasks`` register under these) and prices in credits.
@@ -263,24 +264,6 @@ def with_screenshots(plan: list[dict], shots: list[dict]) -> tuple[list[dict], l
 
 def get_suggestion(session: Session, caller: Caller, item_id: int) -> Item:
     return get_item(session, caller, "docflows", item_id)
-
-
-def refuse_if_dismissed(item: Item, doing: str) -> None:
-    """The one rule of a dismissed suggestion: Rejected and Done are where it ends (the interface
-    leads nowhere from them), so nothing changes it any more. Every changing action asks here
-    before it charges a credit or writes anything: 409, "... it cannot be <doing>"."""
-    data = item.data or {}
-    if data.get("dismissed"):
-        status = data.get("dismissed_as") or item.work_status
-        raise Problem(409, f"Docflows suggestion {item.id} is already dismissed ({status}); it cannot be {doing}")
-
-
-def check_status_change(item: Item, status: str) -> None:
-    """A work-status change of a suggestion (``items status``, PATCH): a dismissed one keeps the
-    status it was dismissed as (409 for any other; the interface leads nowhere from Rejected or
-    Done). Setting that one again changes nothing, and mends a suggestion moved off it before."""
-    if status != ((item.data or {}).get("dismissed_as") or item.work_status):
-        refuse_if_dismissed(item, f"moved to {status}")
 
 
 def open_suggestion(session: Session, caller: Caller, item_id: int, doing: str) -> Item:

@@ -11,7 +11,7 @@ from ..engines.git import GitError, Mirror
 from ..jobs.registry import JobContext, JobFailure
 from ..problems import Problem
 from ..services import credits
-from ..services.docflows import refuse_if_dismissed
+from ..services.suggestion_states import refuse_if_dismissed
 
 
 @contextmanager

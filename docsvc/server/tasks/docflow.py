@@ -29,8 +29,8 @@ from ..engines.git import Mirror
 from ..jobs.registry import JobContext, JobFailure, handler
 from ..limits import MAX_TITLE
 from ..problems import Problem
-from ..services.docflows import GENERATE as KIND, check_pr_data, made_result, refuse_if_dismissed, suggestion_for
-from ..services.docflows import with_screenshots
+from ..services.docflows import GENERATE as KIND, check_pr_data, made_result, suggestion_for, with_screenshots
+from ..services.suggestion_states import refuse_if_dismissed
 from ..storage import FileStore
 from ._support import changed_texts, docs_pages, documents_file, reaching, resolve_head
 
