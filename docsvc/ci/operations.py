@@ -180,6 +180,9 @@ def plan_docflow(s: CiSettings, ctx: CiContext) -> Plan:
         if result.get("existing"):  # one suggestion per pull request and commit: a re-run gets that one
             out.facts.append(("Suggestion", f"{out.item_id}, made before for commit "
                                             f"{str(result.get('head_sha') or '')[:12]}: no new one"))
+        if result.get("screenshots_attached"):  # ... and the screenshots of the re-run
+            out.facts.append(("Screenshots attached", ", ".join(result["screenshots_attached"])))
+        out.findings += [Finding("warning", str(w)) for w in result.get("warnings") or []]
         if result.get("verdict"):
             out.facts.append(("Verdict", str(result["verdict"])))
         out.facts += page_rows(result.get("pages") or [])

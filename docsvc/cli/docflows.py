@@ -64,6 +64,8 @@ def docflow(pr_number, pr_title, pr_body, pr_author, pr_branch, pr_sha, screensh
     ref = api.docflows.generate(integration_id=integration_id, pr_data=pr, screenshots=screenshots or None)
     status(f"Docflows suggestion for PR #{pr_number} queued (job {ref.job_id})")
     result = wait_for_job(api, ref, "docflow", timeout)
+    for warning in result.get("warnings") or []:  # e.g. screenshots a dismissed suggestion did not take
+        status(f"warning: {warning}")
 
     def render(r) -> list[str]:
         if not r.get("suggestion_id"):
@@ -76,6 +78,8 @@ def docflow(pr_number, pr_title, pr_body, pr_author, pr_branch, pr_sha, screensh
             lines += page_lines(r["pages"])
         else:
             lines += [f"  {path}" for path in r.get("files", [])]
+        if r.get("screenshots_attached"):  # a suggestion made before takes the uploaded screenshots
+            lines.append(f"Screenshots attached: {', '.join(r['screenshots_attached'])}")
         if r.get("open_points"):
             lines.append("For you to decide (not edited):")
             lines += [f"  {point}" for point in r["open_points"]]

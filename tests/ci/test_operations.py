@@ -554,3 +554,25 @@ def test_docflow_reports_the_suggestion_made_before_for_the_same_commit(tmp_path
     assert code == 0, log
     assert "42, made before for commit abababababab: no new one" in summary.read_text()
     assert parse_github_outputs(outputs.read_text())["item-id"] == "42"
+
+
+@pytest.mark.parametrize("answer, summary_has, warnings", [
+    ({"screenshots_attached": ["/", "/settings"]}, "| Screenshots attached | /, /settings |", "0"),
+    ({"warnings": ["the 1 uploaded screenshot(s) were not kept: Docflows suggestion 42 is already dismissed "
+                   "(rejected); it cannot be given screenshots"]}, "were not kept: Docflows suggestion 42", "1"),
+])
+def test_docflow_reports_what_became_of_a_re_runs_screenshots(tmp_path, answer, summary_has, warnings):
+    """A re-run at the same commit: the suggestion made before takes its screenshots (a summary row),
+    or, dismissed, takes none (a warning, and the step still succeeds)."""
+    (tmp_path / "index.png").write_bytes(PNG)
+    summary, outputs = tmp_path / "summary.md", tmp_path / "outputs"
+    api = routes({("POST", "/api/v1/docflows/generate"): (202, {"status": "queued", "job_id": JOB}),
+                  ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done({"suggestion_id": 42, "existing": True,
+                                                                  "head_sha": "ab" * 20, **answer}))})
+    code, log, _ = run(["docflow", "--integration-id", "3", "--pr-number", "9", "--pr-title", "t", "--pr-body", "",
+                        "--pr-author", "ana", "--pr-sha", "ab" * 20, "--screenshot", f"/={tmp_path}/index.png"],
+                       api=api, env={"GITHUB_ACTIONS": "true", "GITHUB_STEP_SUMMARY": str(summary),
+                                     "GITHUB_OUTPUT": str(outputs)})
+    assert code == 0, log
+    assert summary_has in summary.read_text() + log
+    assert parse_github_outputs(outputs.read_text())["warnings"] == warnings

@@ -6,7 +6,7 @@ import json
 
 import pytest
 
-from tests.support import GitRemote, git, new_suggestion, run_cli
+from tests.support import PNG, GitRemote, git, new_suggestion, run_cli
 from tests.unit.test_facts import PY_NEW, PY_OLD
 from tests.unit.test_planner_writer import DOCS
 
@@ -251,3 +251,103 @@ def test_approve_says_which_release_option_is_wrong(project):
     assert both.returncode == 2 and "give one of --release or --new-release, not both" in both.stderr
     neither = project("items", "approve", "docflows", "1")
     assert neither.returncode == 2 and "a release is required: give --release ID or --new-release NAME" in neither.stderr
+
+
+# --- a dismissed suggestion (Rejected or Done) takes no changing action ---------------------------
+
+def _credits(service) -> str:
+    return service.admin("credits", "show", "--org", "Flows")
+
+
+@pytest.mark.parametrize("number, how", [(30, "--done"), (31, None)])
+def test_a_dismissed_suggestion_refuses_every_change_before_charging(project, service, number, how):
+    suggestion = new_suggestion(project, number)
+    assert project("items", "request-changes", "docflows", suggestion, "-m",
+                   'replace "folder of the docs" with "where the docs live"').returncode == 0  # a version 2
+    status = "done" if how else "rejected"
+    dismissed = project("items", "dismiss", "docflows", suggestion, "--yes", *([how] if how else []))
+    assert dismissed.returncode == 0, dismissed.stderr
+    before = {"credits": _credits(service), "diff": project("items", "diff", "docflows", suggestion).stdout,
+              "stat": project("items", "diff", "docflows", suggestion, "--stat").stdout,
+              "history": project("items", "history", "docflows", suggestion, "--json").stdout,
+              "shots": project("items", "screenshots", "docflows", suggestion).stdout}
+    for args, doing in [
+        (("request-changes", "docflows", suggestion, "-m", 'replace "where the docs live" with "docs folder"'),
+         "changed (request-changes)"),
+        (("sync", "docflows", suggestion), "synced with the latest code"),
+        (("restore", "docflows", suggestion, "1"), "restored"),
+        (("screenshots", "docflows", suggestion, "--take", "/settings"), "given screenshots"),
+        (("check", "docflows", suggestion), "checked against the docs"),
+        (("approve", "docflows", suggestion, "--new-release", "9.9"), "approved"),
+    ]:
+        refused = project("items", *args)
+        assert refused.returncode == 1, (args, refused.stdout)
+        assert refused.stderr.strip() == f"Error: Docflows suggestion {suggestion} is already dismissed ({status}); " \
+                                         f"it cannot be {doing}", args
+    after = {"credits": _credits(service), "diff": project("items", "diff", "docflows", suggestion).stdout,
+             "stat": project("items", "diff", "docflows", suggestion, "--stat").stdout,
+             "history": project("items", "history", "docflows", suggestion, "--json").stdout,
+             "shots": project("items", "screenshots", "docflows", suggestion).stdout}
+    assert after == before  # no credit taken, no text, Reviewed mark, version or screenshot changed
+    assert "9.9" not in project("releases", "list").stdout
+
+
+def test_a_dismissed_suggestion_keeps_its_status(project):
+    suggestion = new_suggestion(project, 32)
+    assert project("items", "dismiss", "docflows", suggestion, "--yes").returncode == 0
+    moved = project("items", "status", "docflows", suggestion, "todo")
+    assert moved.returncode == 1
+    assert moved.stderr.strip() == f"Error: Docflows suggestion {suggestion} is already dismissed (rejected); it " \
+                                   "cannot be moved to todo"
+    assert project("items", "status", "docflows", suggestion, "done").returncode == 1  # dismiss --done is too late
+    # The status it has, again: no change, and a note on it is welcome.
+    noted = project("items", "status", "docflows", suggestion, "rejected", "--note", "same as PR #31")
+    assert noted.returncode == 0, noted.stderr
+    listed = {i["id"]: i for i in json.loads(project("items", "list", "docflows", "--json").stdout)}
+    assert (listed[int(suggestion)]["work_status"], listed[int(suggestion)]["status_note"]) == \
+        ("rejected", "same as PR #31")
+    approve = project("items", "approve", "docflows", suggestion, "--release", "1")
+    assert approve.returncode == 1 and "is already dismissed (rejected); it cannot be approved" in approve.stderr
+
+
+def test_docflow_again_at_the_same_commit_attaches_the_uploaded_screenshots(project, tmp_path):
+    def docflow(number: int, *extra: str):
+        return project("docflow", "--pr-number", str(number), "--pr-title", "t", "--pr-body", "", "--pr-author",
+                       "wes", "--pr-branch", "rename-docs-root", *extra)
+
+    first = docflow(33)
+    assert first.returncode == 0, first.stderr
+    suggestion = first.stdout.split()[1]
+    shot = tmp_path / "ok.png"
+    shot.write_bytes(PNG)
+    again = docflow(33, "--screenshot", f"/settings={shot}")
+    assert again.returncode == 0, again.stderr
+    assert again.stdout.startswith(f"Suggestion {suggestion} for PR #33, made before for commit ")
+    assert "Screenshots attached: /settings" in again.stdout.splitlines()
+    listed = project("items", "screenshots", "docflows", suggestion).stdout.splitlines()
+    assert [line for line in listed if "/settings" in line] == ["✓ /settings ok.png: uploaded from CI"]
+
+    # A dismissed suggestion takes none: the run still answers with it, and warns.
+    assert project("items", "dismiss", "docflows", suggestion, "--yes").returncode == 0
+    other = tmp_path / "other.png"
+    other.write_bytes(PNG)
+    dropped = docflow(33, "--screenshot", f"/about={other}")
+    assert dropped.returncode == 0, dropped.stderr
+    assert f"warning: the 1 uploaded screenshot(s) were not kept: Docflows suggestion {suggestion} is already " \
+           "dismissed (rejected); it cannot be given screenshots" in dropped.stderr
+    assert "/about" not in project("items", "screenshots", "docflows", suggestion).stdout
+
+
+def test_restoring_another_text_takes_the_reviewed_mark_of_the_files_it_changes(project):
+    def marks() -> list[str]:  # each file's mark and path, without its counts
+        stat = project("items", "diff", "docflows", suggestion, "--stat").stdout.splitlines()[:-1]
+        return [line.rsplit("  ", 1)[0] for line in stat]
+
+    suggestion = new_suggestion(project, 34)
+    assert project("items", "request-changes", "docflows", suggestion, "-m",
+                   'replace "folder of the docs" with "where the docs live"').returncode == 0  # cli.md: version 2
+    assert project("items", "approve", "docflows", suggestion, "--new-release", "3.4").returncode == 0
+    assert marks() == ["✓ docs/cli.md", "✓ docs/env.md"]
+    assert project("items", "restore", "docflows", suggestion, "1").returncode == 0
+    # cli.md reads as version 1 again: not what the approver signed off; env.md did not change
+    assert marks() == ["  docs/cli.md", "✓ docs/env.md"]

@@ -461,14 +461,24 @@ def test_docflow_again_at_the_same_commit_returns_the_suggestion_made_before(git
     by_branch = docflow("--pr-branch", "docflow-again")  # the branch's head is that commit too
     assert (by_branch["suggestion_id"], by_branch["existing"]) == (first["suggestion_id"], True)
     assert len(github.suggestions(40)) == 1
-    # a CI re-run uploads its screenshots again: nothing uses them, so nothing of them is kept
+    # a CI re-run uploads its screenshots again: the suggestion made before takes them, each in
+    # its route's place, and an upload it replaces is deleted
     shot = github.service.workdir / "home.png"
     shot.write_bytes(PNG)
     uploads = github.service.data_dir / "uploads"
-    before = sorted(uploads.rglob("*")) if uploads.exists() else []
+    images = lambda: set(uploads.rglob("*.png")) if uploads.exists() else set()  # noqa: E731
+    before = images()
     rerun = docflow("--pr-sha", head, "--screenshot", f"/={shot}")
     assert (rerun["suggestion_id"], rerun["existing"]) == (first["suggestion_id"], True)
-    assert (sorted(uploads.rglob("*")) if uploads.exists() else []) == before
+    assert rerun["screenshots_attached"] == ["/"] and not rerun.get("warnings")
+    kept = images() - before
+    assert [p.name for p in kept] == ["home.png"]
+    shown = github.cli("items", "screenshots", "docflows", str(first["suggestion_id"]), "--json")
+    assert [(s["route"], s["name"], s["taken"]) for s in json.loads(shown.stdout) if s["route"] == "/"] == \
+        [("/", "home.png", True)]
+    assert docflow("--pr-sha", head, "--screenshot", f"/={shot}")["screenshots_attached"] == ["/"]
+    newer = images() - before
+    assert len(newer) == 1 and newer != kept  # the re-run's copy replaced the one before, which is deleted
     told = github.cli("docflow", "--pr-number", "40", "--pr-title", "Rename --docs-root", "--pr-body", "",
                       "--pr-author", "ana", "--pr-sha", head)
     assert told.stdout.startswith(f"Suggestion {first['suggestion_id']} for PR #40, made before for commit "

@@ -24,6 +24,7 @@ from . import credits, release_notes
 from .accounts import Caller
 from .repos import org_integration
 from .items import get_item
+from .suggestion_states import refuse_if_dismissed
 from .pull_requests import HostError, open_pull_request, problem_status, pull_request_body, uses_host_api
 
 # Job kinds (the handlers in ``server/tasks`` register under these) and prices in credits.
@@ -175,16 +176,17 @@ def made_result(item: Item) -> dict:
 
 def start_check(session: Session, caller: Caller, ids: list[int] | None, dismiss_done: bool, ai: bool | None,
                 max_attempts: int):
-    """Check suggestions (the given ones, else every open one) against the docs as they are now."""
-    for item_id in ids or ():
-        get_suggestion(session, caller, item_id)  # 404 for unknown or foreign ids, before any job
+    """Check suggestions (the given ones, else every open one) against the docs as they are now.
+    A check writes its findings (and may charge a credit): a dismissed one is not checked."""
+    for item_id in ids or ():  # 404 for unknown or foreign ids, 409 for dismissed ones, before any job
+        open_suggestion(session, caller, item_id, "checked against the docs")
     return queue.enqueue(session, org_id=caller.org_id, user_id=caller.user_id, kind=CHECK,
                          params={"ids": ids, "dismiss_done": dismiss_done, "ai": ai}, max_attempts=max_attempts)
 
 
 def request_changes(session: Session, caller: Caller, item_id: int, feedback: str, target_file: str | None,
                     max_attempts: int):
-    item = get_suggestion(session, caller, item_id)
+    item = open_suggestion(session, caller, item_id, "changed (request-changes)")
     if target_file and target_file not in ((item.data or {}).get("files") or {}):
         raise invalid("target_file", f"{target_file} is not one of the suggestion's files")
     credits.require(session, caller.org_id, REVISE_COST, "request-changes")
@@ -194,7 +196,7 @@ def request_changes(session: Session, caller: Caller, item_id: int, feedback: st
 
 
 def sync_latest_code(session: Session, caller: Caller, item_id: int, max_attempts: int):
-    item = get_suggestion(session, caller, item_id)
+    item = open_suggestion(session, caller, item_id, "synced with the latest code")
     if suggestion_integration(session, item) is None:  # refused now, not as a job that can only fail
         raise Problem(409, f"Docflows suggestion {item_id} has no integration to sync the latest code from "
                            f"(it was not drafted from a pull request, or its integration was removed)")
@@ -206,7 +208,7 @@ def sync_latest_code(session: Session, caller: Caller, item_id: int, max_attempt
 def take_screenshots(session: Session, caller: Caller, item_id: int, routes: list[str], max_attempts: int,
                      egress: Egress | None = None):
     """Screenshots of the given routes under the integration's preview of the pull request."""
-    item = get_suggestion(session, caller, item_id)
+    item = open_suggestion(session, caller, item_id, "given screenshots")
     data = item.data or {}
     integration = suggestion_integration(session, item)
     pr = stored_pr(data)
@@ -241,8 +243,35 @@ def save_uploads(data_dir: Path, uploads: list[tuple[str, bytes]], routes: dict[
     return saved
 
 
+def with_screenshots(plan: list[dict], shots: list[dict]) -> tuple[list[dict], list[str]]:
+    """The screenshot plan with ``shots`` (taken or uploaded, each with its ``route``, ``file`` and
+    ``reason``) in it, and the uploads that nothing uses any more: a shot takes the place of its
+    route's entry, keeping the reason it was planned for and any doc image it replaces; a shot of
+    a route not planned is added. (A replaced file that was taken stays: it is recorded with the
+    item, ``StoredFile``, and goes with it.)"""
+    plan, replaced = [dict(s) for s in plan], []
+    for shot in shots:
+        at = next((n for n, s in enumerate(plan) if s.get("route") == shot["route"]), None)
+        if at is None:
+            plan.append(dict(shot))
+            continue
+        entry = plan[at]
+        if str(entry.get("file") or "").startswith("uploads/") and entry["file"] != shot["file"]:
+            replaced.append(entry["file"])
+        plan[at] = {**shot, **{k: entry[k] for k in ("reason", "replaces") if k in entry}}
+    return plan, replaced
+
+
 def get_suggestion(session: Session, caller: Caller, item_id: int) -> Item:
     return get_item(session, caller, "docflows", item_id)
+
+
+def open_suggestion(session: Session, caller: Caller, item_id: int, doing: str) -> Item:
+    """The caller's suggestion for a changing action (``doing``): 404 as ``get_suggestion``, 409
+    when it is dismissed (``refuse_if_dismissed``)."""
+    item = get_suggestion(session, caller, item_id)
+    refuse_if_dismissed(item, doing)
+    return item
 
 
 def suggestion_integration(session: Session, item: Item) -> Integration | None:
@@ -332,8 +361,7 @@ def dismiss(session: Session, caller: Caller, item_id: int, reason: str | None) 
     item = get_suggestion(session, caller, item_id)
     if reason not in (None, "done"):
         raise invalid("reason", "the only reason is 'done'")
-    if (item.data or {}).get("dismissed"):
-        raise Problem(409, f"Docflows suggestion {item_id} is already dismissed ({item.work_status})")
+    refuse_if_dismissed(item, "dismissed again")
     close(session, item, reason)
     session.commit()
     session.refresh(item)
@@ -394,7 +422,7 @@ def restore(session: Session, caller: Caller, item_id: int, version: int) -> dic
     """Make version N the current text; the current text is kept as a new version first."""
     from ..db.tables import User, utcnow
 
-    item = get_suggestion(session, caller, item_id)
+    item = open_suggestion(session, caller, item_id, "restored")
     data = dict(item.data or {})
     versions = list(_versions(item))
     wanted = next((v for v in versions if v["version"] == version), None)
@@ -404,7 +432,11 @@ def restore(session: Session, caller: Caller, item_id: int, version: int) -> dic
     current = {p: e.get("new", "") for p, e in (data.get("files") or {}).items()}
     kept = max(v["version"] for v in versions) + 1
     versions.append({"version": kept, "files": current})
-    files = {p: {**e, "new": wanted["files"].get(p, e.get("old", ""))} for p, e in (data.get("files") or {}).items()}
+    files = {}
+    for path, entry in (data.get("files") or {}).items():
+        text = wanted["files"].get(path, entry.get("old", ""))
+        # a file whose text changes is no longer Reviewed, as after request-changes or Sync Latest Code
+        files[path] = {**entry, "new": text, "reviewed": bool(entry.get("reviewed")) and text == entry.get("new", "")}
     who = session.get(User, caller.user_id)
     data.update(files=files, versions=versions, restores=[*(data.get("restores") or []), {
         "stage": "Restore", "author": who.name if who else None, "at": utcnow().isoformat(),
@@ -473,10 +505,8 @@ def approve(session: Session, caller: Caller, item_id: int, body: dict, data_dir
     from .accounts import org_member
     from .releases import org_release
 
-    item = get_suggestion(session, caller, item_id)
+    item = open_suggestion(session, caller, item_id, "approved")
     data = dict(item.data or {})
-    if data.get("dismissed"):
-        raise Problem(409, f"Docflows suggestion {item_id} is dismissed ({item.work_status}); it cannot be approved")
     if data.get("approval"):
         raise Problem(409, f"Docflows suggestion {item_id} is already approved")
     release_id, new_name = body.get("release_id"), (body.get("new_release_name") or "").strip()

@@ -6,6 +6,7 @@ Rules of the interface kept here:
 - only the item's writer or a System Administrator changes its status, and tags are applied
   before the status so that claim-and-move is one call;
 - ``rejected`` does not apply to chats;
+- a dismissed Docflows suggestion keeps its status (``suggestion_states.check_status_change``);
 - deleting a capture deletes its files; a Docflows suggestion is dismissed, not deleted.
 """
 
@@ -25,6 +26,7 @@ from ..problems import Problem, as_id, invalid, not_found
 from ..storage import FILE_KINDS, FileStore
 from .accounts import AdminError, Caller, Read, org_member
 from .releases import org_release
+from .suggestion_states import check_status_change
 from .views import item_fields
 
 OPEN_STATUSES = ("todo", "in_progress", "in_review", "blocked")
@@ -204,6 +206,8 @@ def update_item(session: Session, caller: Caller, tool: str, item_id: int, chang
             writer = f" ({item.writer.name})" if item.writer is not None else " (none yet)"
             raise Problem(403, f"Only the item's writer{writer} or a System Administrator can change its "
                                "status; claim the item first (docsvc items status ... --claim)")
+        if status is not None and tool == "docflows":
+            check_status_change(item, status)
         if status is not None:
             item.work_status = status
         if "status_note" in changes:

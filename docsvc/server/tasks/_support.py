@@ -9,7 +9,9 @@ from typing import Iterator
 from ..engines.docflows.evidence.pages import PAGE_SUFFIXES, PageIndex
 from ..engines.git import GitError, Mirror
 from ..jobs.registry import JobContext, JobFailure
+from ..problems import Problem
 from ..services import credits
+from ..services.suggestion_states import refuse_if_dismissed
 
 
 @contextmanager
@@ -74,6 +76,15 @@ def changed_texts(code: Mirror, base: str, head: str, facts) -> dict[str, tuple[
             if old is not None and new is not None and max(len(old), len(new)) <= MAX_FILE_TEXT:
                 out[fact.name] = (old.decode("utf-8", "replace"), new.decode("utf-8", "replace"))
     return out
+
+
+def still_open(item, doing: str) -> None:
+    """``refuse_if_dismissed`` for a job that was queued before its suggestion was dismissed: the
+    job fails with the same reason, before it charges or writes anything."""
+    try:
+        refuse_if_dismissed(item, doing)
+    except Problem as exc:
+        raise JobFailure("Suggestion dismissed", exc.detail) from None
 
 
 def charge_or_fail(session, ctx: JobContext, amount: int, action: str, item_id: int) -> None:

@@ -29,7 +29,8 @@ from ..engines.git import Mirror
 from ..jobs.registry import JobContext, JobFailure, handler
 from ..limits import MAX_TITLE
 from ..problems import Problem
-from ..services.docflows import GENERATE as KIND, check_pr_data, made_result, suggestion_for
+from ..services.docflows import GENERATE as KIND, check_pr_data, made_result, suggestion_for, with_screenshots
+from ..services.suggestion_states import refuse_if_dismissed
 from ..storage import FileStore
 from ._support import changed_texts, docs_pages, documents_file, reaching, resolve_head
 
@@ -37,13 +38,26 @@ from ._support import changed_texts, docs_pages, documents_file, reaching, resol
 def _made_before(ctx: JobContext, session, item: Item, head: str | None) -> dict:
     """The job's answer when the pull request has its suggestion already: that one. A head the
     suggestion was not made at (a webhook's new commit) is kept, so the suggestion shows it has
-    new commits (Sync Latest Code brings them in)."""
-    data = item.data or {}
+    new commits (Sync Latest Code brings them in). Screenshots uploaded with the request are that
+    suggestion's from now on, as ``docsvc items screenshots --take`` would make them (each in its
+    route's place); a dismissed suggestion takes none, and the answer warns that they were dropped."""
+    data = dict(item.data or {})
     if head and not str(data.get("head_sha") or "").lower().startswith(head.lower()):
-        item.data = {**data, "host_head_sha": head}
-    answer = ctx.complete(session, made_result(item))
-    # a CI re-run uploads its screenshots again: the suggestion keeps the ones it was made with
-    FileStore(ctx.settings.data_dir).discard_uploads([s["file"] for s in ctx.params.get("screenshots") or []])
+        data["host_head_sha"] = head
+    uploaded, unused, said = ctx.params.get("screenshots") or [], [], {}
+    if uploaded:
+        try:
+            refuse_if_dismissed(item, "given screenshots")
+            data["screenshots"], unused = with_screenshots(data.get("screenshots") or [], uploaded)
+            said["screenshots_attached"] = [s["route"] for s in uploaded]
+        except Problem as exc:
+            unused = [s["file"] for s in uploaded]
+            said["warnings"] = [f"the {len(uploaded)} uploaded screenshot(s) were not kept: {exc.detail}"]
+    if data != (item.data or {}):
+        item.data = data
+    answer = ctx.complete(session, {**made_result(item), **said})
+    # after the commit: uploads nothing uses any more (a dismissed suggestion's, or those replaced)
+    FileStore(ctx.settings.data_dir).discard_uploads(unused)
     return answer
 
 

@@ -19,7 +19,7 @@ from ..services.docflows import REFRESH_COST as COST
 from ..services.docflows import REFRESH_COST_WITH_UPDATE as COST_WITH_UPDATE
 from ..services.docflows import stored_pr, suggestion_integration
 from ..engines.docflows.evidence.pages import PageIndex
-from ._support import charge_or_fail, docs_pages, documents_file, reaching, resolve_head
+from ._support import charge_or_fail, docs_pages, documents_file, reaching, resolve_head, still_open
 
 
 @handler(KIND)
@@ -68,8 +68,9 @@ def run_refresh(ctx: JobContext) -> dict:
     looks = [{"path": path, "reason": reason} for path, reason in drops.items()]
     result = review({p: e["new"] for p, e in files.items()}, exists, renames) if checked is not None else None
     with ctx.sessions() as session:
-        charge_or_fail(session, ctx, cost, "sync latest code", item_id)
         stored = session.get(Item, item_id)
+        still_open(stored, "synced with the latest code")
+        charge_or_fail(session, ctx, cost, "sync latest code", item_id)
         rounds = list(data.get("rounds") or [])
         entry = {"round": len(rounds) + 1, "stage": "Sync Latest Code", "at": utcnow().isoformat(),
                  "summary": f"{len(facts)} new fact(s) in {head[:12]}; {len(changed)} file(s) updated"}

@@ -12,7 +12,7 @@ from ..engines.docflows.feedback import apply, instructions
 from ..jobs.registry import JobContext, JobFailure, handler
 from ..services.docflows import REVISE as KIND
 from ..services.docflows import REVISE_COST as COST
-from ._support import charge_or_fail
+from ._support import charge_or_fail, still_open
 
 
 def _still_requested(who: User | None, feedback: str, not_applied: list[str]) -> dict | None:
@@ -58,8 +58,9 @@ def run_revise(ctx: JobContext) -> dict:
               "editor_comments": comments, "charged": COST if applied else 0}
     if applied:
         with ctx.sessions() as session:
-            charge_or_fail(session, ctx, COST, "request-changes", item_id)
             stored = session.get(Item, item_id)
+            still_open(stored, "changed (request-changes)")
+            charge_or_fail(session, ctx, COST, "request-changes", item_id)
             versions, version = keep_version(data, files)
             rounds = list(data.get("rounds") or [])
             _asked(rounds, who, feedback)
@@ -80,6 +81,7 @@ def run_revise(ctx: JobContext) -> dict:
         # (``GET /me/work`` and the dashboard count it).
         with ctx.sessions() as session:
             stored = session.get(Item, item_id)
+            still_open(stored, "changed (request-changes)")
             kept = dict(stored.data or {})
             rounds = list(kept.get("rounds") or [])
             _asked(rounds, who, feedback, notes=[f"could not apply: {n}" for n in not_applied])

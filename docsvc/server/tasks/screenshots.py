@@ -9,7 +9,9 @@ from ..db.tables import Item, StoredFile
 from ..engines.browser import ScreenshotError, take
 from ..jobs.registry import JobContext, JobFailure, handler
 from ..services.docflows import SCREENSHOTS as KIND
+from ..services.docflows import with_screenshots
 from ..storage import FileStore
+from ._support import still_open
 
 
 @handler(KIND)
@@ -26,19 +28,18 @@ def run_screenshots(ctx: JobContext) -> dict:
         item = session.get(Item, item_id)
         if item is None:
             raise JobFailure("Unknown suggestion", f"Docflows suggestion {item_id} no longer exists")
+        still_open(item, "given screenshots")
         data = dict(item.data or {})
-        plan = [dict(s) for s in data.get("screenshots") or []]
         taken = []
         for want, (_address, path) in zip(wanted, shots):
             relative, size = store.save_copy(item_id, path)
             session.add(StoredFile(item_id=item_id, kind="screenshot", path=relative, size=size))
-            entry = next((s for s in plan if s.get("route") == want["route"]), None)
-            if entry is None:
-                entry = {"route": want["route"], "reason": "taken on request"}
-                plan.append(entry)
-            entry.update(file=relative, taken=True, address=want["address"], bytes=size)
-            taken.append({"route": want["route"], "file": relative, "bytes": size})
+            taken.append({"route": want["route"], "reason": "taken on request", "file": relative, "taken": True,
+                          "address": want["address"], "bytes": size})
+        plan, unused = with_screenshots(data.get("screenshots") or [], taken)
         item.data = {**data, "screenshots": plan}
+        taken = [{"route": t["route"], "file": t["file"], "bytes": t["bytes"]} for t in taken]
         done = ctx.complete(session, {"taken": taken})
+    store.discard_uploads(unused)  # after the commit, as the uploads a shot replaced
     shutil.rmtree(folder, ignore_errors=True)
     return done
