@@ -63,6 +63,7 @@ def conflict(detail: str) -> Problem:
 
 
 MAX_ID = 2**63 - 1  # the databases' largest integer
+_MAX_ID_DIGITS = len(str(MAX_ID))
 
 
 def is_int(value: object) -> bool:
@@ -74,10 +75,21 @@ def as_id(text: str) -> int | None:
     """A record id written in a query or a name: ASCII digits only (not ``²``, not ``1_0``), at
     least 1 and at most MAX_ID; None for anything else."""
     text = text.strip()
-    if not (text.isascii() and text.isdigit()):
+    if not (text.isascii() and text.isdigit()) or _written_beyond_max(text):
         return None
     value = int(text)
-    return value if 0 < value <= MAX_ID else None
+    return value if value > 0 else None
+
+
+def _written_beyond_max(text: str) -> bool:
+    """Whether ``text`` writes an integer (ASCII digits, a minus before them allowed) beyond MAX_ID,
+    judged by its length first: Python's int() refuses more than 4,300 digits (a ValueError, so a
+    500), and a path or a query may hold any number of them."""
+    digits = text.removeprefix("-")
+    if not (digits.isascii() and digits.isdigit()):
+        return False
+    digits = digits.lstrip("0")
+    return len(digits) > _MAX_ID_DIGITS or (len(digits) == _MAX_ID_DIGITS and int(digits) > MAX_ID)
 
 
 def _locate(value: Any, bad: Callable[[Any], bool], loc: tuple = ()) -> tuple | None:
@@ -124,10 +136,11 @@ def for_bad_input(exc: BaseException, params: dict[str, dict[str, Any]], body: A
     reason = f"{type(cause).__name__}: {cause}"
     if isinstance(exc, RecursionError):
         return Problem(400, "The request nests too deeply to be read")
-    if isinstance(cause, OverflowError) or "out of range" in reason or "NumericValueOutOfRange" in reason:
+    if (isinstance(cause, OverflowError) or "out of range" in reason or "NumericValueOutOfRange" in reason
+            or "integer string conversion" in reason):  # int() of more than 4,300 digits
         msg = f"a number beyond {MAX_ID} is out of range"
         for where, values in params.items():
-            field = next((k for k, v in values.items() if str(v).lstrip("-").isdigit() and abs(int(v)) > MAX_ID), None)
+            field = next((k for k, v in values.items() if _written_beyond_max(str(v))), None)
             if field:
                 return invalid(field, msg, where)
         return _in_body(msg, body, _beyond_max)

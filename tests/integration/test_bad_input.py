@@ -73,6 +73,29 @@ def test_ids_beyond_the_databases_integers_are_422_naming_the_field(api, method,
     assert body["detail"].startswith("item_id: a number beyond 9223372036854775807")
 
 
+@pytest.mark.parametrize("digits", [25, 4301])  # 4,301: more than Python's int() reads from text
+@pytest.mark.parametrize("method, path", [
+    ("GET", "/docflows/{n}"), ("PATCH", "/items/docflows/{n}"), ("DELETE", "/items/docflows/{n}"),
+    ("GET", "/captures/{n}/zoom"), ("POST", "/repos/{n}/request-sync"), ("GET", "/feature-drafts/{n}/release-notes"),
+    ("POST", "/docflows/{n}/sync"), ("POST", "/oas/scans/{n}/pull-request"), ("GET", "/items/docflows?writer_id={n}"),
+    ("GET", "/items/docflows?release_id={n}"), ("GET", "/dashboard?writer_id={n}"), ("GET", "/dashboard?release_id={n}")])
+def test_an_id_of_any_length_is_a_4xx_naming_it(api, method, path, digits):
+    client, _, _ = api
+    n = "9" * digits
+    answer = client.request(method, path.format(n=n), json={"title": "x"} if method == "PATCH" else
+                            {"targets": ["docs"]} if method == "POST" else None)
+    assert answer.status_code in (404, 422), answer.text[:300]
+    assert answer.headers["content-type"].startswith("application/problem+json")
+
+
+def test_an_integration_id_of_any_length_in_the_docflow_form_is_422(api):
+    client, _, _ = api
+    pr = {"number": 1, "title": "t", "body": "", "author": "wes", "branch": "b"}
+    form = {"integration_id": (None, "9" * 4301), "pr_data": (None, json.dumps(pr))}
+    answer = client.post("/docflows/generate", files=form)  # multipart, as the CLI sends it
+    assert answer.status_code == 422 and "integration_id" in answer.json()["detail"], answer.text[:300]
+
+
 @pytest.mark.parametrize("method, path, field", [("PATCH", "/items/captures/{item}", "release_id"),
                                                  ("POST", "/sync", "integration_id")])
 def test_a_number_too_large_in_a_body_is_422_naming_the_field(api, method, path, field):

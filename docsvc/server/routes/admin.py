@@ -26,7 +26,7 @@ def integrations(caller: Caller = Depends(get_caller), session: Session = Depend
     return [integration_view(i) for i in list_integrations(session, caller.org_id)]
 
 
-@router.get("/admin/integrations/{integration_id:int}/webhook-deliveries")
+@router.get("/admin/integrations/{integration_id:id}/webhook-deliveries")
 def webhook_deliveries(integration_id: int, response: Response, page: Page = Depends(paging),
                        caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
     """The webhook deliveries of an integration, newest first (what ``docsvc-server integrations

@@ -23,17 +23,17 @@ def create(request: Request, body: Any = Body(None), caller: Caller = Depends(ge
     return accepted(request, job)
 
 
-@router.get("/captures/{item_id:int}")
+@router.get("/captures/{item_id:id}")
 def get_capture(item_id: int, caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
     return service.capture_view(service.get_capture(session, caller, item_id))
 
 
-@router.get("/captures/{item_id:int}/zoom")
+@router.get("/captures/{item_id:id}/zoom")
 def get_zoom(item_id: int, caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
     return service.get_zoom(session, caller, item_id)
 
 
-@router.put("/captures/{item_id:int}/zoom")
+@router.put("/captures/{item_id:id}/zoom")
 def set_zoom(item_id: int, body: Any = Body(None), caller: Caller = Depends(get_caller),
              session: Session = Depends(get_session)):
     """``{mode?, steps?: {step_id: on|off|default}}``; all or nothing."""

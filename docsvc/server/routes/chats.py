@@ -20,7 +20,7 @@ async def create_chat(request: Request, caller: Caller = Depends(get_caller), se
     return accepted(request, job)
 
 
-@router.get("/chats/{chat_id:int}")
+@router.get("/chats/{chat_id:id}")
 def get_chat(chat_id: int, caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
     """One of the caller's own chats: question, answer and citations (an addition)."""
     return service.chat_view(service.get_chat(session, caller, chat_id))

@@ -44,7 +44,7 @@ def _form_bool(value: str) -> bool | str:
     return {"true": True, "false": False}.get(value.strip().lower(), value)
 
 
-@router.get("/conversions/{item_id:int}/document")
+@router.get("/conversions/{item_id:id}/document")
 def document(item_id: int, request: Request, key: str | None = None, session: Session = Depends(get_session)):
     """The saved document: with the caller's API key, or with the conversion's share key (the link)."""
     header = request.headers.get("authorization")

@@ -44,7 +44,7 @@ async def generate(request: Request, caller: Caller = Depends(get_caller), sessi
     return accepted(request, job)
 
 
-@router.get("/docflows/{item_id:int}")
+@router.get("/docflows/{item_id:id}")
 def get_suggestion(item_id: int, request: Request, format: str | None = None, caller: Caller = Depends(get_caller),
                    session: Session = Depends(get_session)):
     item = service.get_suggestion(session, caller, item_id)
@@ -60,7 +60,7 @@ class DismissBody(BaseModel):
     reason: Name | None = None
 
 
-@router.post("/docflows/{item_id:int}/dismiss")
+@router.post("/docflows/{item_id:id}/dismiss")
 def dismiss(item_id: int, body: DismissBody | None = None, caller: Caller = Depends(get_caller),
             session: Session = Depends(get_session)):
     from ..services.views import item_view
@@ -68,7 +68,7 @@ def dismiss(item_id: int, body: DismissBody | None = None, caller: Caller = Depe
     return item_view(service.dismiss(session, caller, item_id, body.reason if body else None))
 
 
-@router.get("/docflows/{item_id:int}/history")
+@router.get("/docflows/{item_id:id}/history")
 def history(item_id: int, versions: int = 0, caller: Caller = Depends(get_caller),
             session: Session = Depends(get_session)):
     return service.history(service.get_suggestion(session, caller, item_id), bool(versions))
@@ -79,7 +79,7 @@ class RestoreBody(BaseModel):
     version: int = Field(gt=0)
 
 
-@router.post("/docflows/{item_id:int}/restore")
+@router.post("/docflows/{item_id:id}/restore")
 def restore(item_id: int, body: RestoreBody, caller: Caller = Depends(get_caller),
             session: Session = Depends(get_session)):
     return service.restore(session, caller, item_id, body.version)
@@ -96,7 +96,7 @@ class ApproveBody(BaseModel):
     rn_note: Note | None = None
 
 
-@router.post("/docflows/{item_id:int}/approve")
+@router.post("/docflows/{item_id:id}/approve")
 async def approve(item_id: int, body: ApproveBody, request: Request, caller: Caller = Depends(get_caller),
                   session: Session = Depends(get_session)):
     """Pushes the branch and opens the pull request on the code host (up to its deadline, 45 s): on
@@ -129,7 +129,7 @@ def check_many(body: CheckManyBody, request: Request, caller: Caller = Depends(g
     return _check(request, caller, session, body.ids, bool(body.dismiss_done), body.ai)
 
 
-@router.post("/docflows/{item_id:int}/check-docs", status_code=202)
+@router.post("/docflows/{item_id:id}/check-docs", status_code=202)
 def check_one(item_id: int, request: Request, body: CheckOneBody | None = None,
               caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
     return _check(request, caller, session, [item_id], False, body.ai if body else None)
@@ -141,7 +141,7 @@ class RequestChangesBody(BaseModel):
     target_file: Name | None = None
 
 
-@router.post("/docflows/{item_id:int}/request-changes", status_code=202)
+@router.post("/docflows/{item_id:id}/request-changes", status_code=202)
 def request_changes(item_id: int, body: RequestChangesBody, request: Request, caller: Caller = Depends(get_caller),
                     session: Session = Depends(get_session)):
     job = service.request_changes(session, caller, item_id, body.feedback, body.target_file,
@@ -149,7 +149,7 @@ def request_changes(item_id: int, body: RequestChangesBody, request: Request, ca
     return accepted(request, job)
 
 
-@router.post("/docflows/{item_id:int}/sync", status_code=202)
+@router.post("/docflows/{item_id:id}/sync", status_code=202)
 def sync_latest_code(item_id: int, request: Request, caller: Caller = Depends(get_caller),
                      session: Session = Depends(get_session)):
     return accepted(request, service.sync_latest_code(session, caller, item_id,
@@ -161,7 +161,7 @@ class ScreenshotsBody(BaseModel):
     routes: list[Name] = Field(min_length=1, max_length=50)
 
 
-@router.post("/docflows/{item_id:int}/screenshots", status_code=202)
+@router.post("/docflows/{item_id:id}/screenshots", status_code=202)
 def take_screenshots(item_id: int, body: ScreenshotsBody, request: Request, caller: Caller = Depends(get_caller),
                      session: Session = Depends(get_session)):
     settings = request.app.state.settings

@@ -21,7 +21,7 @@ async def create(request: Request, caller: Caller = Depends(get_caller), session
     return accepted(request, job)
 
 
-@router.get("/feature-drafts/{item_id:int}")
+@router.get("/feature-drafts/{item_id:id}")
 def get_draft(item_id: int, caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
     return service.view(session, service.get_draft(session, caller, item_id))
 
@@ -35,18 +35,18 @@ class DecisionBody(BaseModel):
     release_id: int | None = None
 
 
-@router.get("/feature-drafts/{item_id:int}/release-notes")
+@router.get("/feature-drafts/{item_id:id}/release-notes")
 def get_release_notes(item_id: int, caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
     return service.current_release_notes(service.get_draft(session, caller, item_id))
 
 
-@router.put("/feature-drafts/{item_id:int}/release-notes")
+@router.put("/feature-drafts/{item_id:id}/release-notes")
 def set_release_notes(item_id: int, body: DecisionBody, caller: Caller = Depends(get_caller),
                       session: Session = Depends(get_session)):
     return service.set_release_notes(session, caller, item_id, body.model_dump())
 
 
-@router.post("/feature-drafts/{item_id:int}/approve")
+@router.post("/feature-drafts/{item_id:id}/approve")
 def approve(item_id: int, body: DecisionBody | None = None, caller: Caller = Depends(get_caller),
             session: Session = Depends(get_session)):
     return service.approve(session, caller, item_id, body.model_dump() if body else {})

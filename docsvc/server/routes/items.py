@@ -48,7 +48,7 @@ async def list_items(
     return response
 
 
-@router.patch("/items/{tool}/{item_id:int}")
+@router.patch("/items/{tool}/{item_id:id}")
 def update_item(
     tool: str,
     item_id: int,
@@ -60,7 +60,7 @@ def update_item(
     return item_view(service.update_item(session, caller, tool, item_id, changes))
 
 
-@router.delete("/items/{tool}/{item_id:int}", status_code=204, response_model=None)
+@router.delete("/items/{tool}/{item_id:id}", status_code=204, response_model=None)
 def delete_item(
     tool: str,
     item_id: int,

@@ -46,7 +46,7 @@ def _form_bool(value) -> bool | str:
     return {"true": True, "false": False}.get(text, value if isinstance(value, str) else "")
 
 
-@router.post("/oas/scans/{scan_id:int}/pull-request")
+@router.post("/oas/scans/{scan_id:id}/pull-request")
 async def pull_request(scan_id: int, request: Request, caller: Caller = Depends(get_caller),
                        session: Session = Depends(get_session)):
     """``targets`` (``source``/``docs``); for docs ``integration_id`` and ``file_path``; optional

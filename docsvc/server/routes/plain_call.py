@@ -145,7 +145,7 @@ def _values(plan: _Call, request: Request) -> dict[str, Any] | None:
                 return None
             values[param.name] = param.default
             continue
-        if type(raw) is not str:  # a path convertor's value (``{id:int}``): FastAPI's to check
+        if type(raw) is not str:  # a path convertor's value (``{id:id}``): FastAPI's to check
             return None
         value = param.read(raw)
         if value is _REFUSED or any(not holds(float(value), limit) for holds, limit in param.bounds):

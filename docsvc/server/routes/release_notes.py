@@ -25,11 +25,11 @@ def create(body: ComposerBody, caller: Caller = Depends(get_caller), session: Se
     return item_view(service.create_composer(session, caller, body.release_id, body.title))
 
 
-@router.get("/release-notes/{item_id:int}")
+@router.get("/release-notes/{item_id:id}")
 def get_notes(item_id: int, caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
     return service.composer_view(session, service.get_composer(session, caller, item_id))
 
 
-@router.get("/releases/{release_id:int}/release-notes")
+@router.get("/releases/{release_id:id}/release-notes")
 def release_queue(release_id: int, caller: Caller = Depends(get_caller), session: Session = Depends(get_session)):
     return service.queue(session, caller, release_id)

@@ -32,7 +32,7 @@ def repos(request: Request, caller: Caller = Depends(get_caller), session: Sessi
     return service.list_repos(session, caller, request.app.state.settings)
 
 
-@router.post("/repos/{repo_id:int}/request-sync")
+@router.post("/repos/{repo_id:id}/request-sync")
 def request_sync(repo_id: int, request: Request, caller: Caller = Depends(get_caller),
                  session: Session = Depends(get_session)):
     return service.request_sync(session, caller, repo_id, request.app.state.settings.smtp_url)
