@@ -212,6 +212,29 @@ def run_cli(*args: str, key: str | None, base_url: str | None, cwd: Path | None 
                           timeout=timeout)
 
 
+def stored(service: LocalService, item_id: int, change: Callable[[dict], None] | None = None) -> dict:
+    """An item's data in the service's database; ``change(data)`` edits it there first (a row as an
+    older version or another way of making items left it)."""
+    from sqlalchemy import create_engine
+    from sqlalchemy.orm import Session
+
+    from docsvc.server.db.session import normalize_url
+    from docsvc.server.db.tables import Item
+
+    engine = create_engine(normalize_url(service.db_url))
+    try:
+        with Session(engine) as session:
+            item = session.get(Item, item_id)
+            if change is not None:
+                data = json.loads(json.dumps(item.data))
+                change(data)
+                item.data = data
+                session.commit()
+            return item.data
+    finally:
+        engine.dispose()
+
+
 def git(*args: str, cwd: Path) -> str:
     env = {**os.environ, "GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.test",
            "GIT_COMMITTER_NAME": "Test", "GIT_COMMITTER_EMAIL": "test@example.test"}

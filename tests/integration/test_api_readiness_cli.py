@@ -1,6 +1,7 @@
 """API readiness through the real CLI and the real local service, with real git repositories:
 ``docsvc validate`` on the saved configuration, the scan it leaves, and ``docsvc api-scan open-pr``
-to the source and docs repositories (one failing while the other opens)."""
+to the source and docs repositories (one failing while the other opens); a scan made another way
+(``docsvc-server items add``, an older row, a spec file gone) is a one-line refusal, never a 500."""
 
 from __future__ import annotations
 
@@ -8,10 +9,11 @@ import json
 from dataclasses import dataclass
 from pathlib import Path
 
+import httpx
 import pytest
 import yaml
 
-from tests.support import GitRemote, LocalService, git, run_cli
+from tests.support import GitRemote, LocalService, git, run_cli, stored
 
 SPEC = """\
 openapi: 3.0.3
@@ -164,3 +166,57 @@ def test_docs_target_needs_a_repo_and_unknown_scans_are_404(org: Org, scan: dict
     assert done.returncode == 2 and "--repo" in done.stderr
     done = org.cli("api-scan", "open-pr", "999999", "--repo", str(org.integration))
     assert done.returncode == 1 and "not found" in done.stderr
+
+
+def branches(remote: GitRemote, root: Path) -> set[str]:
+    return {line.split("\t")[1] for line in git("ls-remote", str(remote.bare), cwd=root).splitlines()}
+
+
+def test_a_scan_added_by_the_admin_command_is_refused_saying_what_it_lacks(org: Org, scan: dict):
+    made = org.svc.admin("items", "add", "api-scans", "--org", "Orders Inc", "--title", "Readiness scan by hand")
+    before = branches(org.docs, org.root) | branches(org.code, org.root)
+    for args in (("--to", "docs", "--repo", str(org.integration), "--path", "docs/x.yaml"),
+                 ("--to", "source",), ("--to", "source", "--to", "docs", "--repo", str(org.integration)),
+                 ("--repo", str(org.integration), "--spec", "prepped")):
+        done = org.cli("api-scan", "open-pr", made, *args)
+        assert done.returncode == 1, (args, done.stdout)
+        assert f"API scan {made} has no stored spec" in done.stderr and "docsvc validate" in done.stderr, done.stderr
+        assert "internal error" not in done.stderr and "Traceback" not in done.stderr
+    response = httpx.post(f"{org.svc.base_url}/api/v1/oas/scans/{made}/pull-request",
+                          headers={"Authorization": f"Bearer {org.key}"},
+                          json={"targets": ["docs"], "integration_id": org.integration, "file_path": "docs/api.yaml"})
+    assert response.status_code == 409 and "no stored spec" in response.json()["detail"]
+    assert branches(org.docs, org.root) | branches(org.code, org.root) == before  # nothing pushed
+
+
+def test_a_scan_whose_spec_file_is_gone_is_refused(org: Org, scan: dict):
+    done = org.cli("validate", "--no-ai-fix", "--no-ai-content", "--json", "--fail-on", "never")
+    assert done.returncode == 0, done.stderr
+    scan_id = json.loads(done.stdout)["scan_id"]
+    (org.svc.data_dir / stored(org.svc, scan_id)["prepped"]).unlink()
+    done = org.cli("api-scan", "open-pr", str(scan_id), "--repo", str(org.integration))
+    assert done.returncode == 1 and "Traceback" not in done.stderr
+    assert f"API scan {scan_id}'s pre-processed spec is no longer in the service's data directory" in done.stderr
+
+
+def test_an_older_scan_without_its_spec_record_still_opens_where_it_can(org: Org, scan: dict):
+    done = org.cli("validate", "--no-ai-content", "--json", "--fail-on", "never")
+    assert done.returncode == 0, done.stderr
+    scan_id = json.loads(done.stdout)["scan_id"]
+
+    def older(data: dict) -> None:  # no spec record, fixes and pull requests in shapes this code never wrote
+        del data["spec"]
+        data["fixes"] = ["renamed a path"]
+        data["pull_requests"] = [{"url": "https://example.test/old"}]
+
+    stored(org.svc, scan_id, older)
+    done = org.cli("api-scan", "open-pr", str(scan_id), "--to", "docs", "--to", "source",
+                   "--repo", str(org.integration), "--path", "reference/older.yaml")
+    assert done.returncode == 1 and "Traceback" not in done.stderr and "internal error" not in done.stderr
+    assert done.stdout.startswith("docs: ")  # the docs target still opened
+    assert "source: not opened: the scan does not record the repository its spec was read from" in done.stderr
+    branch = done.stdout.split("#")[-1].strip()
+    assert "/orders" in yaml.safe_load(git("show", f"{branch}:reference/older.yaml", cwd=org.docs.bare))["paths"]
+    done = org.cli("api-scan", "open-pr", str(scan_id), "--repo", str(org.integration))  # no --path, none recorded
+    assert done.returncode == 1 and "the scan records no path for its spec" in done.stderr, done.stderr
+    assert stored(org.svc, scan_id)["pull_requests"][0] == {"url": "https://example.test/old"}  # kept as it was

@@ -10,12 +10,7 @@ import time
 
 import httpx
 import pytest
-from sqlalchemy import create_engine
-from sqlalchemy.orm import Session
-
-from docsvc.server.db.session import normalize_url
-from docsvc.server.db.tables import Item
-from tests.support import PNG, GitRemote, git
+from tests.support import PNG, GitRemote, git, stored
 from tests.unit.test_facts import PY_NEW, PY_OLD
 from tests.unit.test_planner_writer import DOCS
 
@@ -56,22 +51,6 @@ def suggestion(client: httpx.Client, integration: int, pr: dict) -> int:
     job = wait(client, generate(client, integration, pr))
     assert job["status"] == "completed", job
     return job["result"]["suggestion_id"]
-
-
-def stored(service, item_id: int, change=None) -> dict:
-    """The suggestion's data in the database; ``change(data)`` edits it there first."""
-    engine = create_engine(normalize_url(service.db_url))
-    try:
-        with Session(engine) as session:
-            item = session.get(Item, item_id)
-            if change is not None:
-                data = json.loads(json.dumps(item.data))
-                change(data)
-                item.data = data
-                session.commit()
-            return item.data
-    finally:
-        engine.dispose()
 
 
 def branches(docs: GitRemote, root) -> set[str]:

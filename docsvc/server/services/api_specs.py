@@ -177,22 +177,53 @@ def _pull_request_body(message: str, path: str, fixes: list[dict[str, Any]]) -> 
         or ["the spec as the scan prepared it"]}], "Opened by docsvc from an API-readiness scan.")
 
 
+def _stored_spec(store: FileStore, item: Item, data: dict[str, Any], wanted: str) -> tuple[str, str]:
+    """(which spec, its text) of the scan's stored specs: ``wanted``, or the pre-processed one when
+    no fix stage ran. 409 when the scan stores none (an item added by ``docsvc-server items add``,
+    not made by a validation run) or its file is no longer in the data directory."""
+    chosen = wanted if _is_text(data.get(wanted)) else "prepped"
+    if not _is_text(data.get(chosen)):
+        raise Problem(409, f"API scan {item.id} has no stored spec to open a pull request with (it was not made by "
+                           "a validation run); run one that stores it (docsvc validate, or POST /oas/validate) "
+                           "and open pull requests from that scan")
+    try:
+        return chosen, store.absolute(data[chosen]).read_text(encoding="utf-8")
+    except (OSError, UnicodeDecodeError):
+        raise Problem(409, f"API scan {item.id}'s {'corrected' if chosen == 'corrected' else 'pre-processed'} spec "
+                           "is no longer in the service's data directory; run the scan again (docsvc validate) "
+                           "and open pull requests from the new scan") from None
+
+
+def _is_text(value: Any) -> bool:
+    return isinstance(value, str) and bool(value.strip())
+
+
+def _default_path(spec: dict[str, Any], body: dict[str, Any], field: str) -> str:
+    """The file path a target writes: the one given, else the spec's own; a 422 (that target's
+    error) when none was given and the scan records none (an older or hand-made scan)."""
+    path = body.get(field) or spec.get("path")
+    if not _is_text(path):
+        raise invalid(field, "the scan records no path for its spec; give the file path to write")
+    return _repo_path(path, field)
+
+
 def open_pull_requests(session: Session, caller: Caller, scan_id: int, body: Any, data_dir: Path,
                        egress: Egress | None = None) -> dict[str, Any]:
     item = get_scan(session, caller, scan_id)
     body = _check_pr_body(body)
-    data = dict(item.data or {})
-    spec = data.get("spec") or {}
-    store = FileStore(data_dir)
-    chosen = body["spec"] if data.get(body["spec"]) else "prepped"  # no fix stage ran: the prepped spec
-    text = store.absolute(data[chosen]).read_text(encoding="utf-8")
+    # What a scan job stores; an item made another way (items add, an older row) may lack any of it.
+    data = dict(item.data) if isinstance(item.data, dict) else {}
+    spec = data.get("spec") if isinstance(data.get("spec"), dict) else {}
+    fixes = [f for f in data.get("fixes") if isinstance(f, dict)] if isinstance(data.get("fixes"), list) else []
+    chosen, text = _stored_spec(FileStore(data_dir), item, data, body["spec"])
     message = body.get("commit_message") or (
         f"API spec from API-readiness scan {item.id}\n\n"
         f"The {'corrected' if chosen == 'corrected' else 'pre-processed'} spec of {spec.get('path')} "
         f"({spec.get('branch')} at {str(spec.get('commit', ''))[:12]}), "
-        f"{len(data.get('fixes') or [])} fix(es); opened by {caller.name}.")
-    opened = list(data.get("pull_requests") or [])
-    urls: dict[str, str] = {}
+        f"{len(fixes)} fix(es); opened by {caller.name}.")
+    before = data.get("pull_requests")
+    opened = list(before) if isinstance(before, list) else []
+    records: dict[str, dict[str, Any]] = {}
     errors: dict[str, str] = {}
     for target in body["targets"]:
         try:
@@ -200,25 +231,30 @@ def open_pull_requests(session: Session, caller: Caller, scan_id: int, body: Any
                 if spec.get("uploaded"):
                     raise ValueError("the scan's spec was uploaded (validate --file), not read from a repository; "
                                      "open its pull request to a docs repository (--to docs)")
-                integration = session.get(Integration, spec.get("integration_id"))
+                # Never session.get with None or a non-id: SQLAlchemy warns, PostgreSQL refuses a string.
+                integration_id = spec.get("integration_id")
+                integration = session.get(Integration, integration_id) if is_int(integration_id) else None
                 if integration is None or integration.org_id != caller.org_id:
-                    raise ValueError("the spec's integration no longer exists")
-                repo, base = integration.code_repo, spec.get("branch") or integration.code_branch
-                path = _repo_path(body.get("source_file_path") or spec.get("path", ""), "source_file_path")
+                    raise ValueError("the spec's integration no longer exists" if is_int(integration_id) else
+                                     "the scan does not record the repository its spec was read from; "
+                                     "open its pull request to a docs repository (--to docs)")
+                repo = integration.code_repo
+                base = spec["branch"] if _is_text(spec.get("branch")) else integration.code_branch
             else:
                 integration = session.get(Integration, body["integration_id"])
                 if integration is None or integration.org_id != caller.org_id:
                     raise ValueError(f"integration {body['integration_id']} not found")
                 repo, base = integration.docs_repo, integration.docs_branch
-                path = _repo_path(body.get("file_path") or spec.get("path", ""), "file_path")
-            branch = f"docsvc/api-scan-{item.id}-{target}-{sum(p['target'] == target for p in opened) + 1}"
+            path = _default_path(spec, body, "file_path" if target == "docs" else "source_file_path")
+            number = sum(isinstance(p, dict) and p.get("target") == target for p in opened) + 1
+            branch = f"docsvc/api-scan-{item.id}-{target}-{number}"
             commit = push_branch(repo, f"origin/{base}", branch, {path: text}, message, Path(data_dir) / "worktrees",
                                  egress)
             host_pr = None
             if uses_host_api(integration):
                 side = "code" if target == "source" else "docs"
                 host_pr = open_pull_request(integration, side, branch, base, message.split("\n", 1)[0],
-                                            _pull_request_body(message, path, data.get("fixes") or []), egress)
+                                            _pull_request_body(message, path, fixes), egress)
         except Problem as exc:
             errors[target] = exc.detail
             continue
@@ -229,17 +265,16 @@ def open_pull_requests(session: Session, caller: Caller, scan_id: int, body: Any
             errors[target] = f"the branch {branch} is pushed, but no pull request was opened: {exc}"
             continue
         url = host_pr["url"] if host_pr else branch_url(repo, base, branch)
-        urls[target] = url
-        opened.append({"target": target, "url": url, "branch": branch, "base": base, "path": path,
-                       "commit": commit, "spec": chosen, "opened_at": utcnow().isoformat(), "by": caller.name,
-                       **({"host_pr": host_pr} if host_pr else {})})
-    if urls:
-        follow = urls.get("docs") or urls["source"]
-        record = next(p for p in reversed(opened) if p["url"] == follow)
-        item.pull_request = {**(record.get("host_pr") or {"url": follow, "state": "open", "review": "review required",
-                                                           "branch": record["branch"]}),
+        records[target] = {"target": target, "url": url, "branch": branch, "base": base, "path": path,
+                           "commit": commit, "spec": chosen, "opened_at": utcnow().isoformat(), "by": caller.name,
+                           **({"host_pr": host_pr} if host_pr else {})}
+        opened.append(records[target])
+    if records:
+        record = records.get("docs") or records["source"]  # with both, the scan follows the docs one
+        item.pull_request = {**(record.get("host_pr") or {"url": record["url"], "state": "open",
+                                                           "review": "review required", "branch": record["branch"]}),
                              "commit": record["commit"], "target": record["target"]}
         data["pull_requests"] = opened
         item.data = data
         session.commit()
-    return {"pull_requests": urls, "errors": errors}
+    return {"pull_requests": {target: record["url"] for target, record in records.items()}, "errors": errors}
