@@ -76,7 +76,7 @@ def main(argv: Sequence[str] | None = None, *, env: Mapping[str, str] | None = N
     except InputError as exc:
         problems.append(str(exc))
         ctx = ci_context.CiContext(provider=ci_context.provider_of(settings.ci_provider, env))
-    problems += settings.origin_problems(pull_request=ctx.pull_request is not None)
+    problems += settings.origin_problems(pull_request=ctx.builds_pull_request)
     reporter = reporter_for(ctx.provider, env, settings, stream)
     for secret in (settings.api_key, settings.comment_token):
         if secret:

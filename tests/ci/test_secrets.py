@@ -36,6 +36,13 @@ PULL_REQUESTS = {
     "github": github_pull_request,
     "gitlab": lambda tmp_path: {"GITLAB_CI": "true", "CI_MERGE_REQUEST_IID": "7", "DOCSVC_BASE_URL": "",
                                 "DOCSVC_DOTENV_FILE": str(tmp_path / "out.env")},
+    # GitLab CI/CD for external repositories builds a GitHub pull request: no CI_MERGE_REQUEST_* at all
+    "gitlab-external": lambda tmp_path: {"GITLAB_CI": "true", "CI_PIPELINE_SOURCE": "external_pull_request_event",
+                                         "CI_EXTERNAL_PULL_REQUEST_IID": "5", "DOCSVC_BASE_URL": "",
+                                         "DOCSVC_DOTENV_FILE": str(tmp_path / "out.env")},
+    # the pipeline source alone says so, whichever variables are missing
+    "gitlab-source-only": lambda tmp_path: {"GITLAB_CI": "true", "CI_PIPELINE_SOURCE": "merge_request_event",
+                                            "DOCSVC_BASE_URL": "", "DOCSVC_DOTENV_FILE": str(tmp_path / "out.env")},
     "jenkins": lambda tmp_path: {"JENKINS_URL": "https://ci.test/", "CHANGE_ID": "7", "DOCSVC_BASE_URL": ""},
 }
 
