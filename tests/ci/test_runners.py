@@ -243,7 +243,8 @@ def test_the_gitlab_component_under_gitlab_ci_local(remote_service, pinned_proje
       integration-id: "{integration}"
       base-url: "{svc.base_url}"
       timeout: 120
-      summary-file: docsvc-summary.md
+      summary-file: reports/summary.md
+      dotenv-file: build/docsvc.env
       source: "file://{repo}"
   - component: {component}
     inputs:
@@ -262,9 +263,11 @@ def test_the_gitlab_component_under_gitlab_ci_local(remote_service, pinned_proje
         assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
         log = (repo / ".gitlab-ci-local" / "output" / "docs-sync.log").read_text()
         plan = (repo / ".gitlab-ci-local" / "output" / "docs-validate-plan.log").read_text()
-        dotenv = repo / ".gitlab-ci-local" / "artifacts" / "docs-sync" / ".gitlab-ci-reports" / "dotenv" / "docsvc.env"
+        # collected under the names the inputs give, not the defaults
+        artifacts = repo / ".gitlab-ci-local" / "artifacts" / "docs-sync"
+        dotenv = artifacts / ".gitlab-ci-reports" / "dotenv" / "build" / "docsvc.env"
         values = dict(line.split("=", 1) for line in dotenv.read_text().splitlines() if "=" in line)
-        summary_there = (repo / ".gitlab-ci-local" / "artifacts" / "docs-sync" / "docsvc-summary.md").is_file()
+        summary_there = (artifacts / "reports" / "summary.md").is_file()
     finally:
         (repo / ".gitlab-ci.yml").unlink()
         shutil.rmtree(repo / ".gitlab-ci-local", ignore_errors=True)

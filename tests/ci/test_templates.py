@@ -57,8 +57,13 @@ def test_gitlab_component_uses_contract_names_and_variables_only(form):
     for i in INPUTS:
         if not i.secret:
             assert definition["variables"][i.env] == f"$[[ inputs.{i.kebab} ]]"
-    assert definition["artifacts"]["reports"] == {"dotenv": "docsvc.env", "junit": "docsvc-junit.xml",
-                                                  "codequality": "docsvc-codequality.json"}
+    # the artifacts follow the report-file inputs, or a file written under another name is never collected
+    assert definition["artifacts"]["reports"] == {"dotenv": "$[[ inputs.dotenv-file ]]",
+                                                  "junit": "$[[ inputs.junit-file ]]",
+                                                  "codequality": "$[[ inputs.codequality-file ]]"}
+    assert {"$[[ inputs.summary-file ]]", "$[[ inputs.sarif-file ]]"} <= set(definition["artifacts"]["paths"])
+    defaults = {name: entry.get("default") for name, entry in spec["spec"]["inputs"].items()}
+    assert (defaults["summary-file"], defaults["dotenv-file"]) == ("docsvc-summary.md", "docsvc.env")
 
 
 def test_gitlab_component_is_typed_and_installs_its_own_commit():
