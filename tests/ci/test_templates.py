@@ -167,11 +167,14 @@ def test_the_gitlab_components_defaults_send_validate_unset_stages():
     assert plan_validate(chosen, CiContext(provider="gitlab")).body == {"run_swagger": True, "run_ai_fix": False}
 
 
-def test_the_include_example_pins_the_component_version():
+def test_the_include_ci_init_writes_uses_the_component_it_writes_beside_it():
+    """What ci init writes works as written in a fresh repository: no catalog project to publish first."""
     from docsvc import __version__
 
-    include = yaml.safe_load(render_kind("gitlab")[".gitlab-ci.docsvc.yml"])["include"]
-    assert {entry["component"] for entry in include} == {f"$CI_SERVER_FQDN/docsvc/docsvc-action/docsvc@{__version__}"}
+    written = render_kind("gitlab")
+    include = yaml.safe_load(written[".gitlab-ci.docsvc.yml"])["include"]
+    assert {entry["local"] for entry in include} == {"templates/docsvc.yml"} and "templates/docsvc.yml" in written
+    assert f"component: $CI_SERVER_FQDN/docsvc/docsvc-action/docsvc@{__version__}" in written[".gitlab-ci.docsvc.yml"]
 
 
 def test_action_requirements_pin_every_dependency_of_the_package():
