@@ -177,6 +177,15 @@ def test_the_include_ci_init_writes_uses_the_component_it_writes_beside_it():
     assert f"component: $CI_SERVER_FQDN/docsvc/docsvc-action/docsvc@{__version__}" in written[".gitlab-ci.docsvc.yml"]
 
 
+@pytest.mark.parametrize("kind", ["gitlab", "jenkins"])
+def test_the_ci_page_names_the_files_ci_init_writes(kind):
+    """docs/ci/KIND.md's paragraph on `docsvc ci init KIND` names each file as it is written."""
+    page = (ROOT / "docs" / "ci" / f"{kind}.md").read_text(encoding="utf-8")
+    paragraph = next(p for p in page.split("\n\n") if f"`docsvc ci init {kind}` writes" in p)
+    named = set(re.findall(r"`([^`]+)`", paragraph))
+    assert set(render_kind(kind)) <= named, (set(render_kind(kind)) - named, paragraph)
+
+
 def test_action_requirements_pin_every_dependency_of_the_package():
     """The CI integrations install docsvc/ci/requirements.txt: each of pyproject's dependencies
     must be pinned there to a version its specifier accepts."""
