@@ -144,7 +144,11 @@ def test_a_share_link_keeps_its_key_everywhere_but_the_log(tmp_path):
     dotenv = tmp_path / "out.env"
     code, log, _ = run(["convert", "--input-file", str(spec), "--source-type", "openapi", "--target", "md",
                         "--dotenv-file", str(dotenv)], api=api, env={"GITLAB_CI": "true"}, cwd=tmp_path)
-    assert code == 0 and "Sh4reK3ySecret" not in log and "url: " + SHARE.replace(SHARE.split("=")[1], "***") in log
+    masked = SHARE.replace(SHARE.split("=")[1], "***")
+    assert code == 0 and "Sh4reK3ySecret" not in log and "url: " + masked in log
+    # the summary printed to the log: its link row readable, the key masked in both of the link's URLs
+    link_row = next(line for line in log.splitlines() if line.startswith("| Link |"))
+    assert link_row.endswith(f"({masked}) |") and "?key=***](" in link_row, link_row
     assert f"DOCSVC_URL={SHARE}\n" in dotenv.read_text()
 
 
