@@ -48,8 +48,12 @@ SECRET_QUERY_PARAMS = frozenset({
     "sig", "signature", "x-amz-signature", "x-amz-credential", "x-amz-security-token", "x-goog-signature",
 })
 
-# One ``name=value`` of a query: after ?, & or ;, up to the next separator, fragment, space or quote.
-_QUERY_PARAM = re.compile(r"(?P<lead>[?&;])(?P<name>[^=&;?#\s\"'<>]+)=(?P<value>[^&;#\s\"'<>]*)")
+# One ``name=value`` of a query: after ?, & or ;, up to the next separator, fragment, space or quote,
+# or a ] or ) that closes something around the URL (followed by "(", a space, "|" or the end): a
+# Markdown link ``[http://h/x?key=v](http://h/x?key=v)`` keeps its brackets, its second URL and the
+# table cell after it; a ) inside a value (``key=a)b``) is still part of the value.
+_QUERY_PARAM = re.compile(r"(?P<lead>[?&;])(?P<name>[^=&;?#\s\"'<>]+)="
+                          r"(?P<value>(?:[^&;#\s\"'<>\])]|[\])](?![(\s|]|$))*)")
 
 
 def _mask(match: re.Match) -> str:

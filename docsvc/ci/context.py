@@ -5,8 +5,9 @@ Sources, as each system documents them:
   ``pull_request_target``, ``push``, ``workflow_dispatch``, ``merge_group``, and ``workflow_run``
   with the step's pr-number/pr-sha inputs: the fork-safe pattern of docs/ci/github.md); Enterprise servers
   through ``GITHUB_SERVER_URL`` and ``GITHUB_API_URL``.
-- GitLab CI: ``CI_MERGE_REQUEST_*`` variables, falling back to ``CI_COMMIT_*``. GitLab has no
-  variable for a merge request's author: ``GITLAB_USER_LOGIN`` is who started the pipeline.
+- GitLab CI: ``CI_MERGE_REQUEST_*`` variables (merge request pipelines), ``CI_EXTERNAL_PULL_REQUEST_*``
+  (a GitHub pull request built by GitLab CI/CD for external repositories), falling back to ``CI_COMMIT_*``.
+  GitLab has no variable for a merge request's author: ``GITLAB_USER_LOGIN`` is who started the pipeline.
 - Jenkins (multibranch): ``CHANGE_*``, ``GIT_COMMIT``, ``BUILD_URL``.
 - Local: git for branch and commit.
 """
@@ -21,6 +22,14 @@ from pathlib import Path
 from typing import Any, Mapping
 
 from .settings import InputError
+
+
+# Events that build a pull request's code: GitHub event names, and GitLab pipeline sources
+# (merge_request_event: merge request pipelines, merged results and merge trains included;
+# external_pull_request_event: a GitHub pull request built by GitLab CI/CD for external repositories).
+# The others (push, schedule, web, api, trigger, ...) build the project's own branches.
+PR_EVENTS = ("pull_request", "pull_request_target", "pull_request_review", "pull_request_review_comment",
+             "merge_group", "merge_request_event", "external_pull_request_event")
 
 
 @dataclass
@@ -49,6 +58,13 @@ class CiContext:
     pull_request: PullRequest | None = None
     notes: list[str] = field(default_factory=list)  # notices
     warnings: list[str] = field(default_factory=list)
+
+    @property
+    def builds_pull_request(self) -> bool:
+        """Whether the workspace is a pull request's code: a pull request was found, or the event
+        (GitHub's event name, GitLab's CI_PIPELINE_SOURCE) is one that builds one even when its
+        variables are missing."""
+        return self.pull_request is not None or self.event in PR_EVENTS
 
 
 def detect_provider(env: Mapping[str, str]) -> str:
@@ -219,6 +235,18 @@ def _gitlab(env: Mapping[str, str], cwd) -> CiContext:
             url=f"{env['CI_MERGE_REQUEST_PROJECT_URL']}/-/merge_requests/{env['CI_MERGE_REQUEST_IID']}"
             if env.get("CI_MERGE_REQUEST_PROJECT_URL") else None,
             base_branch=env.get("CI_MERGE_REQUEST_TARGET_BRANCH_NAME"),
+            fork=bool(source and target and source != target))
+        ctx.branch = ctx.pull_request.branch
+    elif env.get("CI_EXTERNAL_PULL_REQUEST_IID"):
+        # GitLab names the pull request's branches and commits, not its title, body or author.
+        source = env.get("CI_EXTERNAL_PULL_REQUEST_SOURCE_REPOSITORY")
+        target = env.get("CI_EXTERNAL_PULL_REQUEST_TARGET_REPOSITORY")
+        ctx.pull_request = PullRequest(
+            number=_int(env["CI_EXTERNAL_PULL_REQUEST_IID"]), title=env.get("CI_COMMIT_TITLE"),
+            body=env.get("CI_COMMIT_DESCRIPTION") or "", author=env.get("GITLAB_USER_LOGIN"),
+            branch=env.get("CI_EXTERNAL_PULL_REQUEST_SOURCE_BRANCH_NAME") or ctx.branch,
+            sha=env.get("CI_EXTERNAL_PULL_REQUEST_SOURCE_BRANCH_SHA") or env.get("CI_COMMIT_SHA"),
+            base_branch=env.get("CI_EXTERNAL_PULL_REQUEST_TARGET_BRANCH_NAME"),
             fork=bool(source and target and source != target))
         ctx.branch = ctx.pull_request.branch
     return ctx

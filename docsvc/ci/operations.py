@@ -97,9 +97,6 @@ def plan_sync(s: CiSettings, ctx: CiContext) -> Plan:
 
 # --- docflow ----------------------------------------------------------------------------------
 
-# Events that carry a pull request (GitHub, GitLab pipeline sources); others, such as a push, never do.
-_PR_EVENTS = ("pull_request", "pull_request_target", "pull_request_review", "pull_request_review_comment",
-              "merge_request_event", "external_pull_request_event")
 _PR_FIELDS = (("number", "pr_number"), ("title", "pr_title"), ("body", "pr_body"), ("author", "pr_author"))
 
 
@@ -128,7 +125,7 @@ def pr_data(s: CiSettings, ctx: CiContext) -> dict[str, Any]:
     for key, most in (("title", PR_TITLE_MAX), ("body", PR_BODY_MAX)):
         data[key] = clip(data[key], most)
     missing = [BY_NAME[name] for key, name in _PR_FIELDS if data[key] is None]
-    if missing and pr is None and ctx.event and ctx.event not in _PR_EVENTS:
+    if missing and pr is None and ctx.event and not ctx.builds_pull_request:
         raise InputError(f"docflow: this run is a {ctx.event} event, not a pull request: run the step on "
                          f"pull requests, or pass " + ", ".join(spec.flag for spec in missing))
     if missing:

@@ -76,7 +76,7 @@ def main(argv: Sequence[str] | None = None, *, env: Mapping[str, str] | None = N
     except InputError as exc:
         problems.append(str(exc))
         ctx = ci_context.CiContext(provider=ci_context.provider_of(settings.ci_provider, env))
-    problems += settings.origin_problems(pull_request=ctx.pull_request is not None)
+    problems += settings.origin_problems(pull_request=ctx.builds_pull_request)
     reporter = reporter_for(ctx.provider, env, settings, stream)
     for secret in (settings.api_key, settings.comment_token):
         if secret:
@@ -165,6 +165,8 @@ def _finish(outcome: Outcome, settings: CiSettings, reporter, ctx, code: int) ->
         own = Finding("notice", f"{outcome.title}: {outcome.error}")
     if own is not None:
         reporter.reserve(own.severity)
+    if _comments(outcome, settings, ctx):
+        reporter.reserve("warning")  # for "pull request comment not written", which comes after the findings
     for finding in outcome.findings:
         reporter.finding(finding)
     if own is not None:  # with findings of the operation's own, the line sums them up: they are the problems
@@ -261,10 +263,15 @@ def _write_reports(outcome: Outcome, settings: CiSettings, reporter, unwritten) 
         reporter.write("Reports: " + ", ".join(str(path) for path in written))
 
 
+def _comments(outcome: Outcome, settings: CiSettings, ctx) -> bool:
+    """Whether the step comments on its pull request: only with a token."""
+    return bool(settings.comment_token and ctx.pull_request is not None and outcome.status != "dry-run"
+                and settings.operation in OPERATIONS)
+
+
 def _comment(outcome: Outcome, settings: CiSettings, reporter, ctx, markdown: str) -> None:
-    """The step's comment on its pull request, edited in place on every run; only with a token."""
-    if (not settings.comment_token or ctx.pull_request is None or outcome.status == "dry-run"
-            or settings.operation not in OPERATIONS):
+    """The step's comment on its pull request, edited in place on every run."""
+    if not _comments(outcome, settings, ctx):
         return
     from .comments import CommentError, upsert_comment
 

@@ -39,6 +39,7 @@ class Input:
     choices: tuple[str, ...] = ()
     operations: tuple[str, ...] = ALL
     secret: bool = False
+    gitlab_default: Any = None  # the GitLab component's default where it differs: its artifacts need a path
 
     @property
     def kebab(self) -> str:
@@ -68,7 +69,8 @@ INPUTS: tuple[Input, ...] = (
       kind="bool", default=False),
     I("dry_run", "check the inputs and print what would be sent, without calling the service",
       kind="bool", default=False),
-    I("summary_file", "also write the Markdown summary to this file (Jenkins: archive it)"),
+    I("summary_file", "also write the Markdown summary to this file (Jenkins: archive it)",
+      gitlab_default="docsvc-summary.md"),
     I("dotenv_file", "GitLab: write the outputs to this dotenv report", default="docsvc.env"),
     I("result_file", "write the full result as JSON here (default: docsvc-OPERATION-result.json)"),
     # sync and docflow

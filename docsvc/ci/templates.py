@@ -146,6 +146,8 @@ class _InputView:
         if spec.kind == "choice":
             default = self.default_text if spec.default is not None else ""
             return {"default": default, "options": ([] if default else [""]) + list(spec.choices)}
+        if spec.gitlab_default is not None:
+            return {"default": spec.gitlab_default}
         return {"default": self.default_text if spec.default not in (None, ()) else ""}
 
 

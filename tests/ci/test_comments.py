@@ -132,6 +132,19 @@ def test_a_refused_comment_is_a_warning_not_a_failure(tmp_path, forge):
     assert "ghs_wrong_token_000" not in log.replace("::add-mask::ghs_wrong_token_000", "")
 
 
+def test_a_refused_comment_keeps_its_warning_place_past_a_full_set_of_warnings(tmp_path, forge):
+    """The comment comes after the findings: its warning has a place kept, or it would be GitHub's
+    11th warning of the step, which GitHub drops."""
+    findings = [{"severity": "warn", "file": "openapi.yaml", "line": i + 1, "message": f"w{i}"} for i in range(30)]
+    api = routes({("POST", "/api/v1/oas/validate"): (202, {"status": "queued", "job_id": JOB}),
+                  ("GET", f"/api/v1/jobs/{JOB}"): (200, job_done({"findings": findings}))})
+    env = github_env(tmp_path, forge.url, token="ghs_wrong_token_000")
+    _, log, _ = run(["validate", "--result-file", str(tmp_path / "r.json"),
+                     "--junit-file", "", "--sarif-file", "", "--codequality-file", ""], api=api, env=env, cwd=tmp_path)
+    warnings = [line for line in log.splitlines() if line.startswith("::warning")]
+    assert len(warnings) == 10 and "comment not written" in warnings[-1], log
+
+
 @pytest.mark.parametrize("forge", ["project_bot_1"], indirect=True)
 def test_gitlab_note_is_created_once_then_edited_in_place(tmp_path, forge):
     env = {"GITLAB_CI": "true", "CI_MERGE_REQUEST_IID": "12", "CI_MERGE_REQUEST_TITLE": "t",

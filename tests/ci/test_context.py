@@ -155,11 +155,30 @@ def test_gitlab_merge_request_variables():
     assert forked.pull_request.fork is True
 
 
+def test_gitlab_external_pull_request_variables():
+    """GitLab CI/CD for external repositories: a GitHub pull request, named by CI_EXTERNAL_PULL_REQUEST_*."""
+    env = {"GITLAB_CI": "true", "CI_PIPELINE_SOURCE": "external_pull_request_event",
+           "CI_EXTERNAL_PULL_REQUEST_IID": "5", "CI_EXTERNAL_PULL_REQUEST_SOURCE_BRANCH_NAME": "fix",
+           "CI_EXTERNAL_PULL_REQUEST_SOURCE_BRANCH_SHA": "abc1234",
+           "CI_EXTERNAL_PULL_REQUEST_TARGET_BRANCH_NAME": "main",
+           "CI_EXTERNAL_PULL_REQUEST_SOURCE_REPOSITORY": "acme/app",
+           "CI_EXTERNAL_PULL_REQUEST_TARGET_REPOSITORY": "acme/app",
+           "CI_COMMIT_REF_NAME": "fix", "CI_COMMIT_SHA": "def5678", "CI_COMMIT_TITLE": "Fix it"}
+    ctx = detect("auto", env, None)
+    pr = ctx.pull_request
+    assert ctx.builds_pull_request and ctx.branch == "fix"
+    assert (pr.number, pr.title, pr.branch, pr.sha, pr.base_branch, pr.fork) == \
+        (5, "Fix it", "fix", "abc1234", "main", False)
+    forked = detect("auto", {**env, "CI_EXTERNAL_PULL_REQUEST_SOURCE_REPOSITORY": "eve/app"}, None)
+    assert forked.pull_request.fork is True
+
+
 def test_gitlab_branch_pipeline_falls_back_to_commit_variables():
     env = {"GITLAB_CI": "true", "CI_COMMIT_BRANCH": "main", "CI_COMMIT_SHA": "def5678",
            "CI_COMMIT_TITLE": "Merge branch 'x'", "GITLAB_USER_LOGIN": "bob"}
     ctx = detect("auto", env, None)
     assert ctx.pull_request is None and (ctx.branch, ctx.sha) == ("main", "def5678")
+    assert not ctx.builds_pull_request and not detect("auto", {**env, "CI_PIPELINE_SOURCE": "push"}).builds_pull_request
 
 
 def test_jenkins_multibranch_pull_request():

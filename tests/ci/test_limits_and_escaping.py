@@ -61,6 +61,23 @@ def test_thousands_of_findings_stay_within_githubs_limits(tmp_path):
     assert any("more finding(s) are not annotated here" in line for line in annotations)
 
 
+@pytest.mark.parametrize("severity", ["error", "warn", "info"])
+def test_findings_past_the_limit_are_counted_within_it_whatever_their_severity(tmp_path, severity):
+    """GitHub drops every annotation past 10 of a severity in a step: the counting notice is one of
+    the 10 notices, or the notice that says findings are missing would be missing itself."""
+    result = {"findings": [{"severity": severity, "rule": "r", "file": "openapi.yaml", "line": i + 1,
+                            "message": f"finding {i}"} for i in range(106)]}
+    _, log, _ = validate(tmp_path, result, extra=("--fail-on", "never"))
+    annotations = [line for line in log.splitlines() if line.startswith(("::error", "::warning", "::notice"))]
+    for kind in ("::error", "::warning", "::notice"):
+        assert sum(line.startswith(kind) for line in annotations) <= 10, (kind, annotations)
+    counted = [line for line in annotations if "more finding(s) are not annotated here" in line]
+    assert len(counted) == 1 and counted[0].startswith("::notice::"), annotations
+    shown = sum(line.startswith("::") and " file=" in line for line in annotations)
+    held = int(counted[0].split("::notice::")[1].split()[0])
+    assert shown + held == 106
+
+
 def test_reports_fail_only_at_or_above_fail_on_and_exist_when_clean(tmp_path):
     result = {"findings": [{"severity": "warning", "message": "no description", "file": "a.yaml", "line": 3,
                             "rule": "info-description"}]}

@@ -243,7 +243,8 @@ def test_the_gitlab_component_under_gitlab_ci_local(remote_service, pinned_proje
       integration-id: "{integration}"
       base-url: "{svc.base_url}"
       timeout: 120
-      summary-file: docsvc-summary.md
+      summary-file: reports/summary.md
+      dotenv-file: build/docsvc.env
       source: "file://{repo}"
   - component: {component}
     inputs:
@@ -262,9 +263,11 @@ def test_the_gitlab_component_under_gitlab_ci_local(remote_service, pinned_proje
         assert done.returncode == 0, done.stdout[-4000:] + done.stderr[-2000:]
         log = (repo / ".gitlab-ci-local" / "output" / "docs-sync.log").read_text()
         plan = (repo / ".gitlab-ci-local" / "output" / "docs-validate-plan.log").read_text()
-        dotenv = repo / ".gitlab-ci-local" / "artifacts" / "docs-sync" / ".gitlab-ci-reports" / "dotenv" / "docsvc.env"
+        # collected under the names the inputs give, not the defaults
+        artifacts = repo / ".gitlab-ci-local" / "artifacts" / "docs-sync"
+        dotenv = artifacts / ".gitlab-ci-reports" / "dotenv" / "build" / "docsvc.env"
         values = dict(line.split("=", 1) for line in dotenv.read_text().splitlines() if "=" in line)
-        summary_there = (repo / ".gitlab-ci-local" / "artifacts" / "docs-sync" / "docsvc-summary.md").is_file()
+        summary_there = (artifacts / "reports" / "summary.md").is_file()
     finally:
         (repo / ".gitlab-ci.yml").unlink()
         shutil.rmtree(repo / ".gitlab-ci-local", ignore_errors=True)
@@ -351,6 +354,24 @@ def test_the_readmes_gitlab_example_runs_as_written(pinned_project, bare_python,
 
 
 # --- Jenkins under groovy --------------------------------------------------------------------
+
+def test_the_include_ci_init_writes_resolves_in_a_fresh_repository(tmp_path):
+    """.gitlab-ci.docsvc.yml, included as ci init says, finds its component in the repository itself:
+    gitlab-ci-local resolves every include (a catalog component nobody published would fail here)."""
+    gcl = need(TOOLS / "gitlab-ci-local")
+    repo = tmp_path / "fresh"
+    repo.mkdir()
+    git("init", "-q", "-b", "main", cwd=repo)
+    git("remote", "add", "origin", "https://gitlab.example/acme/app.git", cwd=repo)
+    done = run_cli("ci", "init", "gitlab", "--dir", str(repo), key=None, base_url=None)
+    assert done.returncode == 0, done.stderr
+    (repo / ".gitlab-ci.yml").write_text("include:\n  - local: .gitlab-ci.docsvc.yml\n")
+    git("add", "-A", cwd=repo)
+    git("commit", "-q", "-m", "docsvc", cwd=repo)
+    listed = subprocess.run([gcl, "--list", "--no-color"], cwd=repo, capture_output=True, text=True,
+                            stdin=subprocess.DEVNULL, timeout=300, env=clean_env(HOME=str(tmp_path)))
+    assert listed.returncode == 0 and re.search(r"^docsvc-sync\s", listed.stdout, re.M), listed.stdout + listed.stderr
+
 
 def test_the_jenkins_step_under_groovy(remote_service, pinned_project, job_python, tmp_path):
     """The step installs its library's own version (the tag of the version that rendered it) from

@@ -36,6 +36,13 @@ PULL_REQUESTS = {
     "github": github_pull_request,
     "gitlab": lambda tmp_path: {"GITLAB_CI": "true", "CI_MERGE_REQUEST_IID": "7", "DOCSVC_BASE_URL": "",
                                 "DOCSVC_DOTENV_FILE": str(tmp_path / "out.env")},
+    # GitLab CI/CD for external repositories builds a GitHub pull request: no CI_MERGE_REQUEST_* at all
+    "gitlab-external": lambda tmp_path: {"GITLAB_CI": "true", "CI_PIPELINE_SOURCE": "external_pull_request_event",
+                                         "CI_EXTERNAL_PULL_REQUEST_IID": "5", "DOCSVC_BASE_URL": "",
+                                         "DOCSVC_DOTENV_FILE": str(tmp_path / "out.env")},
+    # the pipeline source alone says so, whichever variables are missing
+    "gitlab-source-only": lambda tmp_path: {"GITLAB_CI": "true", "CI_PIPELINE_SOURCE": "merge_request_event",
+                                            "DOCSVC_BASE_URL": "", "DOCSVC_DOTENV_FILE": str(tmp_path / "out.env")},
     "jenkins": lambda tmp_path: {"JENKINS_URL": "https://ci.test/", "CHANGE_ID": "7", "DOCSVC_BASE_URL": ""},
 }
 
@@ -137,7 +144,11 @@ def test_a_share_link_keeps_its_key_everywhere_but_the_log(tmp_path):
     dotenv = tmp_path / "out.env"
     code, log, _ = run(["convert", "--input-file", str(spec), "--source-type", "openapi", "--target", "md",
                         "--dotenv-file", str(dotenv)], api=api, env={"GITLAB_CI": "true"}, cwd=tmp_path)
-    assert code == 0 and "Sh4reK3ySecret" not in log and "url: " + SHARE.replace(SHARE.split("=")[1], "***") in log
+    masked = SHARE.replace(SHARE.split("=")[1], "***")
+    assert code == 0 and "Sh4reK3ySecret" not in log and "url: " + masked in log
+    # the summary printed to the log: its link row readable, the key masked in both of the link's URLs
+    link_row = next(line for line in log.splitlines() if line.startswith("| Link |"))
+    assert link_row.endswith(f"({masked}) |") and "?key=***](" in link_row, link_row
     assert f"DOCSVC_URL={SHARE}\n" in dotenv.read_text()
 
 

@@ -57,8 +57,13 @@ def test_gitlab_component_uses_contract_names_and_variables_only(form):
     for i in INPUTS:
         if not i.secret:
             assert definition["variables"][i.env] == f"$[[ inputs.{i.kebab} ]]"
-    assert definition["artifacts"]["reports"] == {"dotenv": "docsvc.env", "junit": "docsvc-junit.xml",
-                                                  "codequality": "docsvc-codequality.json"}
+    # the artifacts follow the report-file inputs, or a file written under another name is never collected
+    assert definition["artifacts"]["reports"] == {"dotenv": "$[[ inputs.dotenv-file ]]",
+                                                  "junit": "$[[ inputs.junit-file ]]",
+                                                  "codequality": "$[[ inputs.codequality-file ]]"}
+    assert {"$[[ inputs.summary-file ]]", "$[[ inputs.sarif-file ]]"} <= set(definition["artifacts"]["paths"])
+    defaults = {name: entry.get("default") for name, entry in spec["spec"]["inputs"].items()}
+    assert (defaults["summary-file"], defaults["dotenv-file"]) == ("docsvc-summary.md", "docsvc.env")
 
 
 def test_gitlab_component_is_typed_and_installs_its_own_commit():
@@ -162,11 +167,23 @@ def test_the_gitlab_components_defaults_send_validate_unset_stages():
     assert plan_validate(chosen, CiContext(provider="gitlab")).body == {"run_swagger": True, "run_ai_fix": False}
 
 
-def test_the_include_example_pins_the_component_version():
+def test_the_include_ci_init_writes_uses_the_component_it_writes_beside_it():
+    """What ci init writes works as written in a fresh repository: no catalog project to publish first."""
     from docsvc import __version__
 
-    include = yaml.safe_load(render_kind("gitlab")[".gitlab-ci.docsvc.yml"])["include"]
-    assert {entry["component"] for entry in include} == {f"$CI_SERVER_FQDN/docsvc/docsvc-action/docsvc@{__version__}"}
+    written = render_kind("gitlab")
+    include = yaml.safe_load(written[".gitlab-ci.docsvc.yml"])["include"]
+    assert {entry["local"] for entry in include} == {"templates/docsvc.yml"} and "templates/docsvc.yml" in written
+    assert f"component: $CI_SERVER_FQDN/docsvc/docsvc-action/docsvc@{__version__}" in written[".gitlab-ci.docsvc.yml"]
+
+
+@pytest.mark.parametrize("kind", ["gitlab", "jenkins"])
+def test_the_ci_page_names_the_files_ci_init_writes(kind):
+    """docs/ci/KIND.md's paragraph on `docsvc ci init KIND` names each file as it is written."""
+    page = (ROOT / "docs" / "ci" / f"{kind}.md").read_text(encoding="utf-8")
+    paragraph = next(p for p in page.split("\n\n") if f"`docsvc ci init {kind}` writes" in p)
+    named = set(re.findall(r"`([^`]+)`", paragraph))
+    assert set(render_kind(kind)) <= named, (set(render_kind(kind)) - named, paragraph)
 
 
 def test_action_requirements_pin_every_dependency_of_the_package():

@@ -19,6 +19,10 @@ from docsvc.server import logredact
     ("/x?%6Bey=encoded", "/x?%6Bey=***"),  # the name percent-encoded
     ("/x?keys=1&monkey=2&key=", "/x?keys=1&monkey=2&key="),  # other names, and an empty value, kept
     ("no url: key=value", "no url: key=value"),
+    # a Markdown link (a CI summary printed to the log): both URLs masked, the link and its cell intact
+    ("| Link | [http://h/d?key=a\\_b](http://h/d?key=a_b) |", "| Link | [http://h/d?key=***](http://h/d?key=***) |"),
+    ("(see http://h/d?key=abc)", "(see http://h/d?key=***)"),
+    ("/x?key=a)b&c=1", "/x?key=***&c=1"),  # a ) inside the value is the value's
 ])
 def test_secret_query_values_are_masked(text, expected):
     assert hidden_query(text) == expected

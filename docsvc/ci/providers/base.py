@@ -42,7 +42,9 @@ class Reporter:
         self.settings = settings
         self.stream = stream or sys.stdout
         self._annotated: dict[str, int] = {}
-        self._reserved: dict[str, int] = {}
+        # Under a limit, one notice place is kept from the start for the count of findings past it
+        # (close_findings): annotations cannot be taken back once the limit shows it is needed.
+        self._reserved: dict[str, int] = {} if self.annotation_limit is None else {"notice": 1}
         self._held_back = 0
         self.counts = {"error": 0, "warning": 0}  # every finding shown or held back: the errors/warnings outputs
         self._secrets: list[str] = []
@@ -116,8 +118,9 @@ class Reporter:
         """Say how many findings went unannotated (they are all in the summary)."""
         if self._held_back:
             held, self._held_back = self._held_back, 0
-            self.annotate(Finding("notice", f"{held} more finding(s) are not annotated here (the limit is "
-                                            f"{self.annotation_limit} per severity): see the job summary"))
+            self.finding(Finding("notice", f"{held} more finding(s) are not annotated here (the limit is "
+                                           f"{self.annotation_limit} per severity): see the job summary"),
+                         own=True, tally=False)
 
     # -- outputs and files ----------------------------------------------------------------------
 
