@@ -322,16 +322,8 @@ def test_the_readmes_gitlab_example_runs_as_written(pinned_project, bare_python,
                                     "--docs-repo", str(tmp_path / "Readme-docs.git"))
         assert int(integration) == wanted, f"the service gave integration {integration}, the example names {wanted}"
 
-        repo = tmp_path / "fresh"
-        repo.mkdir()
-        git("init", "-q", "-b", "main", cwd=repo)
-        git("remote", "add", "origin", "https://gitlab.example/acme/app.git", cwd=repo)
-        done = run_cli("ci", "init", "gitlab", "--dir", str(repo), key=None, base_url=None)
-        assert done.returncode == 0, done.stderr
+        repo = _fresh_repository_after_ci_init(tmp_path, example)
         assert (repo / template).is_file(), f"the example includes {template}, which ci init did not write"
-        (repo / ".gitlab-ci.yml").write_text(example)
-        git("add", "-A", cwd=repo)
-        git("commit", "-q", "-m", "docsvc", cwd=repo)
         source = yaml.safe_load_all((repo / template).read_text()).__next__()["spec"]["inputs"]["source"]["default"]
         mirror = {"GIT_CONFIG_COUNT": "1", "GIT_CONFIG_KEY_0": f"url.file://{pinned_project[0]}.insteadOf",
                   "GIT_CONFIG_VALUE_0": source}
@@ -353,25 +345,32 @@ def test_the_readmes_gitlab_example_runs_as_written(pinned_project, bare_python,
     assert key not in run.stdout + log
 
 
-# --- Jenkins under groovy --------------------------------------------------------------------
-
 def test_the_include_ci_init_writes_resolves_in_a_fresh_repository(tmp_path):
     """.gitlab-ci.docsvc.yml, included as ci init says, finds its component in the repository itself:
     gitlab-ci-local resolves every include (a catalog component nobody published would fail here)."""
     gcl = need(TOOLS / "gitlab-ci-local")
+    repo = _fresh_repository_after_ci_init(tmp_path, "include:\n  - local: .gitlab-ci.docsvc.yml\n")
+    listed = subprocess.run([gcl, "--list", "--no-color"], cwd=repo, capture_output=True, text=True,
+                            stdin=subprocess.DEVNULL, timeout=300, env=clean_env(HOME=str(tmp_path)))
+    assert listed.returncode == 0 and re.search(r"^docsvc-sync\s", listed.stdout, re.M), listed.stdout + listed.stderr
+
+
+def _fresh_repository_after_ci_init(tmp_path: Path, gitlab_ci: str) -> Path:
+    """A new repository with what ``docsvc ci init gitlab`` writes and ``gitlab_ci`` as its
+    .gitlab-ci.yml, committed: where a newcomer starts."""
     repo = tmp_path / "fresh"
     repo.mkdir()
     git("init", "-q", "-b", "main", cwd=repo)
     git("remote", "add", "origin", "https://gitlab.example/acme/app.git", cwd=repo)
     done = run_cli("ci", "init", "gitlab", "--dir", str(repo), key=None, base_url=None)
     assert done.returncode == 0, done.stderr
-    (repo / ".gitlab-ci.yml").write_text("include:\n  - local: .gitlab-ci.docsvc.yml\n")
+    (repo / ".gitlab-ci.yml").write_text(gitlab_ci)
     git("add", "-A", cwd=repo)
     git("commit", "-q", "-m", "docsvc", cwd=repo)
-    listed = subprocess.run([gcl, "--list", "--no-color"], cwd=repo, capture_output=True, text=True,
-                            stdin=subprocess.DEVNULL, timeout=300, env=clean_env(HOME=str(tmp_path)))
-    assert listed.returncode == 0 and re.search(r"^docsvc-sync\s", listed.stdout, re.M), listed.stdout + listed.stderr
+    return repo
 
+
+# --- Jenkins under groovy --------------------------------------------------------------------
 
 def test_the_jenkins_step_under_groovy(remote_service, pinned_project, job_python, tmp_path):
     """The step installs its library's own version (the tag of the version that rendered it) from
