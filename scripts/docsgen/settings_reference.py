@@ -40,6 +40,8 @@ def _default(node: ast.expr, module) -> str:
     """What the value falls back to when the variable is unset, as a reader would write it."""
     if isinstance(node, ast.Call) and len(node.args) == 2:  # _env_float("X", 30.0), env.get("X", "")
         node = node.args[1]
+    elif isinstance(node, ast.Call) and len(node.args) == 1 and not node.keywords:  # _env_url("X"): unset is None
+        return ""
     if isinstance(node, ast.Constant):
         value = node.value
         if value in ("", None):
@@ -51,7 +53,7 @@ def _default(node: ast.expr, module) -> str:
         return f"`{getattr(module, node.id)}`"
     if isinstance(node, ast.Call) and ast.unparse(node.func) == "socket.gethostname":
         return "the host name"
-    return f"`{ast.unparse(node)}`"
+    raise SystemExit(f"docs: no reader's words for the default {ast.unparse(node)} in {SOURCE.name}")
 
 
 def _from_env(tree: ast.Module, module) -> list[tuple[str, str, str]]:

@@ -78,6 +78,7 @@ def test_every_variable_of_the_service_is_in_the_settings_reference():
         assert f"`{name}`" in text, name
     assert "| `DOCSVC_SERVER_JOB_LEASE_SECONDS` | `30` |" in text
     assert "| `DOCSVC_SERVER_MAX_BODY_MB` | `128` |" in text
+    assert "| `DOCSVC_SERVER_PUBLIC_URL` |  |" in text  # unset is None: no code expression shown
 
 
 def test_the_readme_is_a_front_door():
