@@ -11,6 +11,7 @@ from http import HTTPStatus
 from typing import Any, Callable
 
 from ..credentials import hidden
+from ..models.limits import MAX_ID  # 2**31-1: PostgreSQL's Integer, on both databases
 
 PROBLEM_JSON = "application/problem+json"
 
@@ -62,10 +63,6 @@ def conflict(detail: str) -> Problem:
     return Problem(409, detail)
 
 
-# The largest id or stored integer the service takes, on both databases: its columns are Integer,
-# 32 bits on PostgreSQL (SQLite's hold 64), so the bound is PostgreSQL's and the answer the same on
-# both. Every reader of such a number refuses one beyond it up front: SQLite would store it.
-MAX_ID = 2**31 - 1
 _MAX_ID_DIGITS = len(str(MAX_ID))
 OUT_OF_RANGE = f"a number beyond {MAX_ID} is out of range"
 
