@@ -17,6 +17,7 @@ from typing import Mapping
 from urllib.parse import urlsplit
 
 from .credentials import hidden
+from .models.limits import MAX_ID  # the service's largest id
 
 __all__ = [
     "CONFIG_FILE",
@@ -43,7 +44,6 @@ USER_SOURCE = "user config"  # a value from the per-user config is labelled "use
 DEFAULT_BASE_URL = "http://127.0.0.1:8080"
 MISSING_KEY_MESSAGE = "Error: DOCSVC_API_KEY missing"
 _FILE_KEYS = ("api_key", "base_url", "integration_id")
-MAX_ID = 2**63 - 1  # the service stores IDs as 64-bit integers
 # What a key may contain: visible ASCII, so it is a valid HTTP header value.
 KEY_CHARS = re.compile(r"[\x21-\x7e]+")
 
@@ -204,7 +204,7 @@ def _parse_integration_id(value: object, path: Path) -> int | None:
     except ValueError:
         raise ConfigError(f"{path.name}: integration_id must be an integer, got {value!r}") from None
     if not 0 < number <= MAX_ID:
-        raise ConfigError(f"{path.name}: integration_id must be a positive integer of at most 64 bits, got {number}")
+        raise ConfigError(f"{path.name}: integration_id must be a positive integer of at most {MAX_ID}, got {number}")
     return number
 
 

@@ -332,7 +332,7 @@ def plan_validate(s: CiSettings, ctx: CiContext) -> Plan:
 
 def plan_check(s: CiSettings, ctx: CiContext) -> Plan:
     # Each ID by the rule of every other ID input (settings' int kind): a whole number of at most
-    # 64 bits; str.isdigit is no test ('²' is a digit int() refuses).
+    # MAX_ID; str.isdigit is no test ('²' is a digit int() refuses).
     ids = [convert(_ID, raw, "--ids") for raw in s.ids or ()]
     body = {"ids": ids or None, "dismiss_done": s.dismiss_done or None, "ai": False if s.no_ai else None}
     body = {k: v for k, v in body.items() if v is not None}

@@ -173,7 +173,7 @@ def convert(spec: Input, raw: Any, origin: str) -> Any:
         except ValueError:
             raise InputError(f"{origin}: expected a whole number, got {raw!r}") from None
         if not 0 < value <= MAX_ID:
-            raise InputError(f"{origin}: expected a positive number of at most 64 bits, got {value}")
+            raise InputError(f"{origin}: expected a positive number of at most {MAX_ID}, got {value}")
         return value
     if spec.kind == "float":
         try:

@@ -29,7 +29,7 @@ class TagValue(click.ParamType):
         if text == "none" or (self.allow_me and text == "me"):
             return text
         if text.isdigit() and int(text) > 0:
-            return ID.convert(text, param, ctx)  # within the service's 64 bits
+            return ID.convert(text, param, ctx)  # within the service's MAX_ID
         allowed = "an ID, 'none' or 'me'" if self.allow_me else "an ID or 'none'"
         self.fail(f"expected {allowed}, got {value!r}", param, ctx)
 

@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import sys
 from pathlib import Path
+from typing import Callable
 
 import click
 
@@ -44,10 +45,48 @@ DATABASE_URL = DatabaseURL()
 
 def db_integer(min_value: int = 1) -> click.IntRange:
     """An integer argument that the database stores (a record id, an amount): one beyond the
-    databases' 64-bit integers is a usage error here, not an OverflowError from the driver."""
+    service's integers (problems.MAX_ID) is a usage error here, not a DataError from the driver."""
     from .problems import MAX_ID
 
     return click.IntRange(min_value, MAX_ID)
+
+
+class StoredText(click.ParamType):
+    """Text an option stores: longer than ``limit()`` characters is a usage error naming the option
+    and the limit, before anything is written (PostgreSQL would refuse it mid-write, SQLite store
+    it). The limit is read when used, so --help imports no SQLAlchemy."""
+
+    name = "text"
+
+    def __init__(self, limit: Callable[[], int]) -> None:
+        self.limit = limit
+
+    def convert(self, value, param, ctx):
+        most = self.limit()
+        if len(value) > most:
+            self.fail(f"at most {most} characters, got {len(value)}", param, ctx)
+        return value
+
+
+def column_text(column: str) -> StoredText:
+    """Text stored in ``column`` (``"Class.attribute"`` of db.tables): at most the column's length."""
+
+    def length() -> int:
+        from .db import tables
+
+        table, _, attribute = column.partition(".")
+        return getattr(tables, table).__table__.c[attribute].type.length
+
+    return StoredText(length)
+
+
+def _title_limit() -> int:
+    from .limits import MAX_TITLE
+
+    return MAX_TITLE
+
+
+TITLE = StoredText(_title_limit)  # an item's title: the API's own cap
 
 
 def db_option(func):
@@ -120,9 +159,10 @@ def main(ctx: click.Context, db_url: str | None) -> None:
 
 
 @main.command()
-@click.option("--org", required=True, help="name of the new organisation")
-@click.option("--admin-email", required=True, help="email of its first System Administrator")
-@click.option("--admin-name", default=None, help="display name of that administrator")
+@click.option("--org", required=True, type=column_text("Organization.name"), help="name of the new organisation")
+@click.option("--admin-email", required=True, type=column_text("User.email"),
+              help="email of its first System Administrator")
+@click.option("--admin-name", default=None, type=column_text("User.name"), help="display name of that administrator")
 @db_option
 @transaction
 def init(session, settings, org: str, admin_email: str, admin_name: str | None) -> None:
@@ -307,9 +347,9 @@ def users() -> None:
 
 @users.command("add")
 @click.option("--org", required=True)
-@click.option("--email", required=True)
+@click.option("--email", required=True, type=column_text("User.email"))
 @click.option("--role", required=True, type=click.Choice(["writer", "admin"]))
-@click.option("--name", default=None)
+@click.option("--name", default=None, type=column_text("User.name"))
 @db_option
 @transaction
 def users_add(session, settings, org: str, email: str, role: str, name: str | None) -> None:
@@ -330,7 +370,8 @@ def keys() -> None:
 
 @keys.command("create")
 @click.option("--email", required=True, help="the user the key acts as")
-@click.option("--name", "key_name", default=None, help="a name to recognise the key by")
+@click.option("--name", "key_name", default=None, type=column_text("ApiKey.name"),
+              help="a name to recognise the key by")
 @db_option
 @transaction
 def keys_create(session, settings, email: str, key_name: str | None) -> None:
@@ -380,7 +421,7 @@ def releases() -> None:
 
 @releases.command("add")
 @click.option("--org", required=True)
-@click.option("--name", required=True)
+@click.option("--name", required=True, type=column_text("Release.name"))
 @click.option("--target", default=None, metavar="YYYY-MM-DD", help="target date")
 @db_option
 @transaction
@@ -449,7 +490,7 @@ def items() -> None:
 @items.command("add")
 @click.argument("tool", type=click.Choice(TOOLS))
 @click.option("--org", required=True)
-@click.option("--title", required=True)
+@click.option("--title", required=True, type=TITLE)
 @click.option("--created-by", default=None, metavar="EMAIL", help="the creator (owner of a chat)")
 @click.option("--attach", "attachments", multiple=True, metavar="KIND=PATH",
               help="store a file with the item: screenshot, audio, video or attachment (repeatable)")
@@ -489,14 +530,16 @@ def host_options(func):
         click.option("--host-api-url", default=None, metavar="URL",
                      help="the host's API (default https://api.github.com or https://gitlab.com/api/v4; "
                           "GitHub Enterprise Server: https://HOST/api/v3, self-managed GitLab: https://HOST/api/v4)"),
-        click.option("--host-token-env", default=None, metavar="VAR",
+        click.option("--host-token-env", default=None, metavar="VAR", type=column_text("Integration.host_token_env"),
                      help="the NAME of the service's environment variable holding the host's token "
                           "(read when used; the token is never stored)"),
         click.option("--code-host-repo", default=None, metavar="OWNER/NAME",
+                     type=column_text("Integration.code_host_repo"),
                      help="the code repository on the host, when its URL does not name it"),
         click.option("--docs-host-repo", default=None, metavar="OWNER/NAME",
+                     type=column_text("Integration.docs_host_repo"),
                      help="the docs repository on the host, when its URL does not name it"),
-        click.option("--github-app-id", default=None, type=click.IntRange(0, 2**31 - 1), metavar="ID",
+        click.option("--github-app-id", default=None, type=db_integer(0), metavar="ID",
                      help="GitHub App auth instead of a token: the app's id (0 clears it)"),
         click.option("--github-app-key-file", default=None, metavar="PATH",
                      help="GitHub App auth: the app's private-key file (PEM), read when used"),
@@ -531,12 +574,13 @@ def _host_summary(integration) -> str:
 
 @integrations.command("add")
 @click.option("--org", required=True)
-@click.option("--name", required=True)
+@click.option("--name", required=True, type=column_text("Integration.name"))
 @click.option("--code-repo", required=True, metavar="URL_OR_PATH")
 @click.option("--docs-repo", required=True, metavar="URL_OR_PATH")
-@click.option("--code-branch", default="main", show_default=True)
-@click.option("--docs-branch", default="main", show_default=True)
-@click.option("--docs-path", default="docs", show_default=True, metavar="DIR", help="docs folder in the docs repo")
+@click.option("--code-branch", default="main", show_default=True, type=column_text("Integration.code_branch"))
+@click.option("--docs-branch", default="main", show_default=True, type=column_text("Integration.docs_branch"))
+@click.option("--docs-path", default="docs", show_default=True, metavar="DIR",
+              type=column_text("Integration.docs_path"), help="docs folder in the docs repo")
 @click.option("--preview-url", default=None, metavar="PATTERN", help="may contain {branch} and {sha}")
 @click.option("--keep-in-sync", is_flag=True, help="check the remote on a schedule and sync when it moved")
 @host_options
@@ -644,7 +688,8 @@ def _stage_option(name: str, what: str):
 @click.option("--integration", "integration_id", required=True, type=db_integer(),
               help="the integration whose code repository holds the spec")
 @click.option("--path", required=True, metavar="FILE", help="the spec's path in that repository")
-@click.option("--branch", default=None, help="branch to read (default: the integration's code branch)")
+@click.option("--branch", default=None, type=column_text("ApiSpecConfig.branch"),
+              help="branch to read (default: the integration's code branch)")
 @_stage_option("swagger", "the structural validation")
 @_stage_option("redocly", "the Redocly recommended rules")
 @_stage_option("ai-fix", "the mechanical fixes")

@@ -17,7 +17,7 @@ from fastapi.openapi.utils import get_openapi
 from ..endpoints import CONVERT_SOURCES, CONVERT_TARGETS
 from ..models.problem import Problem
 from ..models.requests import REQUEST_BODIES, PullRequestData
-from .problems import PROBLEM_JSON
+from .problems import MAX_ID, PROBLEM_JSON
 
 __all__ = ["install"]
 
@@ -58,7 +58,7 @@ def _pr_limits(schema: dict) -> None:
     for name, most in PR_TEXT.items():
         properties.setdefault(name, {"type": "string"})["maxLength"] = most
     properties.setdefault("fork", {"type": "boolean"})
-    properties["number"]["maximum"] = 2**63 - 1
+    properties["number"]["maximum"] = MAX_ID
     schema["description"] = "A pull request; other keys are accepted and dropped, never stored."
 
 

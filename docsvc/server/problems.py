@@ -11,6 +11,7 @@ from http import HTTPStatus
 from typing import Any, Callable
 
 from ..credentials import hidden
+from ..models.limits import MAX_ID  # 2**31-1: PostgreSQL's Integer, on both databases
 
 PROBLEM_JSON = "application/problem+json"
 
@@ -62,8 +63,8 @@ def conflict(detail: str) -> Problem:
     return Problem(409, detail)
 
 
-MAX_ID = 2**63 - 1  # the databases' largest integer
 _MAX_ID_DIGITS = len(str(MAX_ID))
+OUT_OF_RANGE = f"a number beyond {MAX_ID} is out of range"
 
 
 def is_int(value: object) -> bool:
@@ -75,13 +76,13 @@ def as_id(text: str) -> int | None:
     """A record id written in a query or a name: ASCII digits only (not ``²``, not ``1_0``), at
     least 1 and at most MAX_ID; None for anything else."""
     text = text.strip()
-    if not (text.isascii() and text.isdigit()) or _written_beyond_max(text):
+    if not (text.isascii() and text.isdigit()) or written_beyond_max(text):
         return None
     value = int(text)
     return value if value > 0 else None
 
 
-def _written_beyond_max(text: str) -> bool:
+def written_beyond_max(text: str) -> bool:
     """Whether ``text`` writes an integer (ASCII digits, a minus before them allowed) beyond MAX_ID,
     judged by its length first: Python's int() refuses more than 4,300 digits (a ValueError, so a
     500), and a path or a query may hold any number of them."""
@@ -90,6 +91,12 @@ def _written_beyond_max(text: str) -> bool:
         return False
     digits = digits.lstrip("0")
     return len(digits) > _MAX_ID_DIGITS or (len(digits) == _MAX_ID_DIGITS and int(digits) > MAX_ID)
+
+
+def check_in_range(body: Any) -> None:
+    """422 naming the first integer in a parsed JSON body beyond MAX_ID, before anything stores it."""
+    if _locate(body, _beyond_max) is not None:
+        raise _in_body(OUT_OF_RANGE, body, _beyond_max)
 
 
 def _locate(value: Any, bad: Callable[[Any], bool], loc: tuple = ()) -> tuple | None:
@@ -128,8 +135,8 @@ def _not_unicode(value: Any) -> bool:
 
 def for_bad_input(exc: BaseException, params: dict[str, dict[str, Any]], body: Any = None) -> Problem | None:
     """The 4xx a request deserves when it made the service fail on its input rather than on a
-    fault of the service: JSON nested too deep to read, a number beyond the databases' integers,
-    text the database cannot store (a NUL character, a lone surrogate). ``params`` are the
+    fault of the service: JSON nested too deep to read, a number beyond MAX_ID that a reader let
+    through, text the database cannot store (a NUL character, a lone surrogate). ``params`` are the
     request's parameters by place (``{"path": {...}, "query": {...}}``) and ``body`` its JSON body
     as read, to name the field. None: a real fault (500)."""
     cause = getattr(exc, "orig", None) or exc.__cause__ or exc
@@ -138,12 +145,11 @@ def for_bad_input(exc: BaseException, params: dict[str, dict[str, Any]], body: A
         return Problem(400, "The request nests too deeply to be read")
     if (isinstance(cause, OverflowError) or "out of range" in reason or "NumericValueOutOfRange" in reason
             or "integer string conversion" in reason):  # int() of more than 4,300 digits
-        msg = f"a number beyond {MAX_ID} is out of range"
         for where, values in params.items():
-            field = next((k for k, v in values.items() if _written_beyond_max(str(v))), None)
+            field = next((k for k, v in values.items() if written_beyond_max(str(v))), None)
             if field:
-                return invalid(field, msg, where)
-        return _in_body(msg, body, _beyond_max)
+                return invalid(field, OUT_OF_RANGE, where)
+        return _in_body(OUT_OF_RANGE, body, _beyond_max)
     if "NUL" in reason or "\\x00" in reason or "0x00" in reason:
         return _in_body("text may not contain NUL characters", body, lambda v: isinstance(v, str) and "\0" in v)
     if isinstance(cause, UnicodeEncodeError) or "surrogate" in reason:

@@ -344,12 +344,12 @@ def test_jenkins_writes_a_summary_file_to_archive(tmp_path):
     (["convert", "--input-file", "nope.yaml", "--source-type", "openapi"], "--input-file: nope.yaml not found"),
     (["api-scan-pr", "--scan-id", "2", "--to", "wiki"], "--to: expected docs and/or source, got wiki"),
     (["api-scan-pr", "--scan-id", "2"], "api-scan-pr: missing --repo (or DOCSVC_REPO)"),
-    # --ids by the rule of every other ID: '²' passes str.isdigit but is no number, and 64 bits at most
+    # --ids by the rule of every other ID: '²' passes str.isdigit but is no number, and 2**31-1 at most
     (["sync", "--integration-id", "1", "--timeout", "nan"], "--timeout: expected a finite number, got 'nan'"),
     (["sync", "--integration-id", "1", "--timeout", "inf"], "--timeout: expected a finite number, got 'inf'"),
     (["docflow", "--max-screenshot-mb=-Infinity"], "--max-screenshot-mb: expected a finite number"),
     (["check", "--ids", "4,²"], "--ids: expected a whole number, got '²'"),
-    (["check", "--ids", "4", "--ids", str(2 ** 63)], "--ids: expected a positive number of at most 64 bits"),
+    (["check", "--ids", "4", "--ids", str(2 ** 31)], "--ids: expected a positive number of at most 2147483647"),
 ])
 def test_bad_inputs_are_one_clear_line_and_exit_2(tmp_path, args, message):
     code, log, _ = run(args, api=routes({}), cwd=tmp_path)

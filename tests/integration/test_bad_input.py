@@ -1,15 +1,22 @@
 """Bad input gets a 4xx problem+json naming the problem, never a 5xx, through the real service on
-SQLite and PostgreSQL: JSON nested too deep, ids beyond the databases' integers, text the database
-cannot store, text over its length, an upload named '..', a wrong method, an external $ref."""
+SQLite and PostgreSQL: JSON nested too deep, ids beyond the service's integers (2**31-1 on both),
+text the database cannot store, text over its length, an upload named '..', a wrong method, an
+external $ref. The admin commands refuse the same numbers, and text longer than its column, with
+one ``Error:`` line."""
 
 from __future__ import annotations
 
 import json
 
+import subprocess
+
 import httpx
 import pytest
 
-from tests.support import PNG, connected_org
+from docsvc.server.problems import MAX_ID
+from tests.support import PNG, command, connected_org
+
+BEYOND = f"a number beyond {MAX_ID} is out of range"
 
 
 
@@ -64,13 +71,25 @@ def test_a_bad_query_parameter_is_located_in_the_query(api, service):
     assert body["errors"] == [{"loc": ["query", "format"], "msg": "the only format is 'diff'"}]
 
 
-@pytest.mark.parametrize("method, path", [("PATCH", "/items/captures/9223372036854775808"),
-                                          ("GET", "/captures/99999999999999999999"),
-                                          ("GET", "/docflows/9223372036854775808")])
-def test_ids_beyond_the_databases_integers_are_422_naming_the_field(api, method, path):
-    client, _, item = api
-    body = problem(client.request(method, path, json={"title": "x"} if method == "PATCH" else None), 422)
-    assert body["detail"].startswith("item_id: a number beyond 9223372036854775807")
+@pytest.mark.parametrize("n", [2**31, 2**63, 10**20])  # 2**31: beyond PostgreSQL's integer, held by SQLite's
+@pytest.mark.parametrize("method, path, field", [("PATCH", "/items/captures/{n}", "item_id"),
+                                                 ("GET", "/captures/{n}", "item_id"),
+                                                 ("GET", "/docflows/{n}", "item_id"),
+                                                 ("GET", "/items/captures?release_id={n}", "release_id"),
+                                                 ("GET", "/search?q=x&integration_id={n}", "integration_id")])
+def test_ids_beyond_the_services_integers_are_422_naming_the_field(api, method, path, field, n):
+    client, _, _ = api
+    answer = client.request(method, path.format(n=n), json={"title": "x"} if method == "PATCH" else None)
+    body = problem(answer, 422)
+    assert body["errors"][0]["loc"] == ["query" if "?" in path else "path", field]
+    if field != "release_id":  # a tag filter: "an ID or 'none'"
+        assert body["detail"] == f"{field}: {BEYOND}"
+
+
+@pytest.mark.parametrize("path", ["/items/captures?release_id={n}", "/docflows/{n}"])
+def test_the_largest_id_is_looked_up(api, path):
+    client, _, _ = api
+    assert client.get(path.format(n=MAX_ID)).status_code in (200, 404)
 
 
 @pytest.mark.parametrize("digits", [25, 4301])  # 4,301: more than Python's int() reads from text
@@ -98,10 +117,11 @@ def test_an_integration_id_of_any_length_in_the_docflow_form_is_422(api):
 
 @pytest.mark.parametrize("method, path, field", [("PATCH", "/items/captures/{item}", "release_id"),
                                                  ("POST", "/sync", "integration_id")])
-def test_a_number_too_large_in_a_body_is_422_naming_the_field(api, method, path, field):
+@pytest.mark.parametrize("n", [2**31, 2**70])
+def test_a_number_too_large_in_a_body_is_422_naming_the_field(api, method, path, field, n):
     client, _, item = api
-    body = problem(client.request(method, path.format(item=item), json={field: 2**70}), 422)
-    assert body["detail"] == f"{field}: a number beyond 9223372036854775807 is out of range"
+    body = problem(client.request(method, path.format(item=item), json={field: n}), 422)
+    assert body["detail"] == f"{field}: {BEYOND}"
     assert body["errors"][0]["loc"] == ["body", field]
 
 
@@ -175,3 +195,63 @@ def test_sync_latest_code_of_a_suggestion_without_an_integration_is_409_before_a
     assert client.get(f"/docflows/{suggestion}").json()["new_commits"] is False
     # Nothing looked up a NULL primary key (SQLAlchemy's SAWarning in the service's log).
     assert "fully NULL primary key" not in (service.workdir / "server.log").read_text()
+
+
+def admin(service, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([*command("docsvc-server"), *args], cwd=service.workdir, env=service.env(),
+                          capture_output=True, text=True, stdin=subprocess.DEVNULL, timeout=120)
+
+
+def refused(done: subprocess.CompletedProcess) -> str:
+    """The one ``Error:`` line of a usage error (exit 2), never a traceback."""
+    assert done.returncode == 2 and "Traceback" not in done.stderr, done.stderr[-2000:]
+    errors = [line for line in done.stderr.splitlines() if line.startswith("Error:")]
+    assert len(errors) == 1, done.stderr[-2000:]
+    return errors[0]
+
+
+@pytest.mark.parametrize("n", [2**31, 2**63 - 1])  # the help said 2**63-1; PostgreSQL held 2**31-1
+@pytest.mark.parametrize("args, option, least", [
+    (["credits", "set", "--org", "Bad Input", "--amount", "{n}"], "'--amount'", 0),
+    (["keys", "revoke", "{n}"], "'KEY_ID'", 1),
+    (["integrations", "webhook", "--integration", "{n}"], "'--integration'", 1),
+    (["integrations", "update", "--integration", "{n}", "--keep-in-sync"], "'--integration'", 1),
+    (["integrations", "deliveries", "--integration", "{n}"], "'--integration'", 1),
+    (["api-specs", "set", "--org", "Bad Input", "--integration", "{n}", "--path", "a.yaml"], "'--integration'", 1),
+    (["integrations", "update", "--integration", "1", "--github-app-id", "{n}"], "'--github-app-id'", 0),
+])
+def test_admin_numbers_beyond_the_services_integers_are_one_line(api, service, args, option, least, n):
+    line = refused(admin(service, *(a.format(n=n) for a in args)))
+    assert line == f"Error: Invalid value for {option}: {n} is not in the range {least}<=x<={MAX_ID}."
+
+
+def test_the_largest_amount_is_stored(api, service):
+    assert admin(service, "credits", "set", "--org", "Bad Input", "--amount", str(MAX_ID)).stdout.strip() == str(MAX_ID)
+    admin(service, "credits", "set", "--org", "Bad Input", "--amount", "0")
+
+
+LONG = "x" * 1000
+
+
+@pytest.mark.parametrize("args, option, limit", [
+    (["items", "add", "captures", "--org", "Bad Input", "--title", "x" * 100_000], "--title", 500),  # the API's cap
+    (["init", "--org", LONG, "--admin-email", "long@example.test"], "--org", 200),
+    (["init", "--org", "Long Admin", "--admin-email", LONG + "@example.test"], "--admin-email", 320),
+    (["releases", "add", "--org", "Bad Input", "--name", LONG], "--name", 200),
+    (["integrations", "add", "--org", "Bad Input", "--name", LONG, "--code-repo", "/c", "--docs-repo", "/d"],
+     "--name", 200),
+    (["integrations", "add", "--org", "Bad Input", "--name", "n", "--code-repo", "/c", "--docs-repo", "/d",
+      "--docs-path", LONG], "--docs-path", 500),
+    (["users", "add", "--org", "Bad Input", "--role", "writer", "--email", LONG + "@example.test"], "--email", 320),
+    (["users", "add", "--org", "Bad Input", "--role", "writer", "--email", "w@example.test", "--name", LONG],
+     "--name", 200),
+    (["api-specs", "set", "--org", "Bad Input", "--integration", "1", "--path", "a.yaml", "--branch", LONG],
+     "--branch", 200),
+])
+def test_admin_text_longer_than_its_column_is_one_line(api, service, args, option, limit):
+    before = admin(service, "items", "add", "captures", "--org", "Bad Input", "--title", "before")
+    line = refused(admin(service, *args))
+    given = len(args[args.index(option) + 1])
+    assert line == f"Error: Invalid value for '{option}': at most {limit} characters, got {given}"
+    after = admin(service, "items", "add", "captures", "--org", "Bad Input", "--title", "after")
+    assert int(after.stdout.split()[-1]) == int(before.stdout.split()[-1]) + 1  # nothing written between

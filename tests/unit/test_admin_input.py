@@ -7,6 +7,7 @@ import pytest
 from click.testing import CliRunner
 
 from docsvc.server.admin import main
+from docsvc.server.problems import MAX_ID
 
 EXPECTED = "expected sqlite:///FILE or postgresql://USER:PASSWORD@HOST/DATABASE"
 
@@ -58,12 +59,12 @@ def test_text_that_is_no_url_at_all():
     ["api-specs", "set", "--org", "O", "--integration", "{n}", "--path", "openapi.yaml"],
     ["credits", "set", "--org", "O", "--amount", "{n}"],
 ])
-def test_integers_beyond_64_bits_are_refused_when_parsed(args, tmp_path):
+def test_integers_beyond_the_services_are_refused_when_parsed(args, tmp_path):
     db = ["--db", f"sqlite:///{tmp_path / 'd.db'}"]
     assert _invoke([*db, "init", "--org", "O", "--admin-email", "a@example.test"]).exit_code == 0
-    for n in ("99999999999999999999999", str(2**63)):
+    for n in ("99999999999999999999999", str(2**63), str(MAX_ID + 1)):
         done = _invoke([*db, *(a.format(n=n) for a in args)])
         assert done.exit_code == 2
         assert f"{n} is not in the range" in _error_line(done)
-    done = _invoke([*db, *(a.format(n=2**63 - 1) for a in args)])  # the largest: refused, if at all, by the service
+    done = _invoke([*db, *(a.format(n=MAX_ID) for a in args)])  # the largest: refused, if at all, by the service
     assert "is not in the range" not in done.output and "Traceback" not in done.output

@@ -36,9 +36,9 @@ def test_environment_beats_the_file(tmp_path, env, file, expected_key, expected_
     ("integration_id: twelve\n", "docsvc.yaml: integration_id must be an integer, got 'twelve'"),
     ("integration_id: 1.5\n", "docsvc.yaml: integration_id must be an integer, got 1.5"),
     ("integration_id: true\n", "docsvc.yaml: integration_id must be an integer, got True"),
-    ("integration_id: -3\n", "docsvc.yaml: integration_id must be a positive integer of at most 64 bits, got -3"),
+    ("integration_id: -3\n", "docsvc.yaml: integration_id must be a positive integer of at most 2147483647, got -3"),
     ("integration_id: 99999999999999999999999\n",
-     "docsvc.yaml: integration_id must be a positive integer of at most 64 bits, got 99999999999999999999999"),
+     "docsvc.yaml: integration_id must be a positive integer of at most 2147483647, got 99999999999999999999999"),
     ("api_key: 12345\n", "docsvc.yaml: api_key must be a string"),
     ("integration_id: [1, 2]\n", "docsvc.yaml: integration_id must be an integer, got a list"),
 ])

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 
 from docsvc.server import limits
-from docsvc.server.problems import Problem
+from docsvc.server.problems import MAX_ID, Problem
 from docsvc.server.services.docflows import check_pr_data, stored_pr
 
 BASE = {"number": 3, "title": "t", "author": "a"}
@@ -18,7 +18,7 @@ REFUSED = [
     ({"title": "t", "author": "a"}, "pr_data", "missing number"),
     ({**BASE, "title": ""}, "pr_data", "missing title"),
     ({**BASE, "number": 0}, "pr_data.number", "positive integer"),
-    ({**BASE, "number": 2**63}, "pr_data.number", "positive integer"),
+    ({**BASE, "number": MAX_ID + 1}, "pr_data.number", "positive integer"),
     ({**BASE, "number": "3"}, "pr_data.number", "positive integer"),
     ({**BASE, "number": True}, "pr_data.number", "positive integer"),
     ({**BASE, "title": {"x": 1}}, "pr_data.title", "must be a string"),
@@ -62,7 +62,7 @@ def test_a_wrong_pr_data_is_422_naming_the_field(pr, field, words):
 ACCEPTED = [
     # (pr_data, what is kept)
     (BASE, BASE),
-    ({**BASE, "number": 2**63 - 1}, {**BASE, "number": 2**63 - 1}),
+    ({**BASE, "number": MAX_ID}, {**BASE, "number": MAX_ID}),
     ({**BASE, "title": "t" * limits.MAX_TITLE}, {**BASE, "title": "t" * limits.MAX_TITLE}),
     ({**BASE, "body": "", "head_branch": "feature/x-1", "head_sha": SHA, "base_branch": "main"},
      {**BASE, "body": "", "head_branch": "feature/x-1", "head_sha": SHA, "base_branch": "main"}),

@@ -17,8 +17,8 @@ class _IdConvertor(Convertor):
 
     def convert(self, value: str) -> int:
         digits = value.lstrip("0")
-        # any longer number is as far out of range: the database refuses it, and the answer is the
-        # same 422 naming the field as for 2**63 (problems.for_bad_input)
+        # any longer number is as far out of range: every id beyond MAX_ID is refused before the route
+        # runs, a 422 naming the field (deps.JSONBodyRoute)
         return int(digits or "0") if len(digits) <= len(str(MAX_ID)) else MAX_ID + 1
 
     def to_string(self, value: int) -> str:

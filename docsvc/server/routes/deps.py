@@ -20,7 +20,7 @@ from sqlalchemy.engine import Connection
 from sqlalchemy.orm import Session
 
 from .. import jsoncodec
-from ..problems import Problem
+from ..problems import MAX_ID, OUT_OF_RANGE, Problem, check_in_range, is_int, written_beyond_max
 from ..services.accounts import Caller, Read, bearer_token, caller_of_key, look_up_key, stamp_last_use
 from .plain_call import plain_handler
 
@@ -194,6 +194,7 @@ async def json_body(request: Request, *, optional: bool = False, or_else: str | 
         raise Problem(400, "The request nests too deeply to be read") from None
     except ValueError:
         raise Problem(400, "The request body is not valid JSON") from None
+    check_in_range(body)
     # Kept for the app's error handler: a value the database refuses later is named by its field.
     request.state.json_body = body
     return body
@@ -220,7 +221,7 @@ class JSONBodyRoute(APIRoute):
         super().__init__(path, endpoint, **kwargs)
 
     def get_route_handler(self):
-        handle = super().get_route_handler()
+        handle = _numbers_in_range(super().get_route_handler(), _effective(self).dependant)
         if self.resolves_caller:
             handle = _key_before_parameters(handle)
         if self.answers_json:
@@ -246,6 +247,27 @@ def _effective(route: APIRoute):
     context = getattr(fastapi.routing, "_effective_route_context_var", None)
     effective = context.get() if context is not None else None
     return effective if effective is not None and getattr(effective, "original_route", None) is route else route
+
+
+def _numbers_in_range(handle, dependant):
+    """``handle``, refusing a path id or an integer query value beyond MAX_ID before the route runs:
+    a 422 naming it, as FastAPI words a refused parameter. Left to the database, SQLite would look it
+    up (a 404) and PostgreSQL fail mid-query. Path ids come from the ``{name:id}`` convertor as ints."""
+    int_queries = [field.alias for field in dependant.query_params if _reads_int(field)]
+
+    async def handle_in_range(request: Request) -> Response:
+        found = [("path", name) for name, value in request.path_params.items() if is_int(value) and value > MAX_ID]
+        found += [("query", name) for name in int_queries if written_beyond_max(request.query_params.get(name, ""))]
+        if found:
+            raise RequestValidationError([{"type": "less_than_equal", "loc": found[0], "msg": OUT_OF_RANGE}])
+        return await handle(request)
+
+    return handle_in_range
+
+
+def _reads_int(field) -> bool:
+    annotation = field.field_info.annotation
+    return annotation is int or int in getattr(annotation, "__args__", ())
 
 
 def _key_before_parameters(handle):
