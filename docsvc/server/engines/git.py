@@ -101,7 +101,7 @@ def repo_path(path: str) -> str:
     if ".." in parts:
         raise UnsafePath(f"{path!r} leaves the repository (..)")
     if any(p.lower() == ".git" for p in parts):
-        raise UnsafePath(f"{path!r} is inside .git/, which the service never writes")
+        raise UnsafePath(f"{path!r} is inside .git/ (git's own files, not the repository's)")
     clean = "/".join(parts)
     if len(clean.encode()) > MAX_PATH_BYTES or any(len(p.encode()) > MAX_NAME_BYTES for p in parts):
         raise UnsafePath(f"the path is too long (at most {MAX_NAME_BYTES} bytes a name, {MAX_PATH_BYTES} in all)")
@@ -111,10 +111,12 @@ def repo_path(path: str) -> str:
 def repo_folder(path: str) -> str:
     """``path`` as a clean repository-relative folder, ``.`` for the whole repository, by the rules
     of ``repo_path`` (relative, never leaving the repository, never under ``.git/``)."""
-    clean = path.strip() if isinstance(path, str) else path
+    if not isinstance(path, str):
+        return repo_path(path)  # its refusal
+    clean = path.strip()
     if clean in ("", ".", "./"):
         return "."
-    return repo_path(clean if clean == "/" or not isinstance(clean, str) else clean.rstrip("/"))
+    return repo_path(clean if clean == "/" else clean.rstrip("/"))
 
 
 # What git refuses in a branch name (git check-ref-format --branch), control characters included.
