@@ -93,14 +93,18 @@ class Egress:
         """Refuse a URL whose host is written as an internal address (or ``localhost``), without
         any DNS: for the moment a request is made, so the caller answers 4xx at once."""
         parts = urlsplit(url)
-        host = parts.hostname or ""
-        if not host or self._allowed(host, parts.port):
-            return
+        self._check_written(url, parts.hostname or "", parts.port)
+
+    def _check_written(self, shown: str, host: str, port: int | None) -> list[str]:
+        """``check_literal`` of one host (``shown`` in the refusal); [] (nothing resolved)."""
+        if not host or self._allowed(host, port):
+            return []
         literal = _literal(host)
         if host.rstrip(".").lower() == "localhost" or host.lower().endswith(".localhost") or (
                 literal is not None and internal_address(literal)):
-            raise EgressRefused(f"{url} points at an internal address ({literal or host}); {self.who} does not "
+            raise EgressRefused(f"{shown} points at an internal address ({literal or host}); {self.who} does not "
                                 f"connect there ({self.setting} lets a host through)")
+        return []
 
     def addresses(self, host: str, port: int | None = None) -> list[str]:
         """The addresses to connect to for ``host``, resolved once; EgressRefused when any of them
@@ -134,10 +138,18 @@ class Egress:
             raise EgressRefused(f"{url}: only http and https addresses are opened")
         self.check_host(parts.hostname or "", parts.port)
 
-    def check_git(self, location: str) -> list[str]:
+    def check_git(self, location: str, *, resolve: bool = True) -> list[str]:
         """A git remote the service may fetch from or push to (see the module's rules); the
         addresses its host was checked at (see ``check_host``), for git to connect to those and
-        not to what a second lookup answers."""
+        not to what a second lookup answers. ``resolve=False`` asks no DNS (registering a remote:
+        its host is checked again at each use) and refuses only a host written as internal."""
+        def check(host: str, port: int | None) -> list[str]:
+            if resolve:
+                return self.check_host(host, port)
+            if not host:
+                raise EgressRefused(f"{location}: no host given")
+            return self._check_written(location, host, port)
+
         if location.startswith("-"):
             raise EgressRefused(f"{location!r} is not a repository location (it starts with '-')")
         if re.match(r"^[A-Za-z][\w+.-]*::", location):  # git's <transport>::<address> (ext::, fd::)
@@ -150,10 +162,10 @@ class Egress:
                 return []
             if parts.scheme not in ("https", "ssh"):
                 raise EgressRefused(f"{location}: only https://, ssh:// and user@host:path remotes are fetched")
-            return self.check_host(parts.hostname or "", parts.port)
+            return check(parts.hostname or "", parts.port)
         match = _SCP_LIKE.match(location)
         if match and not re.match(r"^[A-Za-z]:[\\/]", location) and not location.startswith(("/", ".")):
-            return self.check_host(match.group(1).strip("[]"), 22)
+            return check(match.group(1).strip("[]"), 22)
         if not self.allow_local_repos:
             raise EgressRefused(f"{location}: local repositories are off (DOCSVC_SERVER_ALLOW_LOCAL_REPOS)")
         return []

@@ -597,7 +597,7 @@ def integrations_add(session, settings, org: str, name: str, code_repo: str, doc
     integration = add_integration(
         session, get_org(session, org), name=name, code_repo=code_repo, docs_repo=docs_repo,
         code_branch=code_branch, docs_branch=docs_branch, docs_path=docs_path, preview_url=preview_url,
-        keep_in_sync=keep_in_sync, **host)
+        keep_in_sync=keep_in_sync, egress=settings.egress, **host)
     _status(f"integration {integration.name!r} ({code_host(code_repo)}) added to {org!r}; "
             f"{_host_summary(integration)}")
     click.echo(integration.id)

@@ -291,3 +291,14 @@ def test_webrtc_sends_no_packet_to_an_internal_address():
         with pytest.raises(BlockingIOError):
             print("TCP connection reached the internal listener:", tcp.accept())
     assert not [c for c in candidates if " udp " in c.lower()], candidates
+
+
+def test_a_remote_checked_when_registered_asks_no_dns():
+    # The host is resolved at each fetch; registering only refuses what is written as internal.
+    assert Egress().check_git("https://no-such-host.invalid/repo.git", resolve=False) == []
+    for location in ("https://127.0.0.1/repo.git", "git@[::1]:org/repo.git", "ssh://localhost/repo.git"):
+        with pytest.raises(EgressRefused, match="internal address"):
+            Egress().check_git(location, resolve=False)
+    with pytest.raises(EgressRefused, match="only https://"):
+        Egress().check_git("ftp://x/y", resolve=False)
+    assert Egress.from_setting("internal").check_git("https://127.0.0.1/repo.git", resolve=False) == []

@@ -139,6 +139,18 @@ def test_failures_end_the_job_failed_with_a_reason(db, pool, kinds, raise_, titl
     assert state(db, job_id).error == {"title": title, "detail": detail}
 
 
+def test_a_failed_jobs_detail_names_no_path_of_the_data_directory(db, pool, kinds):
+    def fail(ctx):
+        from pathlib import Path
+
+        raise FileNotFoundError(2, "No such file", str(Path(ctx.settings.data_dir).resolve() / "store" / "x"))
+
+    kinds("test.fail.path", fail)
+    job_id = enqueue(db, "test.fail.path")
+    assert wait_for(lambda: state(db, job_id).state == "failed")
+    assert state(db, job_id).error["detail"] == "FileNotFoundError: [Errno 2] No such file: '<data>/store/x'"
+
+
 def test_unknown_kind_fails_instead_of_staying_queued(db, pool):
     job_id = enqueue(db, "no.such.kind")
     assert wait_for(lambda: state(db, job_id).state == "failed")

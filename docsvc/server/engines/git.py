@@ -101,11 +101,33 @@ def repo_path(path: str) -> str:
     if ".." in parts:
         raise UnsafePath(f"{path!r} leaves the repository (..)")
     if any(p.lower() == ".git" for p in parts):
-        raise UnsafePath(f"{path!r} is inside .git/, which the service never writes")
+        raise UnsafePath(f"{path!r} is inside .git/ (git's own files, not the repository's)")
     clean = "/".join(parts)
     if len(clean.encode()) > MAX_PATH_BYTES or any(len(p.encode()) > MAX_NAME_BYTES for p in parts):
         raise UnsafePath(f"the path is too long (at most {MAX_NAME_BYTES} bytes a name, {MAX_PATH_BYTES} in all)")
     return clean
+
+
+def repo_folder(path: str) -> str:
+    """``path`` as a clean repository-relative folder, ``.`` for the whole repository, by the rules
+    of ``repo_path`` (relative, never leaving the repository, never under ``.git/``)."""
+    if not isinstance(path, str):
+        return repo_path(path)  # its refusal
+    clean = path.strip()
+    if clean in ("", ".", "./"):
+        return "."
+    return repo_path(clean if clean == "/" else clean.rstrip("/"))
+
+
+# What git refuses in a branch name (git check-ref-format --branch), control characters included.
+_NOT_IN_BRANCH = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]|\.\.|@\{|^[-/.]|[/.]$|\.lock(?:/|$)|//|/\.|^@$")
+
+
+def branch_problem(name: str) -> str | None:
+    """Why ``name`` is not a branch name git takes, or None when it is."""
+    if not isinstance(name, str) or not name:
+        return "must not be empty"
+    return "is not a git branch name" if _NOT_IN_BRANCH.search(name) else None
 
 
 def write_inside(root: Path, path: str, text: str) -> Path:
@@ -141,8 +163,19 @@ def _run(args: list[str], *, cwd: Path | None = None, timeout: float = FETCH_TIM
         lines = [line.strip() for line in done.stderr.decode("utf-8", "replace").splitlines() if line.strip()]
         # git's reason is in its fatal:/error: lines; hints and progress around them are noise.
         reasons = [line for line in lines if line.startswith(("fatal:", "error:"))] or lines[-3:]
-        raise GitError(" ".join(reasons) or f"git {args[0]} exited with {done.returncode}")
+        raise GitError(_without_folder(" ".join(reasons), cwd) or f"git {args[0]} exited with {done.returncode}")
     return done.stdout
+
+
+def _without_folder(message: str, cwd: Path | None) -> str:
+    """git's reason without the service's own folder it ran in (a mirror or a throw-away clone
+    under the data directory): the reason reaches API users, who have no business with the
+    server's paths. Commands that create a folder name it relative to ``cwd`` for the same end."""
+    if cwd is None:
+        return message
+    for spelling in dict.fromkeys((str(cwd.resolve()), str(cwd.absolute()), str(cwd))):
+        message = message.replace(spelling, "<checkout>")
+    return message
 
 
 def remote_url(location: str) -> str:
@@ -215,7 +248,7 @@ class Mirror:
         partial = self.path.with_name(self.path.name + ".partial")
         for leftover in (partial, self.path):  # a cut-off clone, or a half-deleted mirror
             shutil.rmtree(leftover, ignore_errors=True)
-        _run(["clone", "--mirror", "--quiet", "--", self.url, str(partial)], options=options)
+        _run(["clone", "--mirror", "--quiet", "--", self.url, partial.name], cwd=partial.parent, options=options)
         partial.rename(self.path)
         return True
 
@@ -395,7 +428,7 @@ def push_branch(location: str, base: str, branch: str, files: dict[str, str], me
     identity = {"GIT_AUTHOR_NAME": "docsvc", "GIT_AUTHOR_EMAIL": "docsvc@localhost",
                 "GIT_COMMITTER_NAME": "docsvc", "GIT_COMMITTER_EMAIL": "docsvc@localhost"}
     try:
-        _run(["clone", "--quiet", "--no-checkout", "--", url, str(clone)], options=options)
+        _run(["clone", "--quiet", "--no-checkout", "--", url, clone.name], cwd=clone.parent, options=options)
         start = _run(["rev-parse", "--verify", "--end-of-options", f"{base}^{{commit}}"], cwd=clone).decode().strip()
         _run(["checkout", "--quiet", "-b", branch, start], cwd=clone)
         for path, text in files.items():

@@ -9,6 +9,7 @@ import socket
 import threading
 import time
 import uuid
+from pathlib import Path
 from typing import Callable
 
 from sqlalchemy import event
@@ -186,18 +187,26 @@ class WorkerPool:
                 finally:
                     progress.close()
             except JobFailure as exc:
-                error = {"title": exc.title, "detail": hidden(exc.detail)}  # it may quote a repository's URL
+                error = {"title": exc.title, "detail": self._public(exc.detail)}  # it may quote a repository's URL
             except LeaseLost:
                 log.warning("job %s (%s) attempt %d was taken over after its lease ran out; its work is dropped",
                             job.id, job.kind, job.attempts)
                 return
             except Exception as exc:
                 log.exception("job %s (%s) crashed", job.id, job.kind)
-                error = {"title": "Internal error", "detail": hidden(f"{type(exc).__name__}: {exc}")}
+                error = {"title": "Internal error", "detail": self._public(f"{type(exc).__name__}: {exc}")}
         if ctx.completed and error is None:
             return  # the handler's last commit completed the job with its effects
         with self.sessions() as session:
             queue.finish(session, job.id, self.worker_id, job.attempts, result=result, error=error)
+
+    def _public(self, detail: str) -> str:
+        """A job's error as API users read it: no URL's credentials, and no path into the service's
+        data directory (where the server keeps its files is none of their business)."""
+        data = Path(self.settings.data_dir)
+        for spelling in dict.fromkeys((str(data.resolve()), str(data.absolute()))):
+            detail = detail.replace(spelling, "<data>")
+        return hidden(detail)
 
     def _fenced(self, job) -> sessionmaker[Session]:
         """The handler's sessions: each commit first confirms that this attempt still holds the

@@ -47,9 +47,10 @@ def set_config(session: Session, org: Organization, *, integration_id: int, path
     integration = session.get(Integration, integration_id)
     if integration is None or integration.org_id != org.id:
         raise AdminError(f"integration {integration_id} does not exist in {org.name!r}")
-    path = path.strip().lstrip("/")
-    if not path or path.endswith("/") or ".." in path.split("/"):
-        raise AdminError(f"--path must be a file path inside the repository, got {path!r}")
+    try:
+        path = repo_path(path.strip().lstrip("/"))
+    except UnsafePath as exc:
+        raise AdminError(f"--path must be a file path inside the repository: {exc}") from None
     config = session.get(ApiSpecConfig, org.id) or ApiSpecConfig(org_id=org.id)
     config.integration_id, config.path, config.branch = integration_id, path, (branch or None)
     for stage, value in stages.items():

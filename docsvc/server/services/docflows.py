@@ -15,6 +15,7 @@ from ...images import sniff
 from ..db.tables import Integration, Item
 from ..engines import browser
 from ..engines.docflows.drafts import counts, unified_diff
+from ..engines.git import branch_problem
 from ...egress import Egress, EgressRefused
 from ..jobs import queue
 from .. import limits
@@ -42,8 +43,6 @@ PR_TEXT = {"title": limits.PR_TITLE_MAX, "body": limits.PR_BODY_MAX, "author": l
             "head_sha": 64, "url": limits.PR_URL_MAX}
 PR_FIELDS = ("number", *PR_TEXT, "fork", "screenshots")
 _SHA = re.compile(r"[0-9a-fA-F]{4,64}")  # git's shortest abbreviation to a SHA-256 in full
-# What git refuses in a branch name (git check-ref-format), control characters included.
-_NOT_IN_BRANCH = re.compile(r"[\x00-\x20\x7f~^:?*\[\\]|\.\.|@\{|^[-/.]|[/.]$|\.lock$|//")
 _FORMED = ("head_sha", "head_branch", "base_branch")  # text fields that must also have a form
 
 
@@ -51,7 +50,7 @@ def _misformed(key: str, value: str) -> str | None:
     """Why a text field of pr_data named in ``_FORMED`` is not what it names, or None."""
     if key == "head_sha":
         return None if _SHA.fullmatch(value) else "must be a commit SHA: 4 to 64 hexadecimal digits"
-    return "is not a git branch name" if _NOT_IN_BRANCH.search(value) else None
+    return branch_problem(value)
 
 
 def check_pr_data(pr: Any) -> dict:

@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import os
 import re
 from urllib.parse import urlparse
 
 from sqlalchemy import select
 from sqlalchemy.orm import Session
 
+from ...egress import Egress, EgressRefused
 from ..db.tables import Integration, Organization
+from ..engines.git import UnsafePath, branch_problem, repo_folder
 from .accounts import AdminError
 
 HOSTS = ("github", "gitlab", "git")
@@ -167,6 +170,44 @@ def _check_host(integration: Integration) -> None:
     if bool(integration.github_app_id) != bool(integration.github_app_key_file):
         raise IntegrationInputError("--github-app-key-file" if integration.github_app_id else "--github-app-id",
                                     "a GitHub App needs both --github-app-id and --github-app-key-file")
+    where = _location(integration.docs_repo)
+    for host, public in _PUBLIC_HOST.items():
+        # github.com's API is no GitLab's (https://github.com/api/v4 answers nothing), and the reverse.
+        if where and where[0].lower() == public and integration.host != host:
+            raise IntegrationInputError("--host", f"the docs repository is on {public}: give --host {host} "
+                                        f"(or git), not {integration.host}")
+
+
+def checked_remote(option: str, location: str, egress: Egress | None = None) -> str:
+    """A repository's location as the sync will take it: the egress policy's rule for git
+    remotes (``Egress.check_git``, asking no DNS: the host is checked again at each fetch), and a
+    local path absolute, so it names the same folder for the service as for whoever registered it."""
+    location = location.strip()
+    if not location:
+        raise IntegrationInputError(option, "must not be empty")
+    try:
+        (egress or Egress()).check_git(location, resolve=False)
+    except EgressRefused as exc:
+        raise IntegrationInputError(option, str(exc)) from None
+    if _location(location) is None and "://" not in location and not os.path.isabs(location):
+        raise IntegrationInputError(option, f"{location!r} is neither an https://, ssh:// or user@host:path "
+                                    "remote nor an absolute local path")
+    return location
+
+
+def checked_branch(option: str, branch: str) -> str:
+    problem = branch_problem(branch)
+    if problem is not None:
+        raise IntegrationInputError(option, f"{branch!r} {problem}" if branch else problem)
+    return branch
+
+
+def checked_docs_path(path: str) -> str:
+    """The docs folder by the rule of every path inside a repository (``repo_folder``)."""
+    try:
+        return repo_folder(path)
+    except UnsafePath as exc:
+        raise IntegrationInputError("--docs-path", f"must be a folder inside the docs repository: {exc}") from None
 
 
 def add_integration(
@@ -181,22 +222,22 @@ def add_integration(
     docs_path: str = "docs",
     preview_url: str | None = None,
     keep_in_sync: bool = False,
+    egress: Egress | None = None,
     **host: str | int | None,
 ) -> Integration:
-    """A new integration; ``host`` holds the code-host options (``set_host``)."""
+    """A new integration; ``host`` holds the code-host options (``set_host``). Its repositories
+    are checked by the rules the sync follows (``egress``: the service's policy), so a setting
+    that would only fail there is refused now, naming its option."""
     if not name.strip():
         raise AdminError("integration name must not be empty")
-    for label, value in (("--code-repo", code_repo), ("--docs-repo", docs_repo)):
-        if not value.strip():
-            raise AdminError(f"{label} must not be empty")
     integration = Integration(
         org_id=org.id,
         name=name.strip(),
-        code_repo=code_repo.strip(),
-        docs_repo=docs_repo.strip(),
-        code_branch=code_branch,
-        docs_branch=docs_branch,
-        docs_path=docs_path.strip("/") or ".",
+        code_repo=checked_remote("--code-repo", code_repo, egress),
+        docs_repo=checked_remote("--docs-repo", docs_repo, egress),
+        code_branch=checked_branch("--code-branch", code_branch),
+        docs_branch=checked_branch("--docs-branch", docs_branch),
+        docs_path=checked_docs_path(docs_path),
         preview_url=preview_url,
         keep_in_sync=keep_in_sync,
     )

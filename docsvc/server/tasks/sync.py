@@ -14,7 +14,7 @@ from __future__ import annotations
 import time
 
 from ..db.tables import Integration, RepoState, utcnow
-from ..engines.git import GitError, Mirror, ls_remote_head
+from ..engines.git import GitError, Mirror, UnsafePath, ls_remote_head, repo_folder
 from ..engines.indexer import candidate, index_file
 from ..jobs.registry import JobContext, JobFailure, handler
 from ..services import search
@@ -65,6 +65,10 @@ def run_sync(ctx: JobContext) -> dict:
         if integration is None or integration.org_id != ctx.org_id:
             raise JobFailure("Unknown integration", f"integration {integration_id} no longer exists")
         session.expunge(integration)
+    try:  # a row saved before registration checked the docs folder (``../..``) reads nothing outside
+        repo_folder(integration.docs_path)
+    except UnsafePath as exc:
+        raise JobFailure("Invalid integration", f"integration {integration_id}'s docs path: {exc}") from None
     mirrors = ctx.settings.mirrors_dir
     code = Mirror.for_url(mirrors, integration.code_repo, ctx.settings.egress)
     docs = Mirror.for_url(mirrors, integration.docs_repo, ctx.settings.egress)
