@@ -16,6 +16,7 @@ import click
 
 from .. import __version__
 from ..endpoints import TOOLS
+from .settings import MAX_JOB_WORKERS
 
 DB_HELP = "database URL (default: $DOCSVC_SERVER_DATABASE_URL, else sqlite:///docsvc.db)"
 
@@ -190,7 +191,7 @@ JOB_WORKERS_HELP = "job worker threads in each process (default: $DOCSVC_SERVER_
 @click.option("--workers", default=1, show_default=True, type=click.IntRange(1, 64),
               help="API processes sharing the port (the job workers stay in their one process beside them; "
                    "with --jobs-in-process each API process has its own)")
-@click.option("--job-workers", type=click.IntRange(0, 64), default=None,
+@click.option("--job-workers", type=click.IntRange(0, MAX_JOB_WORKERS), default=None,
               help=JOB_WORKERS_HELP + "; 0 leaves every job to `docsvc-server worker` processes")
 @click.option("--jobs-apart/--jobs-in-process", default=True, show_default=True,
               help="where the job workers run: in a process of their own (a `docsvc-server worker` child at a "
@@ -215,7 +216,7 @@ def run(host: str, port: int, workers: int, job_workers: int | None, jobs_apart:
 
 
 @main.command()
-@click.option("--job-workers", type=click.IntRange(1, 64), default=None, help=JOB_WORKERS_HELP)
+@click.option("--job-workers", type=click.IntRange(1, MAX_JOB_WORKERS), default=None, help=JOB_WORKERS_HELP)
 @click.option("--parent-pid", type=int, default=None, hidden=True)  # run's child: dies with it
 @LOG_LEVEL
 @db_option

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import os
 import socket
 from dataclasses import dataclass, field, replace
@@ -13,31 +14,38 @@ from ..egress import Egress
 DEFAULT_DATABASE_URL = "sqlite:///docsvc.db"
 
 
-def _env_float(name: str, default: float) -> float:
-    value = os.environ.get(name)
-    if not value:
+# Job worker threads of one process: the bound of DOCSVC_SERVER_JOB_WORKERS and of the commands'
+# --job-workers (one source for both).
+MAX_JOB_WORKERS = 64
+# Far beyond any real document; they keep a limit's count of bytes or pixels a finite whole number.
+MAX_BODY_MB = 1024 * 1024
+MAX_IMAGE_MEGAPIXELS = 1024 * 1024
+
+
+def _env_number(name: str, default: float, *, low: float, above: bool = False, high: float | None = None,
+                whole: bool = False, unit: str = "") -> float:
+    """A numeric setting within its bounds (``low`` itself is refused when ``above``); anything else
+    stops the start with one line naming the variable, the bounds and the value."""
+    text = os.environ.get(name, "").strip()
+    if not text:
         return default
     try:
-        return float(value)
+        value = int(text) if whole else float(text)
     except ValueError:
-        raise SystemExit(f"Error: {name} must be a number, got {value!r}") from None
+        value = None
+    fits = value is not None and math.isfinite(value) and (value > low if above else value >= low) \
+        and (high is None or value <= high)
+    if not fits:
+        def show(n: float) -> str:
+            return f"{n:g}" if n != int(n) else str(int(n))
 
-
-def _env_days(name: str, default: float) -> float:
-    """A number of days, 0 or more (what 0 means is the setting's own)."""
-    days = _env_float(name, default)
-    if not 0 <= days < float("inf"):  # (nan too: it compares false)
-        raise SystemExit(f"Error: {name} must be a number of days, 0 or more, got {os.environ.get(name)!r}")
-    return days
-
-
-def _env_count(name: str, default: int) -> int:
-    value = os.environ.get(name, "").strip()
-    if not value:
-        return default
-    if not value.isdigit():
-        raise SystemExit(f"Error: {name} must be a whole number (0 or more), got {value!r}")
-    return int(value)
+        kind = ("a whole number" if whole else "a number") + (f" of {unit}" if unit else "")
+        if above:
+            bounds = f"above {show(low)}" + (f" and at most {show(high)}" if high is not None else "")
+        else:
+            bounds = f"{show(low)} or more" if high is None else f"from {show(low)} to {show(high)}"
+        raise SystemExit(f"Error: {name} must be {kind}, {bounds}, got {os.environ.get(name)!r}")
+    return value
 
 
 def _env_bool(name: str, default: bool) -> bool:
@@ -137,19 +145,21 @@ class ServerSettings:
             database_url=database_url or env.get("DOCSVC_SERVER_DATABASE_URL") or DEFAULT_DATABASE_URL,
             data_dir=Path(env.get("DOCSVC_SERVER_DATA_DIR") or "docsvc-data"),
             instance_id=env.get("DOCSVC_SERVER_INSTANCE_ID") or socket.gethostname(),
-            job_workers=_env_count("DOCSVC_SERVER_JOB_WORKERS", 2),
-            job_lease_seconds=_env_float("DOCSVC_SERVER_JOB_LEASE_SECONDS", 30.0),
-            job_max_attempts=int(_env_float("DOCSVC_SERVER_JOB_MAX_ATTEMPTS", 2)),
+            job_workers=int(_env_number("DOCSVC_SERVER_JOB_WORKERS", 2, low=0, high=MAX_JOB_WORKERS, whole=True)),
+            job_lease_seconds=_env_number("DOCSVC_SERVER_JOB_LEASE_SECONDS", 30.0, low=0, above=True, unit="seconds"),
+            job_max_attempts=int(_env_number("DOCSVC_SERVER_JOB_MAX_ATTEMPTS", 2, low=1, whole=True)),
             job_wake=env.get("DOCSVC_SERVER_JOB_WAKE") or None,
             smtp_url=env.get("DOCSVC_SERVER_SMTP_URL") or None,
-            remote_check_seconds=_env_float("DOCSVC_SERVER_REMOTE_CHECK_SECONDS", 60.0),
-            keep_in_sync_seconds=_env_float("DOCSVC_SERVER_KEEP_IN_SYNC_SECONDS", 300.0),
-            max_body_bytes=int(_env_float("DOCSVC_SERVER_MAX_BODY_MB", 128) * 1024 * 1024),
-            max_image_pixels=int(_env_float("DOCSVC_SERVER_MAX_IMAGE_MEGAPIXELS", 40) * 1_000_000),
+            remote_check_seconds=_env_number("DOCSVC_SERVER_REMOTE_CHECK_SECONDS", 60.0, low=0, unit="seconds"),
+            keep_in_sync_seconds=_env_number("DOCSVC_SERVER_KEEP_IN_SYNC_SECONDS", 300.0, low=0, unit="seconds"),
+            max_body_bytes=int(_env_number("DOCSVC_SERVER_MAX_BODY_MB", 128, low=0, above=True, high=MAX_BODY_MB,
+                                           unit="MB") * 1024 * 1024),
+            max_image_pixels=int(_env_number("DOCSVC_SERVER_MAX_IMAGE_MEGAPIXELS", 40, low=0, above=True,
+                                             high=MAX_IMAGE_MEGAPIXELS, unit="megapixels") * 1_000_000),
             egress_allow=env.get("DOCSVC_SERVER_EGRESS_ALLOW", ""),
             allow_local_repos=_env_bool("DOCSVC_SERVER_ALLOW_LOCAL_REPOS", True),
             public_url=_env_url("DOCSVC_SERVER_PUBLIC_URL"),
-            webhook_retention_days=_env_days("DOCSVC_SERVER_WEBHOOK_RETENTION_DAYS", 90.0),
+            webhook_retention_days=_env_number("DOCSVC_SERVER_WEBHOOK_RETENTION_DAYS", 90.0, low=0, unit="days"),
         )
 
     @property

@@ -659,7 +659,10 @@ def test_the_projects_own_chart():
     assert built.document.title == "docsvc-server Helm values" and built.warnings == []
     assert "podAnnotationsInternal" not in found  # @ignored
     assert {key for key, r in found.items() if r["section"] == "Service settings"} == {
-        "settings.jobWorkers", "settings.maxBodyMb", "settings.keepInSyncSeconds", "settings.webhookRetentionDays"}
+        "settings.jobWorkers", "settings.maxBodyMb", "settings.keepInSyncSeconds", "settings.webhookRetentionDays",
+        "settings.publicUrl", "settings.egressAllow", "settings.allowLocalRepos"}
+    assert found["settings.publicUrl"]["default"] == "`http://127.0.0.1:8080`, which no code host can reach"
+    assert found["extraEnv"]["description"].startswith("More environment variables of every pod")
     assert {key for key, r in found.items() if r["section"] == "Secrets"} == {
         "secrets.existingSecret", "secrets.databaseUrl", "secrets.smtpUrl"}
     assert found["secrets.existingSecret"]["description"].endswith("the chart then makes no Secret of its own")

@@ -154,3 +154,60 @@ def test_settings_that_cannot_work_together_fail_with_one_line(values, message):
 ])
 def test_the_values_schema_names_a_bad_value(values, where):
     assert where in render_error(values)
+
+
+# The settings the guides name (webhooks.md's public URL, the service's local repositories and
+# egress, a code host token) reach the API and the worker pods alike.
+TOKEN = {"name": "GITHUB_TOKEN", "valueFrom": {"secretKeyRef": {"name": "docsvc-tokens", "key": "github"}}}
+GUIDES = {**SCALED, "replicaCount": 1, "worker": {"replicaCount": 2},
+          "settings": {"publicUrl": "https://docs.example.com", "egressAllow": "gitlab.internal:443"},
+          "extraEnv": [TOKEN, {"name": "HTTPS_PROXY", "value": "http://proxy:3128"}]}
+
+
+def test_the_settings_the_guides_name_reach_the_api_and_the_workers():
+    manifests = render(GUIDES)
+    for workload in (manifests["Deployment"], manifests["Deployment/worker"], manifests["Job"]):
+        variables = env(workload)
+        assert variables["DOCSVC_SERVER_PUBLIC_URL"]["value"] == "https://docs.example.com"
+        assert variables["DOCSVC_SERVER_EGRESS_ALLOW"]["value"] == "gitlab.internal:443"
+        assert variables["DOCSVC_SERVER_ALLOW_LOCAL_REPOS"]["value"] == "0"
+        assert variables["GITHUB_TOKEN"] == TOKEN and variables["HTTPS_PROXY"]["value"] == "http://proxy:3128"
+
+
+def test_a_shared_service_takes_no_local_repository_unless_told():
+    assert env(render()["Deployment"])["DOCSVC_SERVER_ALLOW_LOCAL_REPOS"]["value"] == "0"
+    on = render({"settings": {"allowLocalRepos": True}})["Deployment"]
+    assert env(on)["DOCSVC_SERVER_ALLOW_LOCAL_REPOS"]["value"] == "1"
+
+
+@pytest.mark.parametrize("extra, message", [
+    ([{"name": "DOCSVC_SERVER_PUBLIC_URL", "value": "https://x"}], "extraEnv sets DOCSVC_SERVER_PUBLIC_URL, which"),
+    ([{"name": "DOCSVC_SERVER_DATABASE_URL", "value": "sqlite:///x"}], "extraEnv sets DOCSVC_SERVER_DATABASE_URL"),
+    ([TOKEN, {**TOKEN, "valueFrom": {"secretKeyRef": {"name": "other", "key": "k"}}}], "extraEnv sets GITHUB_TOKEN"),
+])
+def test_a_variable_set_twice_fails_with_one_line(extra, message):
+    assert message in render_error({"extraEnv": extra})
+
+
+@pytest.mark.parametrize("values, where", [
+    ({"settings": {"jobWorkers": 0}}, "/settings/jobWorkers"),  # worker pods exit 2 on it; API pods run no job
+    ({**SCALED, "worker": {"replicaCount": 1}, "settings": {"jobWorkers": 0}}, "/settings/jobWorkers"),
+    ({"settings": {"jobWorkers": 65}}, "/settings/jobWorkers"),
+    ({"settings": {"publicUrl": "docs.example.com"}}, "/settings/publicUrl"),
+    ({"settings": {"publicUrl": "https://user:pw@docs.example.com"}}, "/settings/publicUrl"),
+    ({"settings": {"allowLocalRepos": "yes"}}, "/settings/allowLocalRepos"),
+    ({"extraEnv": [{"value": "x"}]}, "/extraEnv/0"),
+    ({"extraEnv": [{**TOKEN, "value": "x"}]}, "/extraEnv/0"),
+    ({"extraEnv": [{"name": "A", "valueFrom": {"secretRef": {"name": "s"}}}]}, "/extraEnv/0/valueFrom"),
+])
+def test_the_values_schema_refuses_settings_that_cannot_work(values, where):
+    assert where in render_error(values)
+
+
+def test_the_schema_bounds_the_settings_as_the_service_does():
+    import json
+
+    from docsvc.server.settings import MAX_BODY_MB, MAX_JOB_WORKERS
+
+    settings = json.loads((CHART / "values.schema.json").read_text())["properties"]["settings"]["properties"]
+    assert settings["jobWorkers"]["maximum"] == MAX_JOB_WORKERS and settings["maxBodyMb"]["maximum"] == MAX_BODY_MB

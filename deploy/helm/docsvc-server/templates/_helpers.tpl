@@ -42,6 +42,14 @@ depends on them, so `helm template` fails as `helm install` does).
 {{- if and (eq .Values.database.kind "sqlite") .Values.secrets.databaseUrl -}}
 {{- fail "secrets.databaseUrl is set but database.kind=sqlite: set database.kind=postgresql to use it" -}}
 {{- end -}}
+{{- $names := list -}}
+{{- range (include "docsvc-server.ownEnv" . | fromYamlArray) }}{{ $names = append $names .name }}{{ end -}}
+{{- range .Values.extraEnv -}}
+{{- if has .name $names -}}
+{{- fail (printf "extraEnv sets %s, which the chart sets already (from its own values, e.g. settings.*): set it there, once" .name) -}}
+{{- end -}}
+{{- $names = append $names .name -}}
+{{- end -}}
 {{- end -}}
 
 {{/* The worker pods' labels: a name of their own, so neither the API's Deployment nor its Service selects them. */}}
@@ -50,8 +58,8 @@ app.kubernetes.io/name: {{ .Chart.Name }}-worker
 app.kubernetes.io/instance: {{ .Release.Name }}
 {{- end -}}
 
-{{/* The environment of the service, its workers and the migration Job: settings as values, secrets by reference. */}}
-{{- define "docsvc-server.env" -}}
+{{/* The environment the chart sets itself: settings as values, secrets by reference. */}}
+{{- define "docsvc-server.ownEnv" -}}
 - {name: HOME, value: /tmp}
 - {name: DOCSVC_SERVER_DATA_DIR, value: /data}
 {{- if eq .Values.database.kind "postgresql" }}
@@ -68,6 +76,18 @@ app.kubernetes.io/instance: {{ .Release.Name }}
 - {name: DOCSVC_SERVER_MAX_BODY_MB, value: {{ .Values.settings.maxBodyMb | quote }}}
 - {name: DOCSVC_SERVER_KEEP_IN_SYNC_SECONDS, value: {{ .Values.settings.keepInSyncSeconds | quote }}}
 - {name: DOCSVC_SERVER_WEBHOOK_RETENTION_DAYS, value: {{ .Values.settings.webhookRetentionDays | quote }}}
+{{- /* Always set (empty: the service's own default), so extraEnv cannot set them a second time. */}}
+- {name: DOCSVC_SERVER_PUBLIC_URL, value: {{ .Values.settings.publicUrl | quote }}}
+- {name: DOCSVC_SERVER_EGRESS_ALLOW, value: {{ .Values.settings.egressAllow | quote }}}
+- {name: DOCSVC_SERVER_ALLOW_LOCAL_REPOS, value: {{ ternary "1" "0" .Values.settings.allowLocalRepos | quote }}}
+{{- end -}}
+
+{{/* The environment of the service, its workers and the migration Job: the chart's own, then extraEnv. */}}
+{{- define "docsvc-server.env" -}}
+{{ include "docsvc-server.ownEnv" . }}
+{{- with .Values.extraEnv }}
+{{ toYaml . }}
+{{- end }}
 {{- end -}}
 
 {{/* Pod-level security: a fixed non-root user, the runtime's default seccomp profile, no API token. */}}
